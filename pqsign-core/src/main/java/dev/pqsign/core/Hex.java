@@ -1,0 +1,45 @@
+package dev.pqsign.core;
+
+/** Lower-case hexadecimal encoding; decoding rejects odd lengths and non-hex characters. */
+public final class Hex {
+    private static final char[] DIGITS = "0123456789abcdef".toCharArray();
+
+    private Hex() {
+    }
+
+    public static String encode(byte[] bytes) {
+        return encode(bytes, 0, bytes.length);
+    }
+
+    public static String encode(byte[] bytes, int off, int len) {
+        char[] out = new char[2 * len];
+        for (int i = 0; i < len; i++) {
+            int b = bytes[off + i] & 0xff;
+            out[2 * i] = DIGITS[b >>> 4];
+            out[2 * i + 1] = DIGITS[b & 0xf];
+        }
+        return new String(out);
+    }
+
+    /**
+     * Decodes hex, ignoring surrounding whitespace.
+     *
+     * @throws IllegalArgumentException on odd length or a non-hex character (the message gives its position)
+     */
+    public static byte[] decode(CharSequence hex) {
+        String s = hex.toString().strip();
+        if ((s.length() & 1) != 0) {
+            throw new IllegalArgumentException("hex string has odd length " + s.length());
+        }
+        byte[] out = new byte[s.length() / 2];
+        for (int i = 0; i < out.length; i++) {
+            int hi = Character.digit(s.charAt(2 * i), 16);
+            int lo = Character.digit(s.charAt(2 * i + 1), 16);
+            if (hi < 0 || lo < 0) {
+                throw new IllegalArgumentException("not a hex digit at position " + (hi < 0 ? 2 * i : 2 * i + 1));
+            }
+            out[i] = (byte) ((hi << 4) | lo);
+        }
+        return out;
+    }
+}

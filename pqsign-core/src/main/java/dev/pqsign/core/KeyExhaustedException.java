@@ -1,0 +1,10 @@
+package dev.pqsign.core;
+
+/** A stateful key has used every index it may use. */
+public class KeyExhaustedException extends PqSignException {
+    private static final long serialVersionUID = 1L;
+
+    public KeyExhaustedException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,17 @@
+package dev.pqsign.core;
+
+/** A named, immutable parameter set of some signature scheme, e.g. {@code XMSSMT-SHA2_20/4_256}. */
+public interface ParameterSet {
+
+    /** The canonical name, as used on the command line and in documentation. */
+    String name();
+
+    /** Length in bytes of every signature of this set. */
+    int signatureBytes();
+
+    /** Length in bytes of the standard public key encoding. */
+    int publicKeyBytes();
+
+    /** {@code true} for schemes whose private key is stateful (hash-based one-time indices). */
+    boolean isStateful();
+}

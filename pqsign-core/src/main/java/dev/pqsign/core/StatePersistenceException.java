@@ -1,0 +1,17 @@
+package dev.pqsign.core;
+
+/**
+ * The state of a stateful key could not be made durable (or was found altered on disk). The signer
+ * that raised it releases no signature and is unusable from then on.
+ */
+public class StatePersistenceException extends PqSignException {
+    private static final long serialVersionUID = 1L;
+
+    public StatePersistenceException(String message) {
+        super(message);
+    }
+
+    public StatePersistenceException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
