@@ -5,18 +5,31 @@ import java.io.IOException;
 /**
  * Durable storage for the small private state of a stateful key (SPI).
  *
- * <p>{@link #write} must not return before the new bytes are durable (on a file system: written to a
- * temporary file, fsynced, atomically renamed over the old file, and the directory fsynced). A failed
- * write must leave either the old or the new state in place, never a mixture. Implementations that
- * hold an OS lock guarantee that only one process writes at a time.
+ * <p>Every method that touches the stored bytes holds an exclusive lock that excludes other threads
+ * of this process and other processes for its duration, so a read-modify-write through
+ * {@link #update} is atomic across processes. A write does not return before the new bytes are
+ * durable (on a file system: temporary file, fsync, atomic rename over the old file, fsync of the
+ * directory). A failed write leaves either the old or the new state in place, never a mixture, and
+ * is reported as an {@link IOException}; implementations never fall back to a non-atomic replace.
  */
 public interface StateStore extends AutoCloseable {
 
-    /** Reads the current state. */
+    /** Reads the current state under the lock. */
     byte[] read() throws IOException;
 
-    /** Durably replaces the state with {@code state}. */
-    void write(byte[] state) throws IOException;
+    /**
+     * Atomically transforms the state: lock, read, {@code fn.apply(current)}, durable write of the
+     * result, unlock. If {@code fn} throws, nothing is written and the exception propagates.
+     *
+     * @return the bytes that were written
+     */
+    byte[] update(StateUpdate fn) throws IOException;
+
+    /**
+     * Durably writes the first state of a new key. Fails if a state already exists, so a key is never
+     * overwritten by a fresh one by accident.
+     */
+    void create(byte[] initial) throws IOException;
 
     /** A human-readable location (file path) for error messages; never secret. */
     String describe();
@@ -24,4 +37,10 @@ public interface StateStore extends AutoCloseable {
     /** Releases locks and handles. */
     @Override
     void close() throws IOException;
+
+    /** A state transformation run under the store's lock. */
+    @FunctionalInterface
+    interface StateUpdate {
+        byte[] apply(byte[] current) throws IOException;
+    }
 }
