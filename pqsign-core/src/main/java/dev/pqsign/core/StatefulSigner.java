@@ -8,7 +8,11 @@ package dev.pqsign.core;
  * persisting fails the signer becomes unusable ({@link #isUsable()} is {@code false}) and every
  * further call throws {@link StatePersistenceException}. Implementations are thread-safe.
  */
-public interface StatefulSigner extends Signer, AutoCloseable {
+public interface StatefulSigner extends Signer, IndexedSigner, AutoCloseable {
+
+    /** The parameter set of the key. */
+    @Override
+    ParameterSet parameterSet();
 
     /** Number of signatures this key can still produce. */
     long remaining();
