@@ -3,8 +3,12 @@ package dev.pqsign.core;
 /** A named, immutable parameter set of some signature scheme, e.g. {@code XMSSMT-SHA2_20/4_256}. */
 public interface ParameterSet {
 
-    /** The canonical name, as used on the command line and in documentation. */
-    String name();
+    /**
+     * The canonical name, as used on the command line and in documentation (e.g.
+     * {@code XMSSMT-SHA2_20/4_256}, {@code HAETAE-2}). Named {@code setName} rather than {@code name}
+     * so that enums can implement this interface ({@link Enum#name()} is final).
+     */
+    String setName();
 
     /** Length in bytes of every signature of this set. */
     int signatureBytes();
