@@ -1,0 +1,35 @@
+package dev.pqsign.xmss;
+
+/**
+ * One underlying hash function with n-byte output, plus an optional "prefixed" mode that resumes
+ * from a saved internal state. XMSS hashes millions of short inputs whose first block is constant
+ * per key (toByte(3, n) || PUB_SEED for PRF), so hashing that block once and cloning the
+ * mid-state saves one compression in every PRF call.
+ *
+ * <p>Not thread-safe: each thread uses its own instance. Counts the compression-function (or
+ * permutation) calls it performs, so benchmarks can report hashing work per operation.
+ */
+abstract class HashCore {
+    long calls;
+    long compressions;
+
+    /** Hashes {@code in[0..len)} into {@code out[outOff..outOff+n)}. */
+    abstract void hash(byte[] in, int len, byte[] out, int outOff);
+
+    /**
+     * Saves the state after absorbing {@code prefix} (whose length must be a whole number of blocks
+     * for the saving to be real). Returns {@code null} if this core cannot resume from a mid-state,
+     * in which case callers hash the full input.
+     */
+    abstract Object absorbPrefix(byte[] prefix, int len);
+
+    /** Hashes prefix || {@code in[0..len)} where {@code midstate} came from {@link #absorbPrefix}. */
+    abstract void hashAfterPrefix(Object midstate, byte[] in, int len, byte[] out, int outOff);
+
+    /** Starts an incremental hash (for messages of arbitrary length). */
+    abstract void start();
+
+    abstract void update(byte[] in, int off, int len);
+
+    abstract void finish(byte[] out, int outOff);
+}

@@ -1,0 +1,109 @@
+package dev.pqsign.xmss;
+
+/**
+ * WOTS+ (RFC 8391 section 3) with w = 16: key generation, signing and public-key recovery for one
+ * key pair identified by an OTS hash address. Works in caller-provided buffers.
+ */
+final class Wots {
+    private static final int W = XmssParameterSet.W;
+
+    private final Hasher hasher;
+    private final WotsDerivation derivation;
+    private final int n;
+    private final int len;
+    private final int len1;
+    private final int len2;
+    private final int[] lengths;
+    private final byte[] seedS;
+
+    Wots(Hasher hasher, WotsDerivation derivation) {
+        this.hasher = hasher;
+        this.derivation = derivation;
+        XmssParameterSet p = hasher.params;
+        this.n = p.n();
+        this.len = p.wotsLen();
+        this.len1 = p.len1();
+        this.len2 = p.len2();
+        this.lengths = new int[len];
+        this.seedS = new byte[n];
+    }
+
+    /**
+     * Writes the len secret chain starts of the key pair at {@code ots} (an OTS address with layer,
+     * tree and OTS index set) to {@code sk[0..len*n)}.
+     */
+    void secretKey(HashAddress ots, byte[] sk) {
+        ots.setHash(0).setKeyAndMask(0);
+        if (derivation == WotsDerivation.SP800_208) {
+            for (int i = 0; i < len; i++) {
+                ots.setChain(i);
+                hasher.prfKeygen(ots, sk, i * n);
+            }
+        } else {
+            ots.setChain(0);
+            hasher.prfSkSeed(ots, seedS, 0);
+            for (int i = 0; i < len; i++) {
+                hasher.prfCounter(seedS, 0, i, sk, i * n);
+            }
+        }
+    }
+
+    /** Advances the n-byte value at {@code x[off..)} from chain position {@code start} by {@code steps}. */
+    void chain(byte[] x, int off, int start, int steps, HashAddress ots) {
+        for (int i = start; i < start + steps && i < W; i++) {
+            ots.setHash(i);
+            hasher.chainStep(x, off, ots);
+        }
+    }
+
+    /** WOTS+ public key (len*n bytes) of the key pair at {@code ots}, into {@code pk}. */
+    void publicKey(HashAddress ots, byte[] pk) {
+        secretKey(ots, pk);
+        for (int i = 0; i < len; i++) {
+            ots.setChain(i);
+            chain(pk, i * n, 0, W - 1, ots);
+        }
+    }
+
+    /** Signs the n-byte {@code msg[msgOff..)} with the key pair at {@code ots}, into {@code sig[sigOff..)}. */
+    void sign(byte[] msg, int msgOff, HashAddress ots, byte[] sig, int sigOff, byte[] skScratch) {
+        chainLengths(msg, msgOff);
+        secretKey(ots, skScratch);
+        for (int i = 0; i < len; i++) {
+            System.arraycopy(skScratch, i * n, sig, sigOff + i * n, n);
+            ots.setChain(i);
+            chain(sig, sigOff + i * n, 0, lengths[i], ots);
+        }
+        java.util.Arrays.fill(skScratch, (byte) 0);
+    }
+
+    /** Recovers the public key from a signature on {@code msg}, into {@code pk[0..len*n)}. */
+    void publicKeyFromSignature(byte[] sig, int sigOff, byte[] msg, int msgOff, HashAddress ots, byte[] pk) {
+        chainLengths(msg, msgOff);
+        for (int i = 0; i < len; i++) {
+            System.arraycopy(sig, sigOff + i * n, pk, i * n, n);
+            ots.setChain(i);
+            chain(pk, i * n, lengths[i], W - 1 - lengths[i], ots);
+        }
+    }
+
+    /** base_w digits of the message followed by the base_w digits of its checksum. */
+    private void chainLengths(byte[] msg, int msgOff) {
+        int csum = 0;
+        for (int i = 0; i < len1; i++) {
+            int b = msg[msgOff + (i >>> 1)] & 0xff;
+            int digit = (i & 1) == 0 ? b >>> 4 : b & 0xf;
+            lengths[i] = digit;
+            csum += W - 1 - digit;
+        }
+        // The checksum occupies len2 base-w digits, left-aligned in whole bytes (RFC 8391 3.1.5).
+        int csumBits = len2 * 4;
+        csum <<= (8 - (csumBits % 8)) % 8;
+        int csumBytes = (csumBits + 7) / 8;
+        int shift = 8 * csumBytes;
+        for (int i = 0; i < len2; i++) {
+            shift -= 4;
+            lengths[len1 + i] = (csum >>> shift) & 0xf;
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.pqsign.xmss;
+
+import dev.pqsign.core.Secrets;
+
+/**
+ * Assembles an XMSS / XMSS^MT signature at a given index (RFC 8391 algorithms 12 and 16):
+ * {@code idx || r || (WOTS+ signature || authentication path) per layer}. Which index may be used is
+ * decided by the caller (the stateful signer); this class only computes.
+ *
+ * <p>Not thread-safe: one instance per thread (it owns a {@link TreeHash}).
+ */
+final class XmssSigning {
+    private final XmssPrivateKey key;
+    private final XmssParameterSet params;
+    final TreeHash treeHash;
+    private final byte[] node;
+    private final byte[] wotsSk;
+
+    XmssSigning(XmssPrivateKey key) {
+        this.key = key;
+        this.params = key.parameterSet();
+        this.treeHash = key.newTreeHash();
+        this.node = new byte[params.n()];
+        this.wotsSk = new byte[params.wotsSignatureBytes()];
+    }
+
+    /** Signs {@code msg} at {@code idx} taking auth paths from {@code source}. */
+    byte[] sign(long idx, byte[] msg, AuthPathSource source) {
+        int n = params.n();
+        int treeHeight = params.treeHeight();
+        byte[] sig = new byte[params.signatureBytes()];
+        int ib = params.indexBytes();
+        for (int i = 0; i < ib; i++) {
+            sig[ib - 1 - i] = (byte) (idx >>> (8 * i));
+        }
+        Hasher hasher = treeHash.hasher;
+        hasher.prfMessageRandomness(idx, sig, ib);
+        hasher.hashMessage(sig, ib, key.publicKey().rootRef(), idx, msg, node, 0);
+        int off = ib + n;
+        long rest = idx;
+        for (int layer = 0; layer < params.layers(); layer++) {
+            int leaf = (int) (rest & ((1L << treeHeight) - 1));
+            rest >>>= treeHeight;
+            off = signLayer(layer, rest, leaf, sig, off, source);
+        }
+        Secrets.wipe(wotsSk);
+        return sig;
+    }
+
+    /** WOTS+ signs {@link #node} with the key pair (layer, tree, leaf), appends the auth path, advances node. */
+    private int signLayer(int layer, long tree, int leaf, byte[] sig, int off, AuthPathSource source) {
+        HashAddress ots = new HashAddress().setLayer(layer).setTree(tree).setType(HashAddress.TYPE_OTS).setOts(leaf);
+        treeHash.wots.sign(node, 0, ots, sig, off, wotsSk);
+        off += params.wotsSignatureBytes();
+        source.authPath(layer, tree, leaf, sig, off, node);
+        return off + params.treeHeight() * params.n();
+    }
+
+    /** An auth-path source that recomputes each tree from scratch (the study's method; slow). */
+    AuthPathSource recomputing(int threads) {
+        return (layer, tree, leaf, out, off, root) -> {
+            HashAddress subtree = new HashAddress().setLayer(layer).setTree(tree);
+            StoredTree t = TreeBuilder.build(treeHash, key::newTreeHash, subtree, params.treeHeight(), 0, threads,
+                    null);
+            readAuthPath(t, leaf, out, off);
+            t.read(t.height(), 0, root, 0);
+        };
+    }
+
+    /** Copies the siblings of {@code leaf}'s path from a fully stored tree. */
+    static void readAuthPath(StoredTree t, int leaf, byte[] out, int off) {
+        for (int k = 0; k < t.height(); k++) {
+            int sibling = (leaf >>> k) ^ 1;
+            t.read(k, sibling, out, off);
+            off += t.nodeBytes();
+        }
+    }
+}
