@@ -1,0 +1,61 @@
+package dev.pqsign.telemetry;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+
+/**
+ * The text of one speed reading: motor speed in RPM with two decimals, a comma, and an ISO-8601 UTC
+ * timestamp with nanosecond precision, e.g. {@code 1503.27,2026-11-30T01:26:16.123456789Z}
+ * (38 bytes, all ASCII). Telemetry signs and verifies whatever text it is given; this class is the
+ * format the simulated sensor produces and that tools can parse for display.
+ */
+public final class ReadingText {
+
+    private ReadingText() {
+    }
+
+    /** Formats a reading; {@code rpm} must be finite and non-negative. */
+    public static String format(double rpm, Instant timestamp) {
+        if (!Double.isFinite(rpm) || rpm < 0) {
+            throw new IllegalArgumentException("rpm must be finite and non-negative, got " + rpm);
+        }
+        return String.format(Locale.ROOT, "%.2f,%s", rpm, formatInstant(timestamp));
+    }
+
+    /** Always prints nine fraction digits so the length does not vary with the clock value. */
+    private static String formatInstant(Instant t) {
+        String s = t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(); // ends with 'Z'
+        return s.substring(0, s.length() - 1) + String.format(Locale.ROOT, ".%09dZ", t.getNano());
+    }
+
+    /**
+     * Parses text produced by {@link #format}.
+     *
+     * @throws IllegalArgumentException if the text is not a reading
+     */
+    public static Parsed parse(String text) {
+        int comma = text.indexOf(',');
+        if (comma <= 0 || comma != text.lastIndexOf(',')) {
+            throw new IllegalArgumentException("reading must be '<rpm>,<timestamp>'");
+        }
+        try {
+            double rpm = Double.parseDouble(text.substring(0, comma));
+            if (!Double.isFinite(rpm) || rpm < 0) {
+                throw new IllegalArgumentException("rpm out of range");
+            }
+            return new Parsed(rpm, Instant.parse(text.substring(comma + 1)));
+        } catch (NumberFormatException | DateTimeParseException e) {
+            throw new IllegalArgumentException("not a reading: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A parsed reading.
+     *
+     * @param rpm motor speed in revolutions per minute
+     * @param timestamp when the sensor took the reading
+     */
+    public record Parsed(double rpm, Instant timestamp) {
+    }
+}

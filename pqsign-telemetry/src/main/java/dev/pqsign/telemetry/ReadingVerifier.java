@@ -1,0 +1,164 @@
+package dev.pqsign.telemetry;
+
+import dev.pqsign.core.Verifier;
+import dev.pqsign.telemetry.Verdict.Reason;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * The operator's verification policy for published readings, applied in this order:
+ * key and parameter set pinned ({@link Reason#UNKNOWN_KEY}), sizes within bounds
+ * ({@link Reason#MALFORMED}), index embedded in the signature equal to the published index
+ * ({@link Reason#INDEX_MISMATCH}), signature valid over the canonical {@link ReadingMessage}
+ * ({@link Reason#BAD_SIGNATURE}), index fresh for the key and durably recorded
+ * ({@link Reason#REPLAYED}, {@link Reason#STATE_ERROR}). The signature is checked before freshness
+ * so that a tampered copy of an old reading is reported as tampered, and so that a forged reading
+ * can never advance the replay state.
+ *
+ * <p>Never throws on attacker-controlled input; every rejection is logged with its reason at
+ * WARNING level (logger {@code dev.pqsign.telemetry.ReadingVerifier}). Thread-safe.
+ */
+public final class ReadingVerifier {
+
+    private static final System.Logger LOG = System.getLogger(ReadingVerifier.class.getName());
+
+    /**
+     * A pinned sensor key.
+     *
+     * @param id SHA-256 of the key's public key encoding
+     * @param verifier verifier for that public key
+     * @param embeddedIndex how to read the index inside the scheme's signatures ({@link EmbeddedIndex#NONE} if none)
+     */
+    public record TrustedKey(KeyId id, Verifier verifier, EmbeddedIndex embeddedIndex) {
+        public TrustedKey {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(verifier, "verifier");
+            Objects.requireNonNull(embeddedIndex, "embeddedIndex");
+        }
+
+        /** The pinned parameter-set name. */
+        public String parameterSetName() {
+            return verifier.parameterSet().setName();
+        }
+    }
+
+    private final ReplayGuard guard;
+    private final Map<KeyId, TrustedKey> keys = new LinkedHashMap<>();
+
+    /**
+     * @param guard persisted replay state
+     * @param trusted the pinned keys, at least one
+     */
+    public ReadingVerifier(ReplayGuard guard, Collection<TrustedKey> trusted) {
+        this.guard = Objects.requireNonNull(guard, "guard");
+        for (TrustedKey k : trusted) {
+            keys.put(k.id(), k);
+        }
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("at least one trusted key is required");
+        }
+    }
+
+    /** Convenience for one pinned key. */
+    public ReadingVerifier(ReplayGuard guard, TrustedKey trusted) {
+        this(guard, List.of(trusted));
+    }
+
+    /**
+     * Checks one reading as published.
+     *
+     * @param claimedKey the key id the sensor claims to sign with; {@code null} means "the only
+     *     pinned key" (allowed only when exactly one key is pinned)
+     * @param claimedSetName the parameter-set name the sensor publishes; {@code null} to skip the check
+     * @param reading the published reading, index and signature
+     */
+    public Verdict check(KeyId claimedKey, String claimedSetName, SignedReading reading) {
+        Verdict v;
+        try {
+            v = decide(claimedKey, claimedSetName, reading);
+        } catch (RuntimeException e) {
+            // A verifier must not throw on bad input; if one does anyway, reject instead of crashing.
+            v = Verdict.of(Reason.MALFORMED, reading.index(), "verifier failed: " + e.getClass().getSimpleName());
+        }
+        if (!v.accepted()) {
+            LOG.log(Level.WARNING, "rejected reading index {0}: {1} ({2})", v.index(), v.reason(), v.detail());
+        }
+        return v;
+    }
+
+    /** Records and logs a reading that could not even be decoded (wrong node types, missing values). */
+    public Verdict malformed(long index, String detail) {
+        Verdict v = Verdict.of(Reason.MALFORMED, index, detail);
+        LOG.log(Level.WARNING, "rejected reading index {0}: {1} ({2})", index, v.reason(), detail);
+        return v;
+    }
+
+    private Verdict decide(KeyId claimedKey, String claimedSetName, SignedReading r) {
+        long index = r.index();
+        TrustedKey key;
+        if (claimedKey == null) {
+            if (keys.size() != 1) {
+                return Verdict.of(Reason.UNKNOWN_KEY, index, "no key id published and several keys pinned");
+            }
+            key = keys.values().iterator().next();
+        } else {
+            key = keys.get(claimedKey);
+            if (key == null) {
+                return Verdict.of(Reason.UNKNOWN_KEY, index, "key " + claimedKey.hex() + " is not pinned");
+            }
+        }
+        String setName = key.parameterSetName();
+        if (claimedSetName != null && !claimedSetName.equals(setName)) {
+            return Verdict.of(Reason.UNKNOWN_KEY, index, "sensor publishes parameter set '" + abbreviate(claimedSetName)
+                    + "' but the pinned key is " + setName);
+        }
+        byte[] readingBytes = r.reading().getBytes(StandardCharsets.UTF_8);
+        if (readingBytes.length == 0) {
+            return Verdict.of(Reason.MALFORMED, index, "empty reading");
+        }
+        int expectedSig = key.verifier().parameterSet().signatureBytes();
+        if (r.signature().length != expectedSig) {
+            return Verdict.of(Reason.MALFORMED, index, "signature has " + r.signature().length + " bytes, "
+                    + setName + " signatures have " + expectedSig);
+        }
+        if (!key.embeddedIndex().isNone()) {
+            OptionalLong embedded = key.embeddedIndex().extract(r.signature());
+            if (embedded.isEmpty()) {
+                return Verdict.of(Reason.MALFORMED, index, "signature too short to carry an index");
+            }
+            if (embedded.getAsLong() != index) {
+                return Verdict.of(Reason.INDEX_MISMATCH, index, "signature carries index " + embedded.getAsLong()
+                        + ", published index is " + index);
+            }
+        }
+        byte[] message = ReadingMessage.encode(setName, index, readingBytes);
+        if (!key.verifier().verify(message, r.signature())) {
+            return Verdict.of(Reason.BAD_SIGNATURE, index, "signature does not verify");
+        }
+        try {
+            if (!guard.tryAccept(key.id(), index)) {
+                return Verdict.of(Reason.REPLAYED, index, "index " + index + " not above last accepted "
+                        + guard.lastAccepted(key.id()));
+            }
+        } catch (IOException | RuntimeException e) {
+            return Verdict.of(Reason.STATE_ERROR, index, "replay state: " + e.getMessage());
+        }
+        return Verdict.of(Reason.ACCEPTED, index, "ok");
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 64 ? s : s.substring(0, 64) + "…";
+    }
+
+    /** The pinned keys. */
+    public Collection<TrustedKey> trustedKeys() {
+        return List.copyOf(keys.values());
+    }
+}
