@@ -1,0 +1,73 @@
+package dev.pqsign.state;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SIGKILLs a child JVM that increments the state in a loop, at random moments, and checks after
+ * every kill that the state is whole and never behind what the child had been told was durable.
+ * (SIGKILL tests process-crash atomicity; the page cache survives it, so power-loss durability rests
+ * on the fsync calls, which the fault-injection tests cover.)
+ */
+class FileStateStoreCrashTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void sigkillDuringUpdates_stateParsesAndIsNeverBehindAcknowledgedValue() throws Exception {
+        runKills(20, 42);
+    }
+
+    @Test
+    @EnabledIfSystemProperty(named = "pqsign.long", matches = "true")
+    void sigkillDuringUpdates_long() throws Exception {
+        runKills(200, System.nanoTime());
+    }
+
+    private void runKills(int kills, long seed) throws Exception {
+        Random random = new Random(seed);
+        Path file = dir.resolve("key.state");
+        FileStateStore.create(file, Counter.encode(0), TIMEOUT).close();
+        long previous = 0;
+        int killedMidRun = 0;
+        for (int k = 0; k < kills; k++) {
+            ChildJvm child = ChildJvm.start(dir, "forever", file.toString());
+            String first = child.nextLine(60_000);
+            assertNotNull(first, "child printed nothing; " + child.stderr());
+            // The first value must continue exactly where the last run left the file.
+            assertEquals(previous + 1, Long.parseLong(first), "seed " + seed + ", run " + k);
+            Thread.sleep(random.nextInt(150));
+            child.kill();
+            List<String> lines = child.lines();
+            long lastAcknowledged = Long.parseLong(lines.get(lines.size() - 1));
+            long onDisk;
+            // Re-opening also deletes any temp file the kill left behind; the value must parse.
+            try (FileStateStore store = FileStateStore.open(file, TIMEOUT)) {
+                onDisk = Counter.decode(store.read());
+            }
+            // At most one update can have been made durable without being printed yet.
+            assertTrue(onDisk == lastAcknowledged || onDisk == lastAcknowledged + 1,
+                    "seed " + seed + ", run " + k + ": on disk " + onDisk + ", last acknowledged "
+                            + lastAcknowledged);
+            if (onDisk == lastAcknowledged + 1) {
+                killedMidRun++;
+            }
+            assertEquals(List.of(), TempFiles.of(file));
+            previous = onDisk;
+        }
+        System.out.printf("crash test: %d kills, final counter %d, %d kills after an unacknowledged durable update%n",
+                kills, previous, killedMidRun);
+    }
+}
