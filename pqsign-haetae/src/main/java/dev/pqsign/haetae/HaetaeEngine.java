@@ -1,0 +1,37 @@
+package dev.pqsign.haetae;
+
+/**
+ * Implementation strategy. Both engines compute byte-identical keys and signatures and accept exactly
+ * the same signatures; they differ in speed and working memory.
+ */
+public enum HaetaeEngine {
+    /** Whole vectors in memory (per-thread context of a few tens of KB); fastest. */
+    FAST {
+        @Override
+        void keyPair(HaetaeParameterSet p, byte[] seed, byte[] pk, byte[] sk) {
+            FastEngine.keyPair(HaetaeContext.forThread(p), seed, 0, pk, 0, sk, 0);
+        }
+
+        @Override
+        void sign(HaetaeParameterSet p, HaetaeSampler sampler, byte[] sk, byte[] msg, int mOff, int mLen,
+                byte[] ctx, int cOff, int cLen, byte[] rnd, byte[] sig, int sigOff) {
+            FastEngine.sign(HaetaeContext.forThread(p), sampler, sk, 0, msg, mOff, mLen, ctx, cOff, cLen, rnd, 0,
+                    sig, sigOff);
+        }
+
+        @Override
+        boolean verify(HaetaeParameterSet p, byte[] pk, byte[] msg, int mOff, int mLen, byte[] ctx, int cOff,
+                int cLen, byte[] sig, int sOff, int sLen) {
+            return FastEngine.verify(HaetaeContext.forThread(p), pk, 0, msg, mOff, mLen, ctx, cOff, cLen, sig, sOff,
+                    sLen);
+        }
+    };
+
+    abstract void keyPair(HaetaeParameterSet p, byte[] seed, byte[] pk, byte[] sk);
+
+    abstract void sign(HaetaeParameterSet p, HaetaeSampler sampler, byte[] sk, byte[] msg, int mOff, int mLen,
+            byte[] ctx, int cOff, int cLen, byte[] rnd, byte[] sig, int sigOff);
+
+    abstract boolean verify(HaetaeParameterSet p, byte[] pk, byte[] msg, int mOff, int mLen, byte[] ctx, int cOff,
+            int cLen, byte[] sig, int sOff, int sLen);
+}

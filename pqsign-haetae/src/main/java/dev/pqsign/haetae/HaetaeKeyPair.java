@@ -1,0 +1,27 @@
+package dev.pqsign.haetae;
+
+import java.util.Objects;
+
+/** A matching HAETAE public and private key. */
+public final class HaetaeKeyPair {
+    private final HaetaePublicKey publicKey;
+    private final HaetaePrivateKey privateKey;
+
+    HaetaeKeyPair(HaetaePublicKey publicKey, HaetaePrivateKey privateKey) {
+        this.publicKey = Objects.requireNonNull(publicKey);
+        this.privateKey = Objects.requireNonNull(privateKey);
+    }
+
+    public HaetaePublicKey publicKey() {
+        return publicKey;
+    }
+
+    public HaetaePrivateKey privateKey() {
+        return privateKey;
+    }
+
+    @Override
+    public String toString() {
+        return "HaetaeKeyPair[" + publicKey + "]";
+    }
+}

@@ -1,0 +1,257 @@
+package dev.pqsign.haetae;
+
+import static dev.pqsign.haetae.HaetaeParameterSet.LN;
+import static dev.pqsign.haetae.HaetaeParameterSet.N;
+
+import dev.pqsign.haetae.FixedPoint.Fp;
+
+/**
+ * Uniform sampling from the (l + k) * 256-dimensional hyperball of radius B0, in fixed point with 13
+ * fractional bits: draw (l + k) * 256 + 2 discrete Gaussians of width 76 bits via a CDT base sampler
+ * and an exponential rejection, then scale the first (l + k) * 256 by B0 / ||all||, with the norm's
+ * inverse square root from Newton's method. Bit-exact with the reference for both sampler versions.
+ */
+final class HyperballSampler {
+    /** v1.1.2 16-bit CDT of D_{Z,16} (specification data). */
+    private static final int[] CDT16 = {
+        3266, 6520, 9748, 12938, 16079, 19159, 22168, 25096, 27934, 30674, 33309,
+        35833, 38241, 40531, 42698, 44742, 46663, 48460, 50135, 51690, 53128, 54454,
+        55670, 56781, 57794, 58712, 59541, 60287, 60956, 61554, 62085, 62556, 62972,
+        63337, 63657, 63936, 64178, 64388, 64569, 64724, 64857, 64970, 65066, 65148,
+        65216, 65273, 65321, 65361, 65394, 65422, 65444, 65463, 65478, 65490, 65500,
+        65508, 65514, 65519, 65523, 65527, 65529, 65531, 65533, 65534,
+    };
+
+    private HyperballSampler() {
+    }
+
+    /** Per-context buffers of the sampler. */
+    static final class Work {
+        final long[] samples;
+        final byte[] signs;
+        final byte[] draw = new byte[32];
+        final Fp sqsum = new Fp();
+        final Fp sqr = new Fp();
+        final Fp y = new Fp();
+        final Fp invsqrt = new Fp();
+        final Fp radius = new Fp();
+        final Fp startCube = new Fp();
+        final Fp startThreeHalves = new Fp();
+        final Fp t1 = new Fp();
+        final Fp t2 = new Fp();
+        final FixedPoint.Scratch scratch = new FixedPoint.Scratch();
+        final byte[] bSeed = new byte[HaetaeParameterSet.CRHBYTES + 2];
+        /** The output bit pair b of the last call (bit 0: sign, bit 1: rejection selector). */
+        int b;
+
+        Work(HaetaeParameterSet p) {
+            samples = new long[(p.l + p.k) * N];
+            signs = new byte[(p.l + p.k) * N / 8];
+            setStart(p, startCube, startThreeHalves);
+        }
+
+        void wipe() {
+            java.util.Arrays.fill(samples, 0L);
+            java.util.Arrays.fill(signs, (byte) 0);
+            java.util.Arrays.fill(draw, (byte) 0);
+            java.util.Arrays.fill(bSeed, (byte) 0);
+            sqsum.set(0, 0);
+            sqr.set(0, 0);
+            y.set(0, 0);
+            invsqrt.set(0, 0);
+            radius.set(0, 0);
+            t1.set(0, 0);
+            t2.set(0, 0);
+            b = 0;
+        }
+    }
+
+    /**
+     * Newton start values: round(2^64 / sqrt((k+l) n + 2)^3) and round(2^64 * 2 / (3 sqrt((k+l) n + 2)))
+     * as 48-bit limbs (specification constants).
+     */
+    private static void setStart(HaetaeParameterSet p, Fp cube, Fp threeHalves) {
+        switch (p) {
+            case HAETAE_2:
+                cube.set(0x770077e2e41aL, 0x1162L);
+                threeHalves.set(0x693861ad937bL, 0x9caa56L);
+                break;
+            case HAETAE_3:
+                cube.set(0x1a2935cfae68L, 0x978L);
+                threeHalves.set(0x7ad215218533L, 0x7ff1c9L);
+                break;
+            default:
+                cube.set(0x700ff3e8890dL, 0x702L);
+                threeHalves.set(0x5768588eed31L, 0x73bd40L);
+                break;
+        }
+    }
+
+    /**
+     * Samples y = (y1, y2) from the hyperball. Writes y1 (l polynomials) and y2 (k polynomials) in
+     * fixed point, sets {@code w.b}, and returns the next nonce.
+     */
+    static int sample(HaetaeParameterSet p, HaetaeSampler version, Keccak xof, Work w, byte[] seed,
+            int nonce, int[][] y1, int[][] y2) {
+        int ni = nonce;
+        long bound = p.b0sq * LN * LN;
+        int dims = p.l + p.k;
+        while (true) {
+            w.sqsum.set(0, 0);
+            gaussPoly(version, xof, w, seed, ni++, 0, N + 1);
+            gaussPoly(version, xof, w, seed, ni++, 1, N + 1);
+            for (int i = 2; i < dims; i++) {
+                gaussPoly(version, xof, w, seed, ni++, i, N);
+            }
+            Fp s = w.sqsum;
+            // divide by 2, rounding
+            s.lo += 1;
+            s.lo >>>= 1;
+            s.lo += (s.hi & 1) << 47;
+            s.hi >>>= 1;
+            s.hi += s.lo >>> 48;
+            s.lo &= FixedPoint.MASK48;
+            FixedPoint.newtonInvSqrt(w.invsqrt, s, w.startCube, w.startThreeHalves, w.scratch);
+            long scale = ((long) (p.b0 * LN + p.sqnm / 2)) << (28 - 13);
+            FixedPoint.mulHigh(w.radius, w.invsqrt, scale);
+            long sq = 0;
+            for (int i = 0; i < dims; i++) {
+                int[] out = i < p.l ? y1[i] : y2[i - p.l];
+                int base = i * N;
+                for (int j = 0; j < N; j++) {
+                    int idx = base + j;
+                    int sign = (w.signs[idx >>> 3] >> (idx & 7)) & 1;
+                    int v = FixedPoint.mulRound13(w.samples[idx], w.radius, sign, w.t1, w.t2);
+                    out[j] = v;
+                    sq += (long) v * v;
+                }
+            }
+            if (Long.compareUnsigned(sq, bound) <= 0) {
+                break;
+            }
+        }
+        System.arraycopy(seed, 0, w.bSeed, 0, HaetaeParameterSet.CRHBYTES);
+        w.bSeed[HaetaeParameterSet.CRHBYTES] = (byte) ni;
+        w.bSeed[HaetaeParameterSet.CRHBYTES + 1] = (byte) (ni >>> 8);
+        xof.initShake256().absorb(w.bSeed, 0, w.bSeed.length);
+        w.b = xof.squeezeByte();
+        return ni & 0xffff;
+    }
+
+    /**
+     * Draws {@code len} accepted Gaussians for polynomial {@code poly} from SHAKE256(seed || nonce):
+     * len/8 sign bytes first, then fixed-size draws. With len = 257 the last accepted sample only
+     * contributes to the norm (the two extra hyperball dimensions).
+     */
+    private static void gaussPoly(HaetaeSampler version, Keccak xof, Work w, byte[] seed, int nonce,
+            int poly, int len) {
+        xof.initShake256().absorb(seed, 0, HaetaeParameterSet.CRHBYTES).absorbU16(nonce & 0xffff);
+        xof.squeeze(w.signs, poly * (N / 8), len / 8);
+        int base = poly * N;
+        int count = 0;
+        int drawBytes = version.drawBytes;
+        while (count < len) {
+            xof.squeeze(w.draw, 0, drawBytes);
+            long r = version == HaetaeSampler.V1_2_0 ? draw83(w.draw, w.sqr, w.y) : draw16(w.draw, w.sqr, w.y);
+            int accepted = (int) (r & 1);
+            if (accepted != 0) {
+                if (count < N) {
+                    w.samples[base + count] = w.y.lo;
+                }
+                w.sqsum.lo += w.sqr.lo;
+                w.sqsum.hi += w.sqr.hi;
+                count++;
+            }
+        }
+        FixedPoint.renormalize(w.sqsum);
+    }
+
+    private static long le(byte[] b, int off, int n) {
+        long v = 0;
+        for (int i = n - 1; i >= 0; i--) {
+            v = (v << 8) | (b[off + i] & 0xff);
+        }
+        return v;
+    }
+
+    /**
+     * One v1.1.2 draw from 17 bytes. Returns the acceptance bit; the rounded sample is left in
+     * {@code y.lo} (a reused scratch) and its square in {@code sqr}.
+     */
+    private static long draw16(byte[] rand, Fp sqr, Fp y) {
+        long rand16 = le(rand, 0, 2);
+        long randRej = le(rand, 2, 6);
+        long x = 0;
+        for (int i = 0; i < CDT16.length; i++) {
+            x += ((CDT16[i] - rand16) >>> 63);
+        }
+        y.lo = le(rand, 8, 6);
+        y.hi = le(rand, 14, 3) | (x << 24);
+        long r = (y.lo >>> 15) ^ (y.hi << 33);
+        r += 1;
+        r >>>= 1;
+        return finishDraw(x, r, randRej, sqr, y, false);
+    }
+
+    /** One v1.2.0 draw from 26 bytes (83-bit CDT), as {@link #draw16}. */
+    private static long draw83(byte[] rand, Fp sqr, Fp y) {
+        long randLo = le(rand, 0, 8);
+        long randHi = le(rand, 8, 3) & 0x7ffff;
+        long randRej = le(rand, 11, 6);
+        long x = 0;
+        for (int i = 0; i < Cdt83.LEN; i++) {
+            long cLo = Cdt83.LO[i];
+            long cHi = i < Cdt83.HI_LEN ? Cdt83.HI[i] : Cdt83.HI_SATURATED;
+            // borrow of cLo - randLo, without branching
+            long borrow = ((~cLo & randLo) | (~(cLo ^ randLo) & (cLo - randLo))) >>> 63;
+            x += (cHi - randHi - borrow) >>> 63;
+        }
+        y.lo = le(rand, 17, 6);
+        y.hi = le(rand, 23, 3) | (x << 24);
+        long r = ((y.lo >>> 15) + 1) >>> 1;
+        r += y.hi << 32;
+        return finishDraw(x, r, randRej, sqr, y, true);
+    }
+
+    private static long finishDraw(long x, long r, long randRej, Fp sqr, Fp y, boolean v120) {
+        FixedPoint.square(sqr, y);
+        long expIn = sqr.hi - ((x * x) << (68 - 48));
+        expIn <<= 20;
+        expIn |= sqr.lo >>> 28;
+        expIn += 1;
+        expIn >>>= 1;
+        long e = v120 ? approxExp120(expIn) : approxExp112(expIn);
+        long below = ((randRej ^ (randRej & 1)) - e) >> 63;
+        long nonzeroOrCoin = ((r | -r) >>> 63) | randRej;
+        y.lo = r;
+        return below & nonzeroOrCoin & 1;
+    }
+
+    private static long approxExp112(long x) {
+        long r = -0x0000B6C6340925AEL;
+        r = ((FixedPoint.smulh48(r, x) + (1L << 2)) >> 3) + 0x0000B4BD4DF85227L;
+        r = ((FixedPoint.smulh48(r, x) + (1L << 2)) >> 3) - 0x0000887F727491E2L;
+        r = ((FixedPoint.smulh48(r, x) + (1L << 1)) >> 2) + 0x0000AAAA643C7E8DL;
+        r = ((FixedPoint.smulh48(r, x) + (1L << 1)) >> 2) - 0x0000AAAAA98179E6L;
+        r = ((FixedPoint.smulh48(r, x) + 1L) >> 1) + 0x0000FFFFFFFB2E7AL;
+        r = ((FixedPoint.smulh48(r, x) + 1L) >> 1) - 0x0000FFFFFFFFF85FL;
+        r = FixedPoint.smulh48(r, x) + 0x0000FFFFFFFFFFFCL;
+        return r;
+    }
+
+    /** Degree-10 polynomial for exp(-z), coefficients ceil(c_k * 2^48) (GALACTICS, v1.2.0). */
+    private static long approxExp120(long x) {
+        long r = 55868746L;
+        r = FixedPoint.smulh48(r, x) - 743564434L;
+        r = FixedPoint.smulh48(r, x) + 6953427278L;
+        r = FixedPoint.smulh48(r, x) - 55833338892L;
+        r = FixedPoint.smulh48(r, x) + 390932311155L;
+        r = FixedPoint.smulh48(r, x) - 2345623661771L;
+        r = FixedPoint.smulh48(r, x) + 11728123872951L;
+        r = FixedPoint.smulh48(r, x) - 46912496106200L;
+        r = FixedPoint.smulh48(r, x) + 140737488354861L;
+        r = FixedPoint.smulh48(r, x) - 281474976710650L;
+        r = FixedPoint.smulh48(r, x) + 281474976710657L;
+        return r;
+    }
+}

@@ -1,0 +1,131 @@
+package dev.pqsign.haetae;
+
+import static dev.pqsign.haetae.HaetaeParameterSet.N;
+
+/** Bit packing of key and transcript polynomials, byte-identical to the reference encodings. */
+final class Packing {
+    private Packing() {
+    }
+
+    /** b (15-bit coefficients, modes 2/3) or NTT(-2b) (16-bit, mode 5). */
+    static void packPolyQ(byte[] r, int off, int[] a, boolean fifteenBit) {
+        if (fifteenBit) {
+            long acc = 0;
+            int bits = 0;
+            int o = off;
+            for (int i = 0; i < N; i++) {
+                acc |= (long) (a[i] & 0x7fff) << bits;
+                bits += 15;
+                while (bits >= 8) {
+                    r[o++] = (byte) acc;
+                    acc >>>= 8;
+                    bits -= 8;
+                }
+            }
+        } else {
+            for (int i = 0; i < N; i++) {
+                r[off + 2 * i] = (byte) a[i];
+                r[off + 2 * i + 1] = (byte) (a[i] >>> 8);
+            }
+        }
+    }
+
+    static void unpackPolyQ(int[] a, byte[] r, int off, boolean fifteenBit) {
+        if (fifteenBit) {
+            long acc = 0;
+            int bits = 0;
+            int o = off;
+            for (int i = 0; i < N; i++) {
+                while (bits < 15) {
+                    acc |= (r[o++] & 0xffL) << bits;
+                    bits += 8;
+                }
+                a[i] = (int) (acc & 0x7fff);
+                acc >>>= 15;
+                bits -= 15;
+            }
+        } else {
+            for (int i = 0; i < N; i++) {
+                a[i] = (r[off + 2 * i] & 0xff) | (r[off + 2 * i + 1] & 0xff) << 8;
+            }
+        }
+    }
+
+    /** Coefficients in [-1, 1] as 2-bit values 1 - a. */
+    static void packEta(byte[] r, int off, int[] a) {
+        for (int i = 0; i < N / 4; i++) {
+            int v = 0;
+            for (int j = 0; j < 4; j++) {
+                v |= ((1 - a[4 * i + j]) & 3) << (2 * j);
+            }
+            r[off + i] = (byte) v;
+        }
+    }
+
+    static void unpackEta(int[] a, byte[] r, int off) {
+        for (int i = 0; i < N / 4; i++) {
+            int v = r[off + i] & 0xff;
+            for (int j = 0; j < 4; j++) {
+                a[4 * i + j] = 1 - ((v >>> (2 * j)) & 3);
+            }
+        }
+    }
+
+    /** Coefficients in [-2, 2] as 3-bit values 2 - a (s2 after rounding in modes 2/3). */
+    static void pack2Eta(byte[] r, int off, int[] a) {
+        for (int i = 0; i < N / 8; i++) {
+            int v = 0;
+            for (int j = 0; j < 8; j++) {
+                v |= ((2 - a[8 * i + j]) & 7) << (3 * j);
+            }
+            r[off + 3 * i] = (byte) v;
+            r[off + 3 * i + 1] = (byte) (v >>> 8);
+            r[off + 3 * i + 2] = (byte) (v >>> 16);
+        }
+    }
+
+    static void unpack2Eta(int[] a, byte[] r, int off) {
+        for (int i = 0; i < N / 8; i++) {
+            int v = (r[off + 3 * i] & 0xff) | (r[off + 3 * i + 1] & 0xff) << 8 | (r[off + 3 * i + 2] & 0xff) << 16;
+            for (int j = 0; j < 8; j++) {
+                a[8 * i + j] = 2 - ((v >>> (3 * j)) & 7);
+            }
+        }
+    }
+
+    /**
+     * Writes one polynomial's HighBits into its 288-byte transcript slot: one byte per coefficient in
+     * modes 2/3 (the last 32 bytes of the slot stay zero), 9 bits per coefficient in mode 5.
+     */
+    static void packHighbits(byte[] buf, int off, int[] a, boolean nineBit) {
+        if (!nineBit) {
+            for (int i = 0; i < N; i++) {
+                buf[off + i] = (byte) a[i];
+            }
+        } else {
+            long acc = 0;
+            int bits = 0;
+            int o = off;
+            for (int i = 0; i < N; i++) {
+                acc |= (long) (a[i] & 0x1ff) << bits;
+                bits += 9;
+                while (bits >= 8) {
+                    buf[o++] = (byte) acc;
+                    acc >>>= 8;
+                    bits -= 8;
+                }
+            }
+        }
+    }
+
+    /** Least significant bits of a polynomial, 32 bytes. */
+    static void packLsb(byte[] buf, int off, int[] a) {
+        for (int i = 0; i < N / 8; i++) {
+            int v = 0;
+            for (int j = 0; j < 8; j++) {
+                v |= (a[8 * i + j] & 1) << j;
+            }
+            buf[off + i] = (byte) v;
+        }
+    }
+}
