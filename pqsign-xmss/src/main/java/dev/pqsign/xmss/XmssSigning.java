@@ -15,6 +15,11 @@ final class XmssSigning {
     final TreeHash treeHash;
     private final byte[] node;
     private final byte[] wotsSk;
+    /** Per layer ≥ 1: the (tree, leaf) whose WOTS+ signature and auth path are cached, or -1. */
+    private final long[] segmentKey;
+    private final byte[][] segment;
+    private final byte[][] segmentRoot;
+    private boolean cacheSegments;
 
     XmssSigning(XmssPrivateKey key) {
         this.key = key;
@@ -22,6 +27,21 @@ final class XmssSigning {
         this.treeHash = key.newTreeHash();
         this.node = new byte[params.n()];
         this.wotsSk = new byte[params.wotsSignatureBytes()];
+        int d = params.layers();
+        this.segmentKey = new long[d];
+        java.util.Arrays.fill(segmentKey, -1);
+        this.segment = new byte[d][];
+        this.segmentRoot = new byte[d][];
+    }
+
+    /**
+     * Keeps the signature part of every layer above the bottom one: it only changes when the tree
+     * below rolls over, so consecutive signatures reuse it (the hypertree's upper WOTS+ signatures
+     * are the same for 2^(h/d) signatures in a row).
+     */
+    XmssSigning cachingUpperLayers() {
+        this.cacheSegments = true;
+        return this;
     }
 
     /** Signs {@code msg} at {@code idx} taking auth paths from {@code source}. */
@@ -49,6 +69,24 @@ final class XmssSigning {
 
     /** WOTS+ signs {@link #node} with the key pair (layer, tree, leaf), appends the auth path, advances node. */
     private int signLayer(int layer, long tree, int leaf, byte[] sig, int off, AuthPathSource source) {
+        int segmentBytes = params.wotsSignatureBytes() + params.treeHeight() * params.n();
+        long key = (tree << params.treeHeight()) | leaf;
+        if (cacheSegments && layer > 0 && segmentKey[layer] == key) {
+            System.arraycopy(segment[layer], 0, sig, off, segmentBytes);
+            System.arraycopy(segmentRoot[layer], 0, node, 0, node.length);
+            return off + segmentBytes;
+        }
+        int start = off;
+        off = computeLayer(layer, tree, leaf, sig, off, source);
+        if (cacheSegments && layer > 0) {
+            segment[layer] = java.util.Arrays.copyOfRange(sig, start, start + segmentBytes);
+            segmentRoot[layer] = node.clone();
+            segmentKey[layer] = key;
+        }
+        return off;
+    }
+
+    private int computeLayer(int layer, long tree, int leaf, byte[] sig, int off, AuthPathSource source) {
         HashAddress ots = new HashAddress().setLayer(layer).setTree(tree).setType(HashAddress.TYPE_OTS).setOts(leaf);
         treeHash.wots.sign(node, 0, ots, sig, off, wotsSk);
         off += params.wotsSignatureBytes();

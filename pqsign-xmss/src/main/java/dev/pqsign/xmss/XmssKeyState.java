@@ -1,0 +1,209 @@
+package dev.pqsign.xmss;
+
+import dev.pqsign.core.KeyFormatException;
+import dev.pqsign.core.Secrets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+
+/**
+ * The persisted private state of an XMSS / XMSS^MT key: the secret material plus the range
+ * {@code [nextIndex, endIndex)} of indices this key file may still use. Immutable.
+ *
+ * <p>Binary format (big-endian; documented in docs/formats/xmss-state.md):
+ * <pre>
+ * 0        4  magic "PQXS"
+ * 4        1  format version (1)
+ * 5        1  family: 1 = XMSS, 2 = XMSS^MT
+ * 6        1  WOTS+ derivation: 1 = SP 800-208, 2 = RFC 8391
+ * 7        1  n
+ * 8        4  type code
+ * 12       8  next index (lowest index not yet burned)
+ * 20       8  end index (exclusive; 2^h for a key that was never split)
+ * 28       n  SK_SEED
+ * 28+n     n  SK_PRF
+ * 28+2n    n  PUB_SEED
+ * 28+3n    n  root
+ * 28+4n   16  check: first 16 bytes of SHA-256 over bytes [0, 28+4n)
+ * </pre>
+ * 172 bytes for n = 32. The caches that make signing fast are rebuilt from the seeds when the key is
+ * loaded and are never persisted.
+ */
+public final class XmssKeyState {
+    static final byte[] MAGIC = {'P', 'Q', 'X', 'S'};
+    static final int VERSION = 1;
+    private static final int HEADER = 28;
+    private static final int CHECK = 16;
+
+    private final XmssPrivateKey key;
+    private final long nextIndex;
+    private final long endIndex;
+
+    public XmssKeyState(XmssPrivateKey key, long nextIndex, long endIndex) {
+        long max = key.parameterSet().maxSignatures();
+        if (nextIndex < 0 || endIndex < nextIndex || endIndex > max) {
+            throw new IllegalArgumentException("index range [" + nextIndex + ", " + endIndex + ") is not within [0, "
+                    + max + "]");
+        }
+        this.key = key;
+        this.nextIndex = nextIndex;
+        this.endIndex = endIndex;
+    }
+
+    /** The state of a freshly generated key: every index 0 .. 2^h - 1 available. */
+    public static XmssKeyState fresh(XmssPrivateKey key) {
+        return new XmssKeyState(key, 0, key.parameterSet().maxSignatures());
+    }
+
+    public XmssPrivateKey key() {
+        return key;
+    }
+
+    public long nextIndex() {
+        return nextIndex;
+    }
+
+    public long endIndex() {
+        return endIndex;
+    }
+
+    /** Signatures left in this file's range. */
+    public long remaining() {
+        return endIndex - nextIndex;
+    }
+
+    public XmssKeyState withNextIndex(long next) {
+        return new XmssKeyState(key, next, endIndex);
+    }
+
+    public XmssKeyState withRange(long next, long end) {
+        return new XmssKeyState(key, next, end);
+    }
+
+    /** Encoded length for a set with output length n. */
+    public static int encodedLength(int n) {
+        return HEADER + 4 * n + CHECK;
+    }
+
+    public byte[] encode() {
+        XmssParameterSet p = key.parameterSet();
+        int n = p.n();
+        byte[] out = new byte[encodedLength(n)];
+        System.arraycopy(MAGIC, 0, out, 0, 4);
+        out[4] = VERSION;
+        out[5] = (byte) (p.family() == XmssParameterSet.Family.XMSS ? 1 : 2);
+        out[6] = (byte) key.derivation().code();
+        out[7] = (byte) n;
+        writeInt(out, 8, p.typeCode());
+        writeLong(out, 12, nextIndex);
+        writeLong(out, 20, endIndex);
+        System.arraycopy(key.skSeed(), 0, out, HEADER, n);
+        System.arraycopy(key.skPrf(), 0, out, HEADER + n, n);
+        System.arraycopy(key.publicKey().pubSeedRef(), 0, out, HEADER + 2 * n, n);
+        System.arraycopy(key.publicKey().rootRef(), 0, out, HEADER + 3 * n, n);
+        System.arraycopy(check(out, HEADER + 4 * n), 0, out, HEADER + 4 * n, CHECK);
+        return out;
+    }
+
+    /**
+     * Decodes a state file. Every field is checked before use; the message says what is wrong (never
+     * what the secret bytes are).
+     *
+     * @throws KeyFormatException if the bytes are not a valid pqsign XMSS state of a known set
+     */
+    public static XmssKeyState decode(byte[] b) {
+        if (b.length < HEADER) {
+            throw new KeyFormatException("too short for an XMSS key state: " + b.length + " bytes, need at least "
+                    + HEADER);
+        }
+        if (!Arrays.equals(b, 0, 4, MAGIC, 0, 4)) {
+            throw new KeyFormatException("not a pqsign XMSS key state (bad magic; expected \"PQXS\")");
+        }
+        if (b[4] != VERSION) {
+            throw new KeyFormatException("unsupported XMSS key state version " + (b[4] & 0xff) + " (this build reads "
+                    + VERSION + ")");
+        }
+        XmssParameterSet.Family family;
+        if (b[5] == 1) {
+            family = XmssParameterSet.Family.XMSS;
+        } else if (b[5] == 2) {
+            family = XmssParameterSet.Family.XMSSMT;
+        } else {
+            throw new KeyFormatException("unknown family byte " + (b[5] & 0xff) + " (1 = XMSS, 2 = XMSS^MT)");
+        }
+        WotsDerivation derivation = WotsDerivation.byCode(b[6])
+                .orElseThrow(() -> new KeyFormatException("unknown WOTS+ derivation byte " + (b[6] & 0xff)));
+        int code = XmssPublicKey.readInt(b, 8);
+        XmssParameterSet p = XmssParameterSet.byTypeCode(family, code).orElseThrow(
+                () -> new KeyFormatException("unknown " + family + " type code 0x" + String.format("%08x", code)));
+        int n = p.n();
+        if ((b[7] & 0xff) != n) {
+            throw new KeyFormatException("n = " + (b[7] & 0xff) + " does not match " + p.setName() + " (n = " + n + ")");
+        }
+        if (b.length != encodedLength(n)) {
+            throw new KeyFormatException(p.setName() + " key state must be " + encodedLength(n) + " bytes, got "
+                    + b.length);
+        }
+        byte[] expected = check(b, HEADER + 4 * n);
+        if (!Secrets.constantTimeEquals(expected, 0, b, HEADER + 4 * n, CHECK)) {
+            throw new KeyFormatException("XMSS key state is corrupt (check value mismatch)");
+        }
+        long next = readLong(b, 12);
+        long end = readLong(b, 20);
+        if (next < 0 || end < next || end > p.maxSignatures()) {
+            throw new KeyFormatException("invalid index range [" + next + ", " + end + ") for " + p.setName());
+        }
+        byte[] skSeed = Arrays.copyOfRange(b, HEADER, HEADER + n);
+        byte[] skPrf = Arrays.copyOfRange(b, HEADER + n, HEADER + 2 * n);
+        try {
+            XmssPrivateKey key = new XmssPrivateKey(p, derivation, skSeed, skPrf,
+                    Arrays.copyOfRange(b, HEADER + 2 * n, HEADER + 3 * n), Arrays.copyOfRange(b, HEADER + 3 * n,
+                            HEADER + 4 * n));
+            return new XmssKeyState(key, next, end);
+        } finally {
+            Secrets.wipe(skSeed, skPrf);
+        }
+    }
+
+    /** {@code true} if {@code b} starts with this format's magic (for "what is this file" checks). */
+    public static boolean hasMagic(byte[] b) {
+        return b.length >= 4 && Arrays.equals(b, 0, 4, MAGIC, 0, 4);
+    }
+
+    private static byte[] check(byte[] b, int len) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            md.update(b, 0, len);
+            return Arrays.copyOf(md.digest(), CHECK);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void writeInt(byte[] b, int off, int v) {
+        b[off] = (byte) (v >>> 24);
+        b[off + 1] = (byte) (v >>> 16);
+        b[off + 2] = (byte) (v >>> 8);
+        b[off + 3] = (byte) v;
+    }
+
+    private static void writeLong(byte[] b, int off, long v) {
+        for (int i = 0; i < 8; i++) {
+            b[off + i] = (byte) (v >>> (56 - 8 * i));
+        }
+    }
+
+    private static long readLong(byte[] b, int off) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) {
+            v = (v << 8) | (b[off + i] & 0xff);
+        }
+        return v;
+    }
+
+    @Override
+    public String toString() {
+        return "XmssKeyState[" + key.parameterSet().setName() + ", next=" + nextIndex + ", end=" + endIndex
+                + ", secrets hidden]";
+    }
+}

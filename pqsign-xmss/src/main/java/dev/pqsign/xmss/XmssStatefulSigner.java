@@ -1,0 +1,295 @@
+package dev.pqsign.xmss;
+
+import dev.pqsign.core.IndexedSignature;
+import dev.pqsign.core.KeyExhaustedException;
+import dev.pqsign.core.KeyFormatException;
+import dev.pqsign.core.Secrets;
+import dev.pqsign.core.StatePersistenceException;
+import dev.pqsign.core.StateStore;
+import dev.pqsign.core.StatefulSigner;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongFunction;
+
+/**
+ * Signs with an XMSS / XMSS^MT key whose state lives in a {@link StateStore}, and never reuses an
+ * index:
+ * <ol>
+ * <li>Reserve: under the store's lock (threads and processes), re-read the state file, check it is
+ * still this key's and has not been rolled back, advance its next index by the batch size, and write
+ * it durably. Only then is any index of that batch used.</li>
+ * <li>Sign with the reserved indices in order, from in-memory caches (trees of every layer and the
+ * upper layers' WOTS+ signatures), rebuilt from the seeds when the key is opened.</li>
+ * </ol>
+ * If the state cannot be written, the signer releases no signature and becomes unusable. A crash
+ * loses at most the unused rest of the current batch (batch 1 by default: nothing is lost).
+ *
+ * <pre>{@code
+ * try (StateStore store = FileStateStore.open(Path.of("key.state"));
+ *      XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
+ *     byte[] sig = signer.sign(message);
+ * }
+ * }</pre>
+ */
+public final class XmssStatefulSigner implements StatefulSigner {
+    private final StateStore store;
+    private final XmssPrivateKey key;
+    private final byte[] keyId;
+    private final int batch;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final XmssSigning signing;
+    private final CachedAuthPaths cache;
+
+    private long next;
+    private long reservedEnd;
+    private long endIndex;
+    private boolean usable = true;
+    private boolean closed;
+
+    private XmssStatefulSigner(StateStore store, XmssKeyState state, int batch, int threads) {
+        this.store = store;
+        this.key = state.key();
+        this.keyId = key.publicKey().keyId();
+        this.batch = batch;
+        this.signing = new XmssSigning(key).cachingUpperLayers();
+        this.cache = new CachedAuthPaths(key, signing.treeHash, threads);
+        this.next = state.nextIndex();
+        this.reservedEnd = state.nextIndex();
+        this.endIndex = state.endIndex();
+    }
+
+    /** Opens the key in {@code store}, reserving one index per signature (no index lost on a crash). */
+    public static XmssStatefulSigner open(StateStore store) {
+        return open(store, 1, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * Opens the key in {@code store}.
+     *
+     * @param batch indices reserved per durable write (1 = one fsync per signature; larger batches sign
+     *        faster and lose at most batch - 1 unused indices on a crash)
+     * @param threads threads used to rebuild tall trees
+     * @throws KeyFormatException if the stored bytes are not a valid key state
+     * @throws StatePersistenceException if the store cannot be read
+     */
+    public static XmssStatefulSigner open(StateStore store, int batch, int threads) {
+        if (batch < 1) {
+            throw new IllegalArgumentException("batch must be at least 1, got " + batch);
+        }
+        XmssKeyState state;
+        try {
+            state = XmssKeyState.decode(store.read());
+        } catch (KeyFormatException e) {
+            throw new KeyFormatException(store.describe() + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new StatePersistenceException("cannot read key state " + store.describe() + ": " + e.getMessage(), e);
+        }
+        XmssStatefulSigner s = new XmssStatefulSigner(store, state, batch, threads);
+        if (state.remaining() > 0) {
+            s.cache.prepare(state.nextIndex());
+        }
+        return s;
+    }
+
+    /** Creates the state of a new key in {@code store} (fails if one exists) and returns it. */
+    public static XmssKeyState create(StateStore store, XmssPrivateKey key) throws IOException {
+        XmssKeyState state = XmssKeyState.fresh(key);
+        byte[] bytes = state.encode();
+        try {
+            store.create(bytes);
+        } finally {
+            Secrets.wipe(bytes);
+        }
+        return state;
+    }
+
+    @Override
+    public byte[] sign(byte[] message) {
+        Objects.requireNonNull(message, "message");
+        return signIndexed(i -> message).signature();
+    }
+
+    @Override
+    public IndexedSignature signIndexed(LongFunction<byte[]> messageForIndex) {
+        lock.lock();
+        try {
+            ensureUsable();
+            if (next >= reservedEnd) {
+                reserve();
+            }
+            long idx = next++;
+            byte[] message = Objects.requireNonNull(messageForIndex.apply(idx), "message for index " + idx);
+            return new IndexedSignature(idx, signing.sign(idx, message, cache));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Durably advances the stored next index by up to {@code batch} before any of them is used. */
+    private void reserve() {
+        long[] range = new long[2];
+        try {
+            store.update(current -> {
+                XmssKeyState s = decodeOwn(current);
+                if (s.nextIndex() < reservedEnd) {
+                    throw new RollbackException(s.nextIndex(), reservedEnd);
+                }
+                if (s.remaining() == 0) {
+                    range[0] = s.nextIndex();
+                    range[1] = s.endIndex();
+                    throw new ExhaustedInside();
+                }
+                long start = s.nextIndex();
+                long end = Math.min(s.endIndex(), start + batch);
+                range[0] = start;
+                range[1] = end;
+                endIndex = s.endIndex();
+                return s.withNextIndex(end).encode();
+            });
+        } catch (ExhaustedInside e) {
+            next = reservedEnd = range[0];
+            endIndex = range[1];
+            throw new KeyExhaustedException("key " + store.describe() + " is exhausted: all indices up to "
+                    + endIndex + " are used");
+        } catch (RollbackException e) {
+            usable = false;
+            throw new StatePersistenceException("key state " + store.describe() + " went back from index "
+                    + e.expected + " to " + e.found + " (restored backup or copied file?); refusing to sign");
+        } catch (KeyFormatException e) {
+            usable = false;
+            throw new StatePersistenceException("key state " + store.describe() + " changed under the signer: "
+                    + e.getMessage(), e);
+        } catch (IOException | RuntimeException e) {
+            usable = false;
+            throw new StatePersistenceException("cannot persist key state " + store.describe() + ": " + e.getMessage()
+                    + "; the key is unusable in this process until reopened", e);
+        }
+        next = range[0];
+        reservedEnd = range[1];
+    }
+
+    private XmssKeyState decodeOwn(byte[] current) {
+        XmssKeyState s = XmssKeyState.decode(current);
+        if (!Secrets.constantTimeEquals(s.key().publicKey().keyId(), keyId)) {
+            throw new KeyFormatException("it now holds the state of a different key");
+        }
+        return s;
+    }
+
+    private void ensureUsable() {
+        if (closed) {
+            throw new IllegalStateException("signer is closed");
+        }
+        if (!usable) {
+            throw new StatePersistenceException("key " + store.describe()
+                    + " is unusable after an earlier persistence failure; reopen it");
+        }
+    }
+
+    @Override
+    public XmssParameterSet parameterSet() {
+        return key.parameterSet();
+    }
+
+    public XmssPublicKey publicKey() {
+        return key.publicKey();
+    }
+
+    @Override
+    public long remaining() {
+        lock.lock();
+        try {
+            return Math.max(0, endIndex - next);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public long nextIndex() {
+        lock.lock();
+        try {
+            return next;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Indices reserved on disk but not yet used by this signer (lost if the process dies now). */
+    public long reservedUnused() {
+        lock.lock();
+        try {
+            return reservedEnd - next;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean isUsable() {
+        lock.lock();
+        try {
+            return usable && !closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Gives unused reserved indices back when that is provably safe (the stored next index is still
+     * exactly our reservation end, so nobody else has used or reserved beyond it), then wipes the key.
+     */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (usable && reservedEnd > next) {
+                try {
+                    store.update(current -> {
+                        XmssKeyState s = decodeOwn(current);
+                        if (s.nextIndex() != reservedEnd) {
+                            return current;
+                        }
+                        return s.withNextIndex(next).encode();
+                    });
+                } catch (IOException | RuntimeException e) {
+                    // Keeping the reservation only wastes indices; it never risks reuse.
+                }
+            }
+            key.destroy();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Thrown inside the store update to abort without writing. */
+    private static final class ExhaustedInside extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ExhaustedInside() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static final class RollbackException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final long found;
+        final long expected;
+
+        RollbackException(long found, long expected) {
+            super(null, null, false, false);
+            this.found = found;
+            this.expected = expected;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "XmssStatefulSigner[" + key.parameterSet().setName() + ", " + store.describe() + "]";
+    }
+}
