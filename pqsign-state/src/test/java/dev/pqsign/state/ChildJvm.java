@@ -1,32 +1,28 @@
 package dev.pqsign.state;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-/** A child JVM running {@link StoreChild}, with its stdout lines collected as they arrive. */
+/**
+ * A child JVM running {@link StoreChild}. Its stdout goes to a file rather than a pipe: after a
+ * SIGKILL every line the child had written is still in that file, whereas draining a pipe of a dead
+ * process through {@link Process#getInputStream()} was observed to lose lines.
+ */
 final class ChildJvm {
     private final Process process;
+    private final Path stdout;
     private final Path stderr;
-    private final BlockingQueue<String> fresh = new LinkedBlockingQueue<>();
-    private final List<String> all = new ArrayList<>();
-    private final Thread reader;
 
-    private ChildJvm(Process process, Path stderr) {
+    private ChildJvm(Process process, Path stdout, Path stderr) {
         this.process = process;
+        this.stdout = stdout;
         this.stderr = stderr;
-        this.reader = new Thread(this::pump, "child-stdout-" + process.pid());
-        reader.setDaemon(true);
-        reader.start();
     }
 
     static ChildJvm start(Path workDir, String... args) throws IOException {
@@ -41,58 +37,62 @@ final class ChildJvm {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(StoreChild.class.getName());
         cmd.addAll(List.of(args));
+        Path out = Files.createTempFile(workDir, "child-", ".stdout");
         Path err = Files.createTempFile(workDir, "child-", ".stderr");
-        Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
-        return new ChildJvm(p, err);
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        return new ChildJvm(p, out, err);
     }
 
-    private void pump() {
-        try (BufferedReader r = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                synchronized (all) {
-                    all.add(line);
-                }
-                fresh.add(line);
+    /**
+     * Waits until the child has printed at least {@code count} complete lines and returns the
+     * {@code count}-th; {@code null} on timeout or if the child exits first.
+     */
+    String awaitLine(int count, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (true) {
+            List<String> lines = lines();
+            if (lines.size() >= count) {
+                return lines.get(count - 1);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            if (!process.isAlive() && lines().size() < count || System.nanoTime() > deadline) {
+                return null;
+            }
+            Thread.sleep(2);
         }
     }
 
-    /** Waits for the next stdout line; {@code null} on timeout. */
-    String nextLine(long timeoutMillis) throws InterruptedException {
-        return fresh.poll(timeoutMillis, TimeUnit.MILLISECONDS);
-    }
-
-    /** SIGKILL (on Unix), then waits for the process to die and for its stdout to be drained. */
+    /** SIGKILL (on Unix), then waits for the process to be gone. */
     void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor();
-        reader.join(TimeUnit.SECONDS.toMillis(30));
     }
 
-    /** Waits for a normal exit and returns the exit code, draining stdout. */
+    /** Waits for a normal exit and returns the exit code. */
     int await(long timeoutSeconds) throws InterruptedException {
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new AssertionError("child " + process.pid() + " did not finish in " + timeoutSeconds + " s; "
                     + stderr());
         }
-        reader.join(TimeUnit.SECONDS.toMillis(30));
         return process.exitValue();
     }
 
-    /** All stdout lines received so far. */
+    /** The complete lines (terminated by a newline) the child has printed so far. */
     List<String> lines() {
-        synchronized (all) {
-            return new ArrayList<>(all);
+        String text;
+        try {
+            text = Files.readString(stdout, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-    }
-
-    boolean isAlive() {
-        return process.isAlive();
+        List<String> result = new ArrayList<>();
+        int start = 0;
+        int nl;
+        while ((nl = text.indexOf('\n', start)) >= 0) {
+            result.add(text.substring(start, nl).strip());
+            start = nl + 1;
+        }
+        return result;
     }
 
     String stderr() {

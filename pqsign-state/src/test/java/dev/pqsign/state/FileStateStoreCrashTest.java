@@ -44,7 +44,7 @@ class FileStateStoreCrashTest {
         int killedMidRun = 0;
         for (int k = 0; k < kills; k++) {
             ChildJvm child = ChildJvm.start(dir, "forever", file.toString());
-            String first = child.nextLine(60_000);
+            String first = child.awaitLine(1, 60_000);
             assertNotNull(first, "child printed nothing; " + child.stderr());
             // The first value must continue exactly where the last run left the file.
             assertEquals(previous + 1, Long.parseLong(first), "seed " + seed + ", run " + k);
@@ -60,7 +60,8 @@ class FileStateStoreCrashTest {
             // At most one update can have been made durable without being printed yet.
             assertTrue(onDisk == lastAcknowledged || onDisk == lastAcknowledged + 1,
                     "seed " + seed + ", run " + k + ": on disk " + onDisk + ", last acknowledged "
-                            + lastAcknowledged);
+                            + lastAcknowledged + "; child printed " + lines.size() + " values, last ones "
+                            + lines.subList(Math.max(0, lines.size() - 5), lines.size()) + "; " + child.stderr());
             if (onDisk == lastAcknowledged + 1) {
                 killedMidRun++;
             }
