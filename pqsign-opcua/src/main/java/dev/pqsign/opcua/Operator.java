@@ -1,0 +1,350 @@
+package dev.pqsign.opcua;
+
+import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.LatencyRecord;
+import dev.pqsign.telemetry.ReadingMessage;
+import dev.pqsign.telemetry.ReadingVerifier;
+import dev.pqsign.telemetry.SignedReading;
+import dev.pqsign.telemetry.Verdict;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.eclipse.milo.opcua.sdk.client.OpcUaClient;
+import org.eclipse.milo.opcua.sdk.client.subscriptions.OpcUaMonitoredItem;
+import org.eclipse.milo.opcua.sdk.client.subscriptions.OpcUaSubscription;
+import org.eclipse.milo.opcua.stack.core.AttributeId;
+import org.eclipse.milo.opcua.stack.core.UaException;
+import org.eclipse.milo.opcua.stack.core.security.DefaultClientCertificateValidator;
+import org.eclipse.milo.opcua.stack.core.security.FileBasedTrustListManager;
+import org.eclipse.milo.opcua.stack.core.security.MemoryCertificateQuarantine;
+import org.eclipse.milo.opcua.stack.core.security.SecurityPolicy;
+import org.eclipse.milo.opcua.stack.core.types.builtin.ByteString;
+import org.eclipse.milo.opcua.stack.core.types.builtin.DataValue;
+import org.eclipse.milo.opcua.stack.core.types.builtin.LocalizedText;
+import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
+import org.eclipse.milo.opcua.stack.core.types.builtin.QualifiedName;
+import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UInteger;
+import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UShort;
+import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.Unsigned;
+import org.eclipse.milo.opcua.stack.core.types.enumerated.MessageSecurityMode;
+import org.eclipse.milo.opcua.stack.core.types.enumerated.TimestampsToReturn;
+import org.eclipse.milo.opcua.stack.core.types.structured.EndpointDescription;
+import org.eclipse.milo.opcua.stack.core.types.structured.ReadValueId;
+import org.eclipse.milo.opcua.stack.core.util.EndpointUtil;
+
+/**
+ * The operator console: OPC UA client(s) that subscribe to sensors, read each published reading
+ * with one Read request of all {@link SensorNodes#SNAPSHOT} nodes, apply the
+ * {@link ReadingVerifier} policy (pinned keys, replay guard) and report an {@link Observation} per
+ * reading. Rejected readings are logged with their reason; nothing a sensor publishes can stop the
+ * console.
+ *
+ * <p>Subscriptions request sampling interval 0 and a short publishing interval (Milo's client
+ * defaults of 1000 ms would add up to a second per reading). The client's certificate validator
+ * checks server certificates against the explicit trust list under {@code dataDir/pki}; it
+ * never trusts everything.
+ */
+public final class Operator implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Operator.class.getName());
+
+    /**
+     * Operator settings.
+     *
+     * @param dataDir directory for the operator's application certificate and trust list
+     * @param security transport security to request
+     * @param publishingIntervalMs requested publishing interval (the sensor grants down to 1 ms)
+     */
+    public record Config(Path dataDir, TransportSecurity security, double publishingIntervalMs) {
+        public Config {
+            Objects.requireNonNull(dataDir, "dataDir");
+            Objects.requireNonNull(security, "security");
+            if (!(publishingIntervalMs > 0)) {
+                throw new IllegalArgumentException("publishing interval must be positive, got " + publishingIntervalMs);
+            }
+        }
+    }
+
+    /**
+     * The outcome for one published reading.
+     *
+     * @param sensor the connection's name
+     * @param sequence the sensor's publication sequence number
+     * @param verdict accepted or rejected with a reason
+     * @param reading the reading as read (null if it could not be decoded)
+     * @param latency durations (null if the sensor published no timing)
+     */
+    public record Observation(String sensor, long sequence, Verdict verdict, SignedReading reading, LatencyRecord latency) {
+    }
+
+    private final Config config;
+    private final ReadingVerifier verifier;
+    private final Consumer<Observation> listener;
+    private final ApplicationIdentity identity;
+    private final FileBasedTrustListManager trustList;
+    private final String appUri = "urn:pqsign:operator";
+    private final List<Connection> connections = new CopyOnWriteArrayList<>();
+    private final Map<Verdict.Reason, AtomicLong> counts = new EnumMap<>(Verdict.Reason.class);
+
+    /**
+     * Creates the operator (loads or creates its application certificate; no connection yet).
+     *
+     * @param listener receives every observation, on the connection's worker thread; must not block long
+     */
+    public Operator(Config config, ReadingVerifier verifier, Consumer<Observation> listener) throws IOException {
+        this.config = config;
+        this.verifier = Objects.requireNonNull(verifier, "verifier");
+        this.listener = Objects.requireNonNull(listener, "listener");
+        Path pki = config.dataDir().resolve("pki");
+        this.identity = ApplicationIdentity.loadOrCreate(pki.resolve("operator-application.pfx"), appUri,
+                "pqsign operator", "pqsign".toCharArray());
+        this.trustList = FileBasedTrustListManager.createAndInitialize(pki);
+        for (Verdict.Reason r : Verdict.Reason.values()) {
+            counts.put(r, new AtomicLong());
+        }
+    }
+
+    /** The operator's application (transport) certificate, for the sensors' trust lists. */
+    public X509Certificate applicationCertificate() {
+        return identity.certificate();
+    }
+
+    /** Adds a sensor's application certificate to the operator's trust list (persisted). */
+    public void trustServer(X509Certificate serverCertificate) {
+        trustList.addTrustedCertificate(serverCertificate);
+    }
+
+    /** Number of verdicts with the given reason so far, over all connections. */
+    public long count(Verdict.Reason reason) {
+        return counts.get(reason).get();
+    }
+
+    /**
+     * Connects to a sensor (directly or through a relay: the endpoint's advertised address is
+     * replaced by the host and port of {@code endpointUrl}) and subscribes to its readings.
+     *
+     * @param name label used in observations and logs
+     * @throws IOException if no matching endpoint exists, the server certificate is not trusted,
+     *     or the connection or subscription fails
+     */
+    public Connection connect(String name, String endpointUrl) throws IOException {
+        Connection c = new Connection(name, endpointUrl);
+        try {
+            c.open();
+        } catch (Exception e) {
+            c.close();
+            throw new IOException("cannot connect operator to " + endpointUrl + ": " + e.getMessage(), e);
+        }
+        connections.add(c);
+        return c;
+    }
+
+    /** Closes all connections and the trust list. */
+    @Override
+    public void close() {
+        for (Connection c : connections) {
+            c.close();
+        }
+        connections.clear();
+        try {
+            trustList.close();
+        } catch (IOException ignored) {
+            // nothing left to release
+        }
+    }
+
+    /** One subscribed sensor. */
+    public final class Connection implements AutoCloseable {
+        private final String name;
+        private final String endpointUrl;
+        private final ExecutorService worker;
+        private OpcUaClient client;
+        private OpcUaSubscription subscription;
+        private List<ReadValueId> snapshotIds;
+        private long lastSequence;
+        private final AtomicLong skipped = new AtomicLong();
+
+        private Connection(String name, String endpointUrl) {
+            this.name = name;
+            this.endpointUrl = endpointUrl;
+            this.worker = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "pqsign-operator-" + name);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+
+        private void open() throws UaException {
+            String host = EndpointUtil.getHost(endpointUrl);
+            int port = EndpointUtil.getPort(endpointUrl);
+            String policy = config.security() == TransportSecurity.NONE ? SecurityPolicy.None.getUri()
+                    : SecurityPolicy.Basic256Sha256.getUri();
+            MessageSecurityMode mode = config.security() == TransportSecurity.NONE ? MessageSecurityMode.None
+                    : MessageSecurityMode.SignAndEncrypt;
+            var validator = new DefaultClientCertificateValidator(trustList, new MemoryCertificateQuarantine());
+            client = OpcUaClient.create(endpointUrl,
+                    endpoints -> endpoints.stream()
+                            .filter(e -> policy.equals(e.getSecurityPolicyUri()) && e.getSecurityMode() == mode)
+                            .findFirst()
+                            .map(e -> (EndpointDescription) EndpointUtil.updateUrl(e, host, port)),
+                    transport -> { },
+                    b -> b.setApplicationName(LocalizedText.english("pqsign operator"))
+                            .setApplicationUri(appUri)
+                            .setKeyPair(identity.keyPair())
+                            .setCertificate(identity.certificate())
+                            .setCertificateChain(new X509Certificate[] {identity.certificate()})
+                            .setCertificateValidator(validator)
+                            .setRequestTimeout(Unsigned.uint(10_000)));
+            client.connect();
+            UShort ns = client.readNamespaceTable().getIndex(SensorNodes.NAMESPACE_URI);
+            if (ns == null) {
+                throw new UaException(org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_NodeIdUnknown,
+                        "server has no namespace " + SensorNodes.NAMESPACE_URI);
+            }
+            List<ReadValueId> ids = new ArrayList<>();
+            for (String n : SensorNodes.SNAPSHOT) {
+                ids.add(new ReadValueId(new NodeId(ns, n), AttributeId.Value.uid(), null, QualifiedName.NULL_VALUE));
+            }
+            snapshotIds = List.copyOf(ids);
+            subscription = new OpcUaSubscription(client, config.publishingIntervalMs());
+            subscription.create();
+            OpcUaMonitoredItem item = OpcUaMonitoredItem.newDataItem(new NodeId(ns, SensorNodes.SEQUENCE));
+            item.setSamplingInterval(0.0);
+            item.setQueueSize(Unsigned.uint(1000));
+            item.setDataValueListener((i, value) -> worker.execute(() -> onNotification(value)));
+            subscription.addMonitoredItem(item);
+            subscription.synchronizeMonitoredItems();
+        }
+
+        /** The publishing interval the server granted, in milliseconds. */
+        public double revisedPublishingIntervalMs() {
+            return subscription.getRevisedPublishingInterval().orElse(Double.NaN);
+        }
+
+        /** Notifications skipped because a later reading had already replaced them. */
+        public long skipped() {
+            return skipped.get();
+        }
+
+        private void onNotification(DataValue notified) {
+            try {
+                if (!(notified.value().value() instanceof Long seq) || seq <= lastSequence) {
+                    return; // no reading yet, or already handled through a later Read
+                }
+                long readStart = System.nanoTime();
+                DataValue[] results = client.read(0.0, TimestampsToReturn.Neither, snapshotIds).getResults();
+                handle(results == null ? List.of() : java.util.Arrays.asList(results), readStart);
+            } catch (UaException e) {
+                LOG.log(Level.WARNING, "{0}: read failed: {1}", name, e.getMessage());
+            } catch (RuntimeException e) {
+                // Nothing a sensor publishes may stop the console.
+                LOG.log(Level.ERROR, name + ": unexpected failure handling a notification", e);
+            }
+        }
+
+        private void handle(List<DataValue> v, long readStart) {
+            long received = System.nanoTime();
+            if (v.size() != SensorNodes.SNAPSHOT.size()) {
+                emit(0, verifier.malformed(-1, "Read returned " + v.size() + " values"), null, null);
+                return;
+            }
+            Long seq = as(v.get(8), Long.class);
+            if (seq == null) {
+                emit(0, verifier.malformed(-1, "no publication sequence"), null, null);
+                return;
+            }
+            if (seq <= lastSequence) {
+                skipped.incrementAndGet();
+                return;
+            }
+            if (seq > lastSequence + 1 && lastSequence > 0) {
+                skipped.addAndGet(seq - lastSequence - 1);
+            }
+            lastSequence = seq;
+            String raw = as(v.get(0), String.class);
+            ByteString sig = as(v.get(1), ByteString.class);
+            UInteger index = as(v.get(2), UInteger.class);
+            String setName = as(v.get(3), String.class);
+            ByteString keyIdBytes = as(v.get(4), ByteString.class);
+            long idx = index == null ? -1 : index.longValue();
+            if (raw == null || sig == null || sig.bytes() == null || index == null || setName == null
+                    || keyIdBytes == null || keyIdBytes.bytes() == null) {
+                emit(seq, verifier.malformed(idx, "missing value or wrong type: " + describe(v)), null, null);
+                return;
+            }
+            if (keyIdBytes.length() != KeyId.BYTES) {
+                emit(seq, verifier.malformed(idx, "key id has " + keyIdBytes.length() + " bytes"), null, null);
+                return;
+            }
+            if (raw.length() > ReadingMessage.MAX_READING_BYTES
+                    || raw.getBytes(StandardCharsets.UTF_8).length > ReadingMessage.MAX_READING_BYTES) {
+                emit(seq, verifier.malformed(idx, "reading longer than " + ReadingMessage.MAX_READING_BYTES + " bytes"), null, null);
+                return;
+            }
+            SignedReading reading = new SignedReading(raw, idx, sig.bytesOrEmpty());
+            long verifyStart = System.nanoTime();
+            Verdict verdict = verifier.check(KeyId.of(keyIdBytes.bytesOrEmpty()), setName, reading);
+            long verdictAt = System.nanoTime();
+            Double signMs = as(v.get(5), Double.class);
+            Long signStart = as(v.get(6), Long.class);
+            Long published = as(v.get(7), Long.class);
+            LatencyRecord latency = null;
+            if (signMs != null && signStart != null && published != null) {
+                latency = new LatencyRecord(Math.round(signMs * 1e6), received - published, verdictAt - verifyStart,
+                        verdictAt - signStart);
+            }
+            emit(seq, verdict, reading, latency);
+        }
+
+        private void emit(long seq, Verdict verdict, SignedReading reading, LatencyRecord latency) {
+            counts.get(verdict.reason()).incrementAndGet();
+            listener.accept(new Observation(name, seq, verdict, reading, latency));
+        }
+
+        /** Disconnects; pending notifications are dropped. */
+        @Override
+        public void close() {
+            worker.shutdownNow();
+            if (client != null) {
+                try {
+                    client.disconnectAsync().get(5, TimeUnit.SECONDS);
+                } catch (Exception ignored) {
+                    // the session is gone either way
+                }
+            }
+            connections.remove(this);
+        }
+    }
+
+    private static <T> T as(DataValue dv, Class<T> type) {
+        if (dv == null || !dv.statusCode().isGood() || dv.value() == null) {
+            return null;
+        }
+        Object o = dv.value().value();
+        return type.isInstance(o) ? type.cast(o) : null;
+    }
+
+    private static String describe(List<DataValue> v) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 3; i++) {
+            DataValue dv = v.get(i);
+            Object o = dv == null || dv.value() == null ? null : dv.value().value();
+            sb.append(SensorNodes.SNAPSHOT.get(i)).append('=')
+                    .append(o == null ? "null" : o.getClass().getSimpleName()).append(i < 2 ? ", " : "");
+        }
+        return sb.toString();
+    }
+}

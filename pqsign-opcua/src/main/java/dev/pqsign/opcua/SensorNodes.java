@@ -1,0 +1,53 @@
+package dev.pqsign.opcua;
+
+import java.util.List;
+
+/**
+ * Names of the sensor's OPC UA nodes. All live in namespace {@link #NAMESPACE_URI} with string node
+ * ids equal to their names, under the object {@link #SENSOR_OBJECT} in the Objects folder. The first
+ * three are the triple of the industrial study.
+ */
+public final class SensorNodes {
+
+    private SensorNodes() {
+    }
+
+    /** Namespace of the sensor's nodes. */
+    public static final String NAMESPACE_URI = "urn:pqsign:telemetry:sensor";
+
+    /** The sensor object (organized by the Objects folder). */
+    public static final String SENSOR_OBJECT = "sensor";
+
+    /** String: the reading text. */
+    public static final String RAW_DATA = "current.sensor.rawdata.string";
+    /** ByteString: the signature over the canonical signed-reading message. */
+    public static final String SIGNATURE = "current.sensor.signature";
+    /** UInt32: the index the reading was signed under. */
+    public static final String INDEX = "current.signature.index";
+
+    /** String: the parameter-set name the current reading was signed with. */
+    public static final String PARAMETER_SET = "current.signature.parameterset";
+    /** ByteString: SHA-256 of the sensor's public key encoding (selects the pinned key). */
+    public static final String KEY_ID = "current.sensor.keyid";
+    /** ByteString: the sensor's certificate, DER (empty if none was configured). */
+    public static final String CERTIFICATE = "current.sensor.certificate";
+    /** Double: how long signing the current reading took, in milliseconds. */
+    public static final String SIGN_TIME_MS = "current.sign.time.ms";
+    /** Int64: the sensor's {@code System.nanoTime()} when signing of the current reading began. */
+    public static final String SIGN_START_NANOTIME = "current.sign.start.nanotime";
+    /** Int64: the sensor's {@code System.nanoTime()} when the current reading was published. */
+    public static final String PUBLISH_NANOTIME = "current.publish.nanotime";
+    /**
+     * Int64: publication counter of this server run, incremented with every update of the triple
+     * (including injected test values). The operator subscribes to it; it only de-duplicates
+     * notifications and carries no security meaning.
+     */
+    public static final String SEQUENCE = "current.publication.sequence";
+
+    /**
+     * Every node read in the operator's one Read request, in this order (the order of
+     * {@code Snapshot} fields).
+     */
+    public static final List<String> SNAPSHOT = List.of(RAW_DATA, SIGNATURE, INDEX, PARAMETER_SET, KEY_ID,
+            SIGN_TIME_MS, SIGN_START_NANOTIME, PUBLISH_NANOTIME, SEQUENCE);
+}

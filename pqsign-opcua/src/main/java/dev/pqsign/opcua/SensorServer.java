@@ -1,0 +1,409 @@
+package dev.pqsign.opcua;
+
+import dev.pqsign.telemetry.ReadingSigner;
+import dev.pqsign.telemetry.SensorKey;
+import dev.pqsign.telemetry.SignedReading;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.cert.X509Certificate;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.milo.opcua.sdk.server.EndpointConfig;
+import org.eclipse.milo.opcua.sdk.server.OpcUaServer;
+import org.eclipse.milo.opcua.sdk.server.OpcUaServerConfig;
+import org.eclipse.milo.opcua.sdk.server.OpcUaServerConfigLimits;
+import org.eclipse.milo.opcua.sdk.server.identity.AnonymousIdentityValidator;
+import org.eclipse.milo.opcua.stack.core.NodeIds;
+import org.eclipse.milo.opcua.stack.core.security.CertificateStore;
+import org.eclipse.milo.opcua.stack.core.security.DefaultApplicationGroup;
+import org.eclipse.milo.opcua.stack.core.security.DefaultCertificateManager;
+import org.eclipse.milo.opcua.stack.core.security.DefaultServerCertificateValidator;
+import org.eclipse.milo.opcua.stack.core.security.FileBasedCertificateQuarantine;
+import org.eclipse.milo.opcua.stack.core.security.FileBasedTrustListManager;
+import org.eclipse.milo.opcua.stack.core.security.RsaSha256CertificateFactory;
+import org.eclipse.milo.opcua.stack.core.security.SecurityPolicy;
+import org.eclipse.milo.opcua.stack.core.transport.TransportProfile;
+import org.eclipse.milo.opcua.stack.core.types.builtin.ByteString;
+import org.eclipse.milo.opcua.stack.core.types.builtin.DateTime;
+import org.eclipse.milo.opcua.stack.core.types.builtin.LocalizedText;
+import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
+import org.eclipse.milo.opcua.stack.core.types.builtin.Variant;
+import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.Unsigned;
+import org.eclipse.milo.opcua.stack.core.types.enumerated.MessageSecurityMode;
+import org.eclipse.milo.opcua.stack.core.types.structured.BuildInfo;
+import org.eclipse.milo.opcua.stack.transport.server.tcp.OpcTcpServerTransport;
+import org.eclipse.milo.opcua.stack.transport.server.tcp.OpcTcpServerTransportConfig;
+
+/**
+ * The sensor: an OPC UA server (Eclipse Milo) that signs each reading and publishes it on the
+ * {@link SensorNodes} as one consistent update.
+ *
+ * <p>Each {@link #publish(String)} reserves the index durably, signs, and sets the nodes, all under
+ * one lock, so the published indices increase in publication order even with several publishing
+ * threads. The scheme can be switched at run time with {@link #switchKey(SensorKey)}.
+ *
+ * <p>The server binds to 127.0.0.1 only unless {@link Config#bindAddress} says otherwise. Its
+ * application certificate and the trust list of client certificates live under
+ * {@code dataDir/pki}; with {@link TransportSecurity#BASIC256SHA256_SIGN_AND_ENCRYPT} only clients
+ * whose certificate is in {@code dataDir/pki/trusted/certs} can open a channel.
+ */
+public final class SensorServer implements AutoCloseable {
+
+    /** Path of the endpoint URL. */
+    public static final String PATH = "/pqsign";
+
+    /** Smallest publishing interval the server grants (Milo's default of 10 ms is too coarse). */
+    public static final double MIN_PUBLISHING_INTERVAL_MS = 1.0;
+
+    /**
+     * Sensor server settings.
+     *
+     * @param name application name (also used in the application URI)
+     * @param dataDir directory for the application certificate and trust lists
+     * @param bindAddress address to bind, normally {@code 127.0.0.1}
+     * @param port TCP port, or 0 to pick a free one
+     * @param security transport security
+     */
+    public record Config(String name, Path dataDir, String bindAddress, int port, TransportSecurity security) {
+        public Config {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(dataDir, "dataDir");
+            Objects.requireNonNull(bindAddress, "bindAddress");
+            Objects.requireNonNull(security, "security");
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port out of range: " + port);
+            }
+        }
+
+        /** Loopback, free port. */
+        public static Config loopback(String name, Path dataDir, TransportSecurity security) {
+            return new Config(name, dataDir, "127.0.0.1", 0, security);
+        }
+    }
+
+    /**
+     * What one publication put on the nodes.
+     *
+     * @param reading the signed reading
+     * @param sequence the publication sequence number
+     * @param signNanos how long reserving and signing took
+     * @param signStartNanoTime {@code System.nanoTime()} when signing began
+     * @param publishNanoTime {@code System.nanoTime()} when the nodes were updated
+     */
+    public record Publication(SignedReading reading, long sequence, long signNanos, long signStartNanoTime,
+            long publishNanoTime) {
+    }
+
+    private final Config config;
+    private final int port;
+    private final OpcUaServer server;
+    private final SensorNamespace namespace;
+    private final FileBasedTrustListManager trustList;
+    private final ApplicationIdentity identity;
+    private final Object publishLock = new Object();
+    private volatile SensorKey key;
+    private volatile ReadingSigner signer;
+    private long sequence;
+    private boolean started;
+
+    private SensorServer(Config config, SensorKey key) throws IOException {
+        this.config = config;
+        this.port = config.port() == 0 ? freePort(config.bindAddress()) : config.port();
+        this.key = key;
+        this.signer = new ReadingSigner(key.signer());
+        String appUri = "urn:pqsign:sensor:" + config.name();
+        Path pki = config.dataDir().resolve("pki");
+        this.identity = ApplicationIdentity.loadOrCreate(pki.resolve("sensor-application.pfx"), appUri,
+                "pqsign sensor " + config.name(), "pqsign".toCharArray());
+        try {
+            trustList = FileBasedTrustListManager.createAndInitialize(pki);
+            var quarantine = FileBasedCertificateQuarantine.create(pki.resolve("rejected").resolve("certs"));
+            var validator = new DefaultServerCertificateValidator(trustList, quarantine);
+            var group = DefaultApplicationGroup.createAndInitialize(trustList, new FixedCertificateStore(identity),
+                    new FixedCertificateFactory(identity), validator);
+            var certificateManager = new DefaultCertificateManager(quarantine, group);
+            OpcUaServerConfig serverConfig = OpcUaServerConfig.builder()
+                    .setApplicationUri(appUri)
+                    .setApplicationName(LocalizedText.english("pqsign sensor " + config.name()))
+                    .setProductUri("urn:pqsign:sensor")
+                    .setBuildInfo(new BuildInfo("urn:pqsign:sensor", "pqsign", "pqsign sensor", "0.1.0", "", DateTime.now()))
+                    .setEndpoints(endpoints(identity.certificate()))
+                    .setCertificateManager(certificateManager)
+                    .setIdentityValidator(AnonymousIdentityValidator.INSTANCE)
+                    .setLimits(new OpcUaServerConfigLimits() {
+                        @Override
+                        public Double getMinPublishingInterval() {
+                            return MIN_PUBLISHING_INTERVAL_MS;
+                        }
+                    })
+                    .build();
+            server = new OpcUaServer(serverConfig,
+                    profile -> new OpcTcpServerTransport(OpcTcpServerTransportConfig.newBuilder().build()));
+            namespace = new SensorNamespace(server);
+        } catch (IOException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("cannot configure the sensor server: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Creates and starts a sensor server.
+     *
+     * @param key the key to sign with until {@link #switchKey} is called
+     * @throws IOException if the certificate or trust list cannot be set up or the port cannot be bound
+     */
+    public static SensorServer start(Config config, SensorKey key) throws IOException {
+        SensorServer s = new SensorServer(config, key);
+        s.startServer();
+        return s;
+    }
+
+    private void startServer() throws IOException {
+        try {
+            server.startup().get(30, TimeUnit.SECONDS);
+            namespace.startup();
+            publishKeyNodes();
+            started = true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while starting the sensor server", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IOException("sensor server failed to start on " + config.bindAddress() + ":" + port + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Set<EndpointConfig> endpoints(X509Certificate cert) {
+        Set<EndpointConfig> set = new LinkedHashSet<>();
+        EndpointConfig.Builder base = EndpointConfig.newBuilder()
+                .setBindAddress(config.bindAddress())
+                .setHostname(config.bindAddress())
+                .setBindPort(port)
+                .setPath(PATH)
+                .setCertificate(cert)
+                .setTransportProfile(TransportProfile.TCP_UASC_UABINARY)
+                .addTokenPolicies(OpcUaServerConfig.USER_TOKEN_POLICY_ANONYMOUS);
+        if (config.security() == TransportSecurity.NONE) {
+            set.add(base.copy().setSecurityPolicy(SecurityPolicy.None).setSecurityMode(MessageSecurityMode.None).build());
+        } else {
+            set.add(base.copy().setSecurityPolicy(SecurityPolicy.Basic256Sha256)
+                    .setSecurityMode(MessageSecurityMode.SignAndEncrypt).build());
+            // Clients discover the secure endpoint over an unsecured discovery-only endpoint (OPC UA Part 6).
+            set.add(base.copy().setPath(PATH + "/discovery").setSecurityPolicy(SecurityPolicy.None)
+                    .setSecurityMode(MessageSecurityMode.None).build());
+        }
+        return set;
+    }
+
+    private static int freePort(String bindAddress) throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(bindAddress))) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** The endpoint URL, {@code opc.tcp://host:port/pqsign}. */
+    public String endpointUrl() {
+        return "opc.tcp://" + config.bindAddress() + ":" + port + PATH;
+    }
+
+    /** The TCP port the server listens on. */
+    public int port() {
+        return port;
+    }
+
+    /** The server's application (transport) certificate, for the operator's trust list. */
+    public X509Certificate applicationCertificate() {
+        return identity.certificate();
+    }
+
+    /** Adds a client application certificate to this server's trust list (persisted under dataDir/pki). */
+    public void trustClient(X509Certificate clientCertificate) {
+        trustList.addTrustedCertificate(clientCertificate);
+    }
+
+    /** The key currently signing. */
+    public SensorKey currentKey() {
+        return key;
+    }
+
+    /**
+     * Switches to another key (and possibly scheme) at run time. Readings published after this call
+     * are signed with {@code newKey}; the key id, parameter-set and certificate nodes change with
+     * the first of them, in the same consistent update.
+     */
+    public void switchKey(SensorKey newKey) {
+        Objects.requireNonNull(newKey, "newKey");
+        synchronized (publishLock) {
+            key = newKey;
+            signer = new ReadingSigner(newKey.signer());
+            publishKeyNodes();
+        }
+    }
+
+    private void publishKeyNodes() {
+        LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
+        v.put(SensorNodes.PARAMETER_SET, new Variant(key.parameterSetName()));
+        v.put(SensorNodes.KEY_ID, new Variant(ByteString.of(key.keyId().bytes())));
+        v.put(SensorNodes.CERTIFICATE, new Variant(ByteString.of(key.certificateDer())));
+        namespace.update(v);
+    }
+
+    /**
+     * Signs {@code reading} with the current key and publishes it.
+     *
+     * @throws IllegalArgumentException if the reading is too long
+     * @throws IllegalStateException if the index does not fit the UInt32 index node
+     * @throws dev.pqsign.core.KeyExhaustedException if the key has no index left
+     * @throws dev.pqsign.core.StatePersistenceException if the index could not be reserved durably
+     */
+    public Publication publish(String reading) {
+        synchronized (publishLock) {
+            long t0 = System.nanoTime();
+            SignedReading r = signer.sign(reading);
+            long signNanos = System.nanoTime() - t0;
+            return publishLocked(r, signNanos, t0);
+        }
+    }
+
+    /**
+     * Publishes an already signed reading as is, e.g. to inject a replayed or tampered reading in
+     * tests and demos. The operator must reject it unless it is fresh and valid.
+     */
+    public Publication publishSigned(SignedReading reading) {
+        synchronized (publishLock) {
+            long now = System.nanoTime();
+            return publishLocked(reading, 0, now);
+        }
+    }
+
+    private Publication publishLocked(SignedReading r, long signNanos, long signStart) {
+        if (r.index() > 0xffffffffL) {
+            throw new IllegalStateException("index " + r.index() + " does not fit the UInt32 node " + SensorNodes.INDEX);
+        }
+        LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
+        v.put(SensorNodes.PARAMETER_SET, new Variant(key.parameterSetName()));
+        v.put(SensorNodes.KEY_ID, new Variant(ByteString.of(key.keyId().bytes())));
+        v.put(SensorNodes.CERTIFICATE, new Variant(ByteString.of(key.certificateDer())));
+        v.put(SensorNodes.RAW_DATA, new Variant(r.reading()));
+        v.put(SensorNodes.SIGNATURE, new Variant(ByteString.of(r.signature())));
+        v.put(SensorNodes.SIGN_TIME_MS, new Variant(signNanos / 1e6));
+        v.put(SensorNodes.SIGN_START_NANOTIME, new Variant(signStart));
+        long publishNanoTime = System.nanoTime();
+        v.put(SensorNodes.PUBLISH_NANOTIME, new Variant(publishNanoTime));
+        v.put(SensorNodes.INDEX, new Variant(Unsigned.uint(r.index())));
+        long seq = ++sequence;
+        v.put(SensorNodes.SEQUENCE, new Variant(seq));
+        namespace.update(v);
+        return new Publication(r, seq, signNanos, signStart, publishNanoTime);
+    }
+
+    /**
+     * Fault injection for tests and demos: puts arbitrary values (any Java value Milo can encode,
+     * or {@code null}) on the three reading nodes, bypassing signing. The operator must reject
+     * whatever it reads there with a reason and keep running.
+     *
+     * @return the publication sequence number of the injected values
+     */
+    public long publishRaw(Object rawData, Object signature, Object index) {
+        synchronized (publishLock) {
+            LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
+            v.put(SensorNodes.RAW_DATA, rawData == null ? Variant.NULL_VALUE : new Variant(rawData));
+            v.put(SensorNodes.SIGNATURE, signature == null ? Variant.NULL_VALUE : new Variant(signature));
+            v.put(SensorNodes.SIGN_TIME_MS, new Variant(0.0));
+            long now = System.nanoTime();
+            v.put(SensorNodes.SIGN_START_NANOTIME, new Variant(now));
+            v.put(SensorNodes.PUBLISH_NANOTIME, new Variant(now));
+            v.put(SensorNodes.INDEX, index == null ? Variant.NULL_VALUE : new Variant(index));
+            long seq = ++sequence;
+            v.put(SensorNodes.SEQUENCE, new Variant(seq));
+            namespace.update(v);
+            return seq;
+        }
+    }
+
+    /** The node id of a {@link SensorNodes} name on this server. */
+    public NodeId nodeId(String name) {
+        return namespace.nodeId(name);
+    }
+
+    /** Stops the server; the signer's state stays where its store keeps it. */
+    @Override
+    public void close() {
+        if (started) {
+            try {
+                namespace.shutdown();
+                server.shutdown().get(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                // shutting down anyway; nothing the caller could do
+            }
+            started = false;
+        }
+        try {
+            trustList.close();
+        } catch (IOException ignored) {
+            // the watch service is gone either way
+        }
+    }
+
+    /** A certificate store that always holds this server's persisted identity. */
+    private static final class FixedCertificateStore implements CertificateStore {
+        private Entry entry;
+
+        FixedCertificateStore(ApplicationIdentity id) {
+            this.entry = new Entry(id.keyPair().getPrivate(), new X509Certificate[] {id.certificate()});
+        }
+
+        @Override
+        public synchronized boolean contains(NodeId certificateTypeId) {
+            return entry != null && NodeIds.RsaSha256ApplicationCertificateType.equals(certificateTypeId);
+        }
+
+        @Override
+        public synchronized Entry get(NodeId certificateTypeId) {
+            return contains(certificateTypeId) ? entry : null;
+        }
+
+        @Override
+        public synchronized Entry remove(NodeId certificateTypeId) {
+            Entry e = get(certificateTypeId);
+            if (e != null) {
+                entry = null;
+            }
+            return e;
+        }
+
+        @Override
+        public synchronized void set(NodeId certificateTypeId, Entry entry) {
+            this.entry = entry;
+        }
+    }
+
+    /** Hands Milo the persisted identity instead of generating a new one on each start. */
+    private static final class FixedCertificateFactory extends RsaSha256CertificateFactory {
+        private final ApplicationIdentity id;
+
+        FixedCertificateFactory(ApplicationIdentity id) {
+            this.id = id;
+        }
+
+        @Override
+        protected KeyPair createRsaSha256KeyPair() {
+            return id.keyPair();
+        }
+
+        @Override
+        protected X509Certificate[] createRsaSha256CertificateChain(KeyPair keyPair) {
+            return new X509Certificate[] {id.certificate()};
+        }
+    }
+}

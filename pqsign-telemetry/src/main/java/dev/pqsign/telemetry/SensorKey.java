@@ -1,0 +1,30 @@
+package dev.pqsign.telemetry;
+
+import dev.pqsign.core.IndexedSigner;
+import java.util.Objects;
+
+/**
+ * What a sensor signs with: the indexed signer, the id of its public key, and (optionally) the DER
+ * certificate it publishes so operators can identify it.
+ *
+ * @param signer reserves indices durably and signs
+ * @param keyId SHA-256 of the public key encoding
+ * @param certificateDer the sensor certificate, or an empty array if there is none yet
+ */
+public record SensorKey(IndexedSigner signer, KeyId keyId, byte[] certificateDer) {
+    public SensorKey {
+        Objects.requireNonNull(signer, "signer");
+        Objects.requireNonNull(keyId, "keyId");
+        certificateDer = certificateDer == null ? new byte[0] : certificateDer.clone();
+    }
+
+    /** A key without certificate. */
+    public SensorKey(IndexedSigner signer, KeyId keyId) {
+        this(signer, keyId, new byte[0]);
+    }
+
+    /** The parameter-set name of the signer. */
+    public String parameterSetName() {
+        return signer.parameterSet().setName();
+    }
+}
