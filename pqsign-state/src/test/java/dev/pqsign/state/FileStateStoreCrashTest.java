@@ -42,6 +42,7 @@ class FileStateStoreCrashTest {
         FileStateStore.create(file, Counter.encode(0), TIMEOUT).close();
         long previous = 0;
         int killedMidRun = 0;
+        int leftTemp = 0;
         for (int k = 0; k < kills; k++) {
             ChildJvm child = ChildJvm.start(dir, "forever", file.toString());
             String first = child.awaitLine(1, 60_000);
@@ -52,6 +53,9 @@ class FileStateStoreCrashTest {
             child.kill();
             List<String> lines = child.lines();
             long lastAcknowledged = Long.parseLong(lines.get(lines.size() - 1));
+            if (!TempFiles.of(file).isEmpty()) {
+                leftTemp++;
+            }
             long onDisk;
             // Re-opening also deletes any temp file the kill left behind; the value must parse.
             try (FileStateStore store = FileStateStore.open(file, TIMEOUT)) {
@@ -68,7 +72,7 @@ class FileStateStoreCrashTest {
             assertEquals(List.of(), TempFiles.of(file));
             previous = onDisk;
         }
-        System.out.printf("crash test: %d kills, final counter %d, %d kills after an unacknowledged durable update%n",
-                kills, previous, killedMidRun);
+        System.out.printf("crash test: %d kills, final counter %d, %d kills after an unacknowledged durable"
+                + " update, %d kills left a temporary file behind%n", kills, previous, killedMidRun, leftTemp);
     }
 }
