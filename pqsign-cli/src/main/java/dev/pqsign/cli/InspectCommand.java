@@ -1,0 +1,101 @@
+package dev.pqsign.cli;
+
+import dev.pqsign.core.Hex;
+import dev.pqsign.haetae.HaetaeParameterSet;
+import dev.pqsign.haetae.HaetaePrivateKey;
+import dev.pqsign.xmss.XmssKeyState;
+import dev.pqsign.xmss.XmssParameterSet;
+import dev.pqsign.xmss.XmssPublicKey;
+import dev.pqsign.xmss.XmssSignatures;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code pqsign inspect}: what a file is, without printing secrets. */
+@Command(name = "inspect", description = "Describe a key, state, signature or certificate file (never prints secrets).")
+final class InspectCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", description = "The file.")
+    Path file;
+
+    @Override
+    public Integer call() {
+        byte[] b = KeyFiles.readSmall(file, "file");
+        PrintWriter o = spec.commandLine().getOut();
+        try {
+            if (XmssKeyState.hasMagic(b)) {
+                XmssKeyState s = XmssKeyState.decode(b);
+                XmssParameterSet p = s.key().parameterSet();
+                o.printf("%s: pqsign XMSS key state (format 1, %d bytes)%n", file, b.length);
+                o.printf("  parameter set:  %s (%s, type code 0x%08x)%n", p.setName(), p.family(), p.typeCode());
+                o.printf("  derivation:     %s%n", s.key().derivation().cliName());
+                o.printf("  index range:    next %d, end %d (of 2^%d = %d)%n", s.nextIndex(), s.endIndex(), p.height(),
+                        p.maxSignatures());
+                o.printf("  remaining:      %d signatures%n", s.remaining());
+                o.printf("  key id:         %s (SHA-256 of family and public key)%n",
+                        Hex.encode(s.key().publicKey().keyId()));
+                o.printf("  public key:     %s%n", Hex.encode(s.key().publicKey().encoded()));
+                s.key().destroy();
+            } else if (HaetaeKeyFile.hasMagic(b)) {
+                HaetaePrivateKey k = HaetaeKeyFile.decode(b);
+                o.printf("%s: pqsign HAETAE private key (format 1, %d bytes)%n", file, b.length);
+                o.printf("  parameter set:  %s (stateless, OID %s)%n", k.parameterSet().setName(),
+                        k.parameterSet().oid());
+                k.destroy();
+            } else if (KeyFiles.looksLikePem(b)) {
+                o.println(CertificateSupport.describe(file, b));
+            } else {
+                describeRaw(b, o);
+            }
+        } catch (dev.pqsign.core.KeyFormatException e) {
+            throw CliException.usage(file + ": " + e.getMessage());
+        }
+        o.flush();
+        return 0;
+    }
+
+    private void describeRaw(byte[] b, PrintWriter o) {
+        List<XmssParameterSet> pk = XmssPublicKey.candidates(b);
+        if (!pk.isEmpty()) {
+            o.printf("%s: XMSS/XMSS^MT public key (RFC 8391 encoding, %d bytes)%n", file, b.length);
+            for (XmssParameterSet p : pk) {
+                o.printf("  could be:       %s (%s, type code 0x%08x)%n", p.setName(), p.family(), p.typeCode());
+            }
+            return;
+        }
+        for (HaetaeParameterSet h : HaetaeParameterSet.values()) {
+            if (h.publicKeyBytes() == b.length) {
+                o.printf("%s: %s public key (%d bytes)%n", file, h.setName(), b.length);
+                return;
+            }
+        }
+        List<XmssParameterSet> sig = KeyFiles.xmssBySignatureLength(b.length);
+        boolean any = false;
+        for (XmssParameterSet p : sig) {
+            long idx = XmssSignatures.index(p, b);
+            if (idx >= 0) {
+                if (!any) {
+                    o.printf("%s: XMSS/XMSS^MT signature (%d bytes)%n", file, b.length);
+                    any = true;
+                }
+                o.printf("  if %s: index %d%n", p.setName(), idx);
+            }
+        }
+        for (HaetaeParameterSet h : HaetaeParameterSet.values()) {
+            if (h.signatureBytes() == b.length) {
+                o.printf("%s%s signature (%d bytes)%n", any ? "  or " : file + ": ", h.setName(), b.length);
+                any = true;
+            }
+        }
+        if (!any) {
+            throw CliException.usage(file + ": not a recognised pqsign key, state, signature or certificate ("
+                    + b.length + " bytes)");
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.pqsign.cli;
+
+import dev.pqsign.core.Hex;
+import dev.pqsign.core.Secrets;
+import dev.pqsign.haetae.HaetaeKeyPair;
+import dev.pqsign.haetae.HaetaeKeyPairGenerator;
+import dev.pqsign.haetae.HaetaeParameterSet;
+import dev.pqsign.state.DurableFiles;
+import dev.pqsign.state.FileStateStore;
+import dev.pqsign.xmss.WotsDerivation;
+import dev.pqsign.xmss.XmssKeyGenerator;
+import dev.pqsign.xmss.XmssKeyState;
+import dev.pqsign.xmss.XmssParameterSet;
+import dev.pqsign.xmss.XmssPrivateKey;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.concurrent.Callable;
+import java.util.function.LongConsumer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code pqsign keygen}: writes key.pub and the private key (key.state for XMSS, key.sk for HAETAE). */
+@Command(name = "keygen", description = "Generate a key pair: DIR/key.pub and DIR/key.state (XMSS) or DIR/key.sk (HAETAE).")
+final class KeygenCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--params", required = true, description = "Parameter set, e.g. XMSSMT-SHA2_20/4_256 or HAETAE-2 (see 'pqsign params').")
+    String params;
+
+    @Option(names = "--out", required = true, description = "Output directory (created if missing).")
+    Path out;
+
+    @Option(names = "--seed", description = "XMSS only, for tests: SK_SEED||SK_PRF||PUB_SEED as 3n hex bytes. INSECURE.")
+    String seedHex;
+
+    @Option(names = "--derivation", defaultValue = "sp800-208", description = "XMSS WOTS+ key derivation: sp800-208 (default) or rfc8391 (BouncyCastle-compatible).")
+    String derivation;
+
+    @Option(names = "--threads", description = "Threads for tree computation (default: all cores).")
+    Integer threads;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        Object p = KeyFiles.parameterSet(params);
+        Files.createDirectories(out);
+        Path pubFile = out.resolve("key.pub");
+        if (p instanceof XmssParameterSet) {
+            return xmss((XmssParameterSet) p, pubFile, err);
+        }
+        if (seedHex != null) {
+            throw CliException.usage("--seed is only supported for XMSS / XMSS^MT keys");
+        }
+        HaetaeParameterSet hp = (HaetaeParameterSet) p;
+        Path skFile = out.resolve("key.sk");
+        refuseExisting(skFile);
+        long t0 = System.nanoTime();
+        HaetaeKeyPair kp = HaetaeKeyPairGenerator.generate(hp, new SecureRandom());
+        double ms = (System.nanoTime() - t0) / 1e6;
+        byte[] sk = HaetaeKeyFile.encode(kp.privateKey());
+        try {
+            DurableFiles.createAtomically(skFile, sk);
+        } catch (FileAlreadyExistsException e) {
+            throw CliException.usage(skFile + " already exists; refusing to overwrite a private key");
+        } finally {
+            Secrets.wipe(sk);
+            kp.privateKey().destroy();
+        }
+        DurableFiles.writeAtomically(pubFile, kp.publicKey().getEncoded());
+        spec.commandLine().getOut().printf("%s key generated in %.1f ms%n  public key:  %s%n  private key: %s%n",
+                hp.setName(), ms, pubFile, skFile);
+        return 0;
+    }
+
+    private int xmss(XmssParameterSet p, Path pubFile, PrintWriter err) throws IOException {
+        WotsDerivation d = WotsDerivation.byCliName(derivation).orElseThrow(
+                () -> CliException.usage("--derivation must be sp800-208 or rfc8391, got '" + derivation + "'"));
+        Path stateFile = out.resolve("key.state");
+        refuseExisting(stateFile);
+        int t = threads == null ? Runtime.getRuntime().availableProcessors() : Math.max(1, threads);
+        long leaves = 1L << p.treeHeight();
+        LongConsumer progress = leaves >= 4096 ? new Progress(err, leaves) : null;
+        long t0 = System.nanoTime();
+        XmssPrivateKey key;
+        if (seedHex != null) {
+            byte[] seed;
+            try {
+                seed = Hex.decode(seedHex);
+            } catch (IllegalArgumentException e) {
+                throw CliException.usage("--seed: " + e.getMessage());
+            }
+            if (seed.length != 3 * p.n()) {
+                throw CliException.usage("--seed for " + p.setName() + " must be 3n = " + 3 * p.n() + " bytes ("
+                        + 6 * p.n() + " hex digits), got " + seed.length);
+            }
+            err.println("pqsign: WARNING: --seed makes a key from known seeds; it is INSECURE and for tests only");
+            err.flush();
+            key = XmssKeyGenerator.fromSeed(p, d, seed, t, progress);
+            Secrets.wipe(seed);
+        } else {
+            key = XmssKeyGenerator.generate(p, d, new SecureRandom(), t, progress);
+        }
+        double ms = (System.nanoTime() - t0) / 1e6;
+        byte[] state = XmssKeyState.fresh(key).encode();
+        try {
+            FileStateStore.create(stateFile, state, FileStateStore.DEFAULT_LOCK_TIMEOUT).close();
+        } catch (FileAlreadyExistsException e) {
+            throw CliException.usage(stateFile + " already exists; refusing to overwrite a key state");
+        } finally {
+            Secrets.wipe(state);
+        }
+        DurableFiles.writeAtomically(pubFile, key.publicKey().encoded());
+        PrintWriter o = spec.commandLine().getOut();
+        o.printf("%s key generated in %.1f ms (%s derivation, %d signatures)%n  public key: %s%n  key state:  %s%n",
+                p.setName(), ms, d.cliName(), p.maxSignatures(), pubFile, stateFile);
+        if (p.isPrivateUse()) {
+            o.printf("  note: %s has a private-use type code (0x%08x); other implementations will not recognise it%n",
+                    p.setName(), p.typeCode());
+        }
+        o.flush();
+        key.destroy();
+        return 0;
+    }
+
+    private static void refuseExisting(Path f) {
+        if (Files.exists(f)) {
+            throw CliException.usage(f + " already exists; refusing to overwrite a private key");
+        }
+    }
+
+    /** Prints tree-building progress to stderr about once a second. */
+    private static final class Progress implements LongConsumer {
+        private final PrintWriter err;
+        private final long total;
+        private long lastPrint = System.nanoTime();
+
+        Progress(PrintWriter err, long total) {
+            this.err = err;
+            this.total = total;
+        }
+
+        @Override
+        public synchronized void accept(long done) {
+            long now = System.nanoTime();
+            if (now - lastPrint > 1_000_000_000L || done == total) {
+                lastPrint = now;
+                err.printf("keygen: %d/%d leaves (%.0f%%)%n", done, total, 100.0 * done / total);
+                err.flush();
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package dev.pqsign.cli;
+
+import dev.pqsign.core.KeyExhaustedException;
+import dev.pqsign.core.KeyFormatException;
+import dev.pqsign.core.StatePersistenceException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code pqsign} command. Exit codes: 0 success, 1 the operation ran and failed (invalid
+ * signature, exhausted key), 2 bad usage or unreadable / malformed input. Errors are one line on
+ * stderr, never a stack trace (set PQSIGN_DEBUG=1 to get one).
+ */
+@Command(name = "pqsign", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = "Post-quantum signatures (XMSS, XMSS^MT, HAETAE) for industrial telemetry.",
+        subcommands = {ParamsCommand.class, KeygenCommand.class, SignCommand.class, VerifyCommand.class,
+            InspectCommand.class, KatCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+public final class PqsignCli implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        throw CliException.usage("missing command");
+    }
+
+    /** Builds the command line with pqsign's error handling. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new PqsignCli());
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            PrintWriter err = commandLine.getErr();
+            if (System.getenv("PQSIGN_DEBUG") != null) {
+                ex.printStackTrace(err);
+            }
+            if (ex instanceof CliException) {
+                err.println("pqsign: " + ex.getMessage());
+                err.flush();
+                return ((CliException) ex).exitCode;
+            }
+            if (ex instanceof KeyExhaustedException) {
+                err.println("pqsign: " + ex.getMessage());
+                err.flush();
+                return CliException.FAILED;
+            }
+            if (ex instanceof KeyFormatException || ex instanceof StatePersistenceException
+                    || ex instanceof IllegalArgumentException || ex instanceof java.io.IOException
+                    || ex instanceof java.io.UncheckedIOException) {
+                err.println("pqsign: " + ex.getMessage());
+                err.flush();
+                return CliException.USAGE;
+            }
+            err.println("pqsign: internal error: " + ex);
+            err.flush();
+            return 3;
+        });
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("pqsign: " + ex.getMessage());
+            c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for usage.");
+            c.getErr().flush();
+            return CliException.USAGE;
+        });
+        return cl;
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+}
