@@ -306,6 +306,45 @@ public final class SensorServer implements AutoCloseable {
     }
 
     /**
+     * Fault injection for tests and demos: signs {@code reading} under a fresh index, then flips one
+     * bit of the reading text before publishing, as an attacker on the path would. The operator
+     * must reject it as {@link dev.pqsign.telemetry.Verdict.Reason#BAD_SIGNATURE}.
+     */
+    public Publication publishTampered(String reading) {
+        synchronized (publishLock) {
+            long t0 = System.nanoTime();
+            SignedReading r = signer.sign(reading);
+            long signNanos = System.nanoTime() - t0;
+            return publishLocked(r.withTamperedReading(), signNanos, t0);
+        }
+    }
+
+    /**
+     * Publishes every reading of {@code source} until it is exhausted or the thread is
+     * interrupted. A reading that cannot be signed (too long) is logged and skipped; key exhaustion
+     * and persistence failures end the loop with their exception, because signing must stop then.
+     *
+     * @return the number of readings published
+     */
+    public long publishAll(dev.pqsign.telemetry.ReadingSource source) throws IOException, InterruptedException {
+        long n = 0;
+        String reading;
+        while ((reading = source.next()) != null) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            try {
+                publish(reading);
+                n++;
+            } catch (IllegalArgumentException e) {
+                System.getLogger(SensorServer.class.getName()).log(System.Logger.Level.WARNING,
+                        "skipped reading: {0}", e.getMessage());
+            }
+        }
+        return n;
+    }
+
+    /**
      * Fault injection for tests and demos: puts arbitrary values (any Java value Milo can encode,
      * or {@code null}) on the three reading nodes, bypassing signing. The operator must reject
      * whatever it reads there with a reason and keep running.

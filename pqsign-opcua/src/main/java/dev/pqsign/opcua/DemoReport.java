@@ -1,0 +1,128 @@
+package dev.pqsign.opcua;
+
+import dev.pqsign.telemetry.LatencySeries.Summary;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Results of a {@link DemoRunner} run: one row per parameter set, printable as a table in the
+ * style of the study's Table 6 and as JSON.
+ *
+ * @param sets one result per set, in run order
+ */
+public record DemoReport(List<SetResult> sets) {
+
+    public DemoReport {
+        sets = List.copyOf(sets);
+    }
+
+    /**
+     * One set's results. Injected readings are not counted in {@code readings} or {@code accepted}.
+     *
+     * @param name set label
+     * @param readings genuine readings published
+     * @param accepted genuine readings the operator accepted
+     * @param injectedTampered tampered readings injected
+     * @param rejectedTampered tampered readings rejected as BAD_SIGNATURE
+     * @param injectedReplayed replayed readings injected
+     * @param rejectedReplayed replayed readings rejected as REPLAYED
+     * @param signatureBytes signature length
+     * @param sign signing time (reserve + sign) at the sensor
+     * @param verify verification time (policy + durable replay state) at the operator
+     * @param transfer publish → operator holds the values
+     * @param endToEnd start of signing → verdict
+     * @param sensors number of sensors K
+     * @param lost genuine readings without a verdict within the timeout
+     * @param rejectedGenuine genuine readings rejected (should be 0)
+     * @param seconds wall time of the set's run
+     * @param readingsPerSecond accepted readings per second over all sensors
+     * @param link link profile name
+     */
+    public record SetResult(String name, int readings, long accepted, long injectedTampered, long rejectedTampered,
+            long injectedReplayed, long rejectedReplayed, int signatureBytes, Summary sign, Summary verify,
+            Summary transfer, Summary endToEnd, int sensors, long lost, long rejectedGenuine, double seconds,
+            double readingsPerSecond, String link) {
+    }
+
+    /**
+     * The report as JSON: {@code {"sets":[{"name":…,"readings":…,"accepted":…,
+     * "injected_tampered":…,"rejected_tampered":…,"injected_replayed":…,"rejected_replayed":…,
+     * "signature_bytes":…,"sign_ms":{"p50":…,"p99":…,"max":…},"verify_ms":{…},"transfer_ms":{…},
+     * "end_to_end_ms":{…},"sensors":…,"lost":…,"rejected_genuine":…,"readings_per_second":…,
+     * "link":…}]}}} — the first keys in exactly this order, the last five as additions.
+     */
+    public String toJson() {
+        StringBuilder sb = new StringBuilder("{\"sets\":[");
+        for (int i = 0; i < sets.size(); i++) {
+            SetResult s = sets.get(i);
+            if (i > 0) {
+                sb.append(',');
+            }
+            sb.append("{\"name\":").append(quote(s.name()))
+                    .append(",\"readings\":").append(s.readings())
+                    .append(",\"accepted\":").append(s.accepted())
+                    .append(",\"injected_tampered\":").append(s.injectedTampered())
+                    .append(",\"rejected_tampered\":").append(s.rejectedTampered())
+                    .append(",\"injected_replayed\":").append(s.injectedReplayed())
+                    .append(",\"rejected_replayed\":").append(s.rejectedReplayed())
+                    .append(",\"signature_bytes\":").append(s.signatureBytes())
+                    .append(",\"sign_ms\":").append(summary(s.sign()))
+                    .append(",\"verify_ms\":").append(summary(s.verify()))
+                    .append(",\"transfer_ms\":").append(summary(s.transfer()))
+                    .append(",\"end_to_end_ms\":").append(summary(s.endToEnd()))
+                    .append(",\"sensors\":").append(s.sensors())
+                    .append(",\"lost\":").append(s.lost())
+                    .append(",\"rejected_genuine\":").append(s.rejectedGenuine())
+                    .append(",\"readings_per_second\":").append(num(s.readingsPerSecond()))
+                    .append(",\"link\":").append(quote(s.link()))
+                    .append('}');
+        }
+        return sb.append("]}").toString();
+    }
+
+    /** A fixed-width table like the study's Table 6 (averages and percentiles in milliseconds). */
+    public String toTable() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%-24s %9s %9s %9s %9s %9s %9s %8s %7s %7s %8s %9s%n", "parameter set",
+                "sign avg", "verify avg", "xfer p50", "e2e p50", "e2e p99", "e2e max", "sig B", "tamper", "replay",
+                "accepted", "readings/s"));
+        for (SetResult s : sets) {
+            sb.append(String.format(Locale.ROOT, "%-24s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %8d %3d/%-3d %3d/%-3d %8s %9.1f%n",
+                    s.name(), s.sign().mean(), s.verify().mean(), s.transfer().p50(), s.endToEnd().p50(),
+                    s.endToEnd().p99(), s.endToEnd().max(), s.signatureBytes(), s.rejectedTampered(),
+                    s.injectedTampered(), s.rejectedReplayed(), s.injectedReplayed(), s.accepted() + "/" + s.readings(),
+                    s.readingsPerSecond()));
+        }
+        return sb.toString();
+    }
+
+    private static String summary(Summary s) {
+        return "{\"p50\":" + num(s.p50()) + ",\"p99\":" + num(s.p99()) + ",\"max\":" + num(s.max()) + "}";
+    }
+
+    private static String num(double d) {
+        if (!Double.isFinite(d)) {
+            return "null";
+        }
+        return String.format(Locale.ROOT, "%.3f", d);
+    }
+
+    static String quote(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.append('"').toString();
+    }
+}

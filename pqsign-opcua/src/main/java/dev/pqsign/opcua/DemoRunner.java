@@ -1,0 +1,312 @@
+package dev.pqsign.opcua;
+
+import dev.pqsign.core.IndexedSigner;
+import dev.pqsign.core.Verifier;
+import dev.pqsign.telemetry.EmbeddedIndex;
+import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.LatencyStats;
+import dev.pqsign.telemetry.ReadingVerifier;
+import dev.pqsign.telemetry.ReplayGuard;
+import dev.pqsign.telemetry.SensorKey;
+import dev.pqsign.telemetry.SimulatedSpeedSensor;
+import dev.pqsign.telemetry.Verdict.Reason;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Runs the sensor ↔ operator demonstration in one process on loopback: for each scheme setup, K
+ * sensor servers (each with its own key), optionally behind {@link LinkEmulator} relays, and one
+ * operator subscribed to all of them. Each sensor publishes its share of N simulated readings in a
+ * closed loop (the next reading is published once the operator has decided on the previous one, so
+ * the latencies are those of an unloaded link and nothing is overwritten unseen), and injects
+ * tampered and replayed readings which the operator must reject.
+ *
+ * <p>This is the API behind {@code pqsign demo}: build {@link SchemeSetup}s, call
+ * {@link #run(List, Options)}, print {@link DemoReport#toTable()} and write
+ * {@link DemoReport#toJson()}.
+ */
+public final class DemoRunner {
+
+    /**
+     * A sensor key together with the operator's verifier for it.
+     *
+     * @param sensorKey what the sensor signs with
+     * @param verifier verifier of the sensor's public key
+     */
+    public record DemoKey(SensorKey sensorKey, Verifier verifier) {
+        public DemoKey {
+            Objects.requireNonNull(sensorKey, "sensorKey");
+            Objects.requireNonNull(verifier, "verifier");
+        }
+    }
+
+    /** Creates (or loads) the key of sensor number {@code i} (0-based) of a set. */
+    @FunctionalInterface
+    public interface KeyFactory {
+        DemoKey create(int sensorIndex) throws IOException;
+    }
+
+    /**
+     * One parameter set to demonstrate.
+     *
+     * @param name row label, normally the parameter-set name
+     * @param embeddedIndex how to read the index inside signatures ({@link EmbeddedIndex#NONE} for HAETAE)
+     * @param keys one key per sensor
+     */
+    public record SchemeSetup(String name, EmbeddedIndex embeddedIndex, KeyFactory keys) {
+        public SchemeSetup {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(embeddedIndex, "embeddedIndex");
+            Objects.requireNonNull(keys, "keys");
+        }
+
+        /**
+         * A setup with one key, usable with one sensor only.
+         *
+         * @param publicKey the public key encoding (its SHA-256 is the key id)
+         */
+        public static SchemeSetup single(String name, IndexedSigner signer, Verifier verifier, byte[] publicKey,
+                EmbeddedIndex embeddedIndex) {
+            DemoKey key = new DemoKey(new SensorKey(signer, KeyId.ofPublicKey(publicKey)), verifier);
+            return new SchemeSetup(name, embeddedIndex, i -> {
+                if (i != 0) {
+                    throw new IllegalArgumentException("setup '" + name + "' has a single key; use a KeyFactory for several sensors");
+                }
+                return key;
+            });
+        }
+    }
+
+    /**
+     * Demo options.
+     *
+     * @param dataDir where sensors and the operator keep certificates, trust lists and replay state
+     * @param readings genuine readings per set, spread over the sensors
+     * @param link link profile between operator and each sensor
+     * @param sensors number of sensors K (each with its own key)
+     * @param security transport security
+     * @param publishingIntervalMs the operator's requested publishing interval
+     * @param injectEvery inject one tampered and one replayed reading after every this many genuine
+     *     readings of a sensor (0: never)
+     * @param warmupReadings readings each sensor publishes before measuring (JIT, connections); they
+     *     are verified like all others but not counted or timed
+     */
+    public record Options(Path dataDir, int readings, LinkProfile link, int sensors, TransportSecurity security,
+            double publishingIntervalMs, int injectEvery, int warmupReadings) {
+        public Options {
+            Objects.requireNonNull(dataDir, "dataDir");
+            Objects.requireNonNull(link, "link");
+            Objects.requireNonNull(security, "security");
+            if (readings < 1 || sensors < 1 || injectEvery < 0 || warmupReadings < 0) {
+                throw new IllegalArgumentException("need readings >= 1, sensors >= 1, injectEvery >= 0, warmupReadings >= 0");
+            }
+        }
+
+        /**
+         * Defaults: no transport security, 1 ms publishing interval, injections every 20 readings,
+         * 20 warm-up readings per sensor.
+         */
+        public static Options of(Path dataDir, int readings, LinkProfile link, int sensors) {
+            return new Options(dataDir, readings, link, sensors, TransportSecurity.NONE, 1.0, 20, 20);
+        }
+    }
+
+    private static final long OBSERVATION_TIMEOUT_MS = 30_000;
+
+    private DemoRunner() {
+    }
+
+    /** Runs every set in turn and returns their results. */
+    public static DemoReport run(List<SchemeSetup> sets, Options options) throws IOException, InterruptedException {
+        List<DemoReport.SetResult> results = new ArrayList<>();
+        for (SchemeSetup s : sets) {
+            results.add(runSet(s, options));
+        }
+        return new DemoReport(results);
+    }
+
+    private static final class Tally {
+        final AtomicLong accepted = new AtomicLong();
+        final AtomicLong injectedTampered = new AtomicLong();
+        final AtomicLong rejectedTampered = new AtomicLong();
+        final AtomicLong injectedReplayed = new AtomicLong();
+        final AtomicLong rejectedReplayed = new AtomicLong();
+        final AtomicLong lost = new AtomicLong();
+        final AtomicLong rejectedGenuine = new AtomicLong();
+        final AtomicLong signatureBytes = new AtomicLong();
+        final LatencyStats stats = new LatencyStats();
+    }
+
+    private static DemoReport.SetResult runSet(SchemeSetup set, Options o) throws IOException, InterruptedException {
+        Path setDir = o.dataDir().resolve("sets").resolve(set.name().replaceAll("[^A-Za-z0-9._-]", "_"));
+        int k = o.sensors();
+        List<DemoKey> keys = new ArrayList<>();
+        List<ReadingVerifier.TrustedKey> trusted = new ArrayList<>();
+        for (int i = 0; i < k; i++) {
+            DemoKey key = set.keys().create(i);
+            keys.add(key);
+            trusted.add(new ReadingVerifier.TrustedKey(key.sensorKey().keyId(), key.verifier(), set.embeddedIndex()));
+        }
+        Map<String, BlockingQueue<Operator.Observation>> inbox = new ConcurrentHashMap<>();
+        List<SensorServer> sensors = new ArrayList<>();
+        List<LinkEmulator> relays = new ArrayList<>();
+        Tally tally = new Tally();
+        try (ReplayGuard guard = ReplayGuard.inDirectory(setDir.resolve("operator").resolve("replay"));
+                Operator operator = new Operator(new Operator.Config(setDir.resolve("operator"), o.security(),
+                        o.publishingIntervalMs()), new ReadingVerifier(guard, trusted),
+                        obs -> inbox.get(obs.sensor()).add(obs))) {
+            try {
+                for (int i = 0; i < k; i++) {
+                    String name = "sensor-" + i;
+                    SensorServer sensor = SensorServer.start(SensorServer.Config.loopback(name,
+                            setDir.resolve(name), o.security()), keys.get(i).sensorKey());
+                    sensors.add(sensor);
+                    sensor.trustClient(operator.applicationCertificate());
+                    operator.trustServer(sensor.applicationCertificate());
+                    String url = sensor.endpointUrl();
+                    if (!o.link().isDirect()) {
+                        LinkEmulator relay = LinkEmulator.start(o.link(), sensor.port(), 1000L + i);
+                        relays.add(relay);
+                        url = relay.endpointUrl(url);
+                    }
+                    inbox.put(name, new LinkedBlockingQueue<>());
+                    operator.connect(name, url);
+                }
+                ExecutorService pool = Executors.newFixedThreadPool(k);
+                warmUp(sensors, inbox, o.warmupReadings(), pool);
+                long start = System.nanoTime();
+                try {
+                    List<Future<?>> futures = new ArrayList<>();
+                    for (int i = 0; i < k; i++) {
+                        int share = o.readings() / k + (i < o.readings() % k ? 1 : 0);
+                        SensorServer sensor = sensors.get(i);
+                        BlockingQueue<Operator.Observation> q = inbox.get("sensor-" + i);
+                        long seed = i;
+                        futures.add(pool.submit(() -> {
+                            driveSensor(sensor, q, share, o.injectEvery(), seed, tally);
+                            return null;
+                        }));
+                    }
+                    for (Future<?> f : futures) {
+                        try {
+                            f.get();
+                        } catch (java.util.concurrent.ExecutionException e) {
+                            throw new IOException("sensor loop of set " + set.name() + " failed: " + e.getCause(), e.getCause());
+                        }
+                    }
+                } finally {
+                    pool.shutdownNow();
+                }
+                double seconds = (System.nanoTime() - start) / 1e9;
+                return new DemoReport.SetResult(set.name(), o.readings(), tally.accepted.get(),
+                        tally.injectedTampered.get(), tally.rejectedTampered.get(),
+                        tally.injectedReplayed.get(), tally.rejectedReplayed.get(),
+                        (int) tally.signatureBytes.get(), tally.stats.sign().summary(), tally.stats.verify().summary(),
+                        tally.stats.transfer().summary(), tally.stats.endToEnd().summary(), k, tally.lost.get(),
+                        tally.rejectedGenuine.get(), seconds, tally.accepted.get() / seconds, o.link().name());
+            } finally {
+                for (LinkEmulator r : relays) {
+                    r.close();
+                }
+                for (SensorServer s : sensors) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    private static void warmUp(List<SensorServer> sensors, Map<String, BlockingQueue<Operator.Observation>> inbox,
+            int n, ExecutorService pool) throws InterruptedException, IOException {
+        List<Future<?>> futures = new ArrayList<>();
+        for (int i = 0; i < sensors.size(); i++) {
+            SensorServer sensor = sensors.get(i);
+            BlockingQueue<Operator.Observation> q = inbox.get("sensor-" + i);
+            long seed = -1 - i;
+            futures.add(pool.submit(() -> {
+                SimulatedSpeedSensor source = new SimulatedSpeedSensor(1500, 5, 0, seed, Clock.systemUTC());
+                for (int j = 0; j < n; j++) {
+                    await(q, sensor.publish(source.next()).sequence());
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : futures) {
+            try {
+                f.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IOException("warm-up failed: " + e.getCause(), e.getCause());
+            }
+        }
+    }
+
+    private static void driveSensor(SensorServer sensor, BlockingQueue<Operator.Observation> q, int readings,
+            int injectEvery, long seed, Tally tally) throws InterruptedException {
+        SimulatedSpeedSensor source = new SimulatedSpeedSensor(1500, 5, 0, seed, Clock.systemUTC());
+        SensorServer.Publication first = null;
+        for (int j = 1; j <= readings; j++) {
+            SensorServer.Publication p = sensor.publish(source.next());
+            if (first == null) {
+                first = p;
+            }
+            Operator.Observation obs = await(q, p.sequence());
+            if (obs == null) {
+                tally.lost.incrementAndGet();
+            } else if (obs.verdict().accepted()) {
+                tally.accepted.incrementAndGet();
+                tally.signatureBytes.set(p.reading().signature().length);
+                if (obs.latency() != null) {
+                    tally.stats.add(obs.latency());
+                }
+            } else {
+                tally.rejectedGenuine.incrementAndGet();
+            }
+            if (injectEvery > 0 && j % injectEvery == 0) {
+                tally.injectedTampered.incrementAndGet();
+                Operator.Observation t = await(q, sensor.publishTampered(source.next()).sequence());
+                if (t != null && t.verdict().reason() == Reason.BAD_SIGNATURE) {
+                    tally.rejectedTampered.incrementAndGet();
+                }
+                tally.injectedReplayed.incrementAndGet();
+                Operator.Observation r = await(q, sensor.publishSigned(first.reading()).sequence());
+                if (r != null && r.verdict().reason() == Reason.REPLAYED) {
+                    tally.rejectedReplayed.incrementAndGet();
+                }
+            }
+        }
+    }
+
+    /** Waits for the observation of publication {@code sequence}, dropping older ones. */
+    private static Operator.Observation await(BlockingQueue<Operator.Observation> q, long sequence)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OBSERVATION_TIMEOUT_MS);
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return null;
+            }
+            Operator.Observation o = q.poll(left, TimeUnit.NANOSECONDS);
+            if (o == null) {
+                return null;
+            }
+            if (o.sequence() == sequence) {
+                return o;
+            }
+            if (o.sequence() > sequence) {
+                return null; // ours was overwritten before the operator read it
+            }
+        }
+    }
+}
