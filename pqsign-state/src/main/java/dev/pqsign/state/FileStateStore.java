@@ -3,6 +3,7 @@ package dev.pqsign.state;
 import dev.pqsign.core.StateStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -41,7 +42,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * takes it, and are never read as state.
  *
  * <p>Nested use from inside an update function on the same file is rejected with an
- * {@link IllegalStateException} rather than deadlocking. Instances are thread-safe.
+ * {@link IllegalStateException} rather than deadlocking. Interrupting a thread that is waiting for
+ * the lock or writing makes its operation fail with an {@link java.io.InterruptedIOException} or a
+ * {@link DurableWriteException} (NIO closes the channel), leaving the old state. Instances are
+ * thread-safe.
  */
 public final class FileStateStore implements StateStore {
 
@@ -312,6 +316,11 @@ public final class FileStateStore implements StateStore {
                 if (lock != null) {
                     return lock;
                 }
+            } catch (ClosedByInterruptException e) {
+                // NIO closes a channel used by an interrupted thread; report it as the interrupt.
+                InterruptedIOException ie = interrupted();
+                ie.initCause(e);
+                throw ie;
             } catch (OverlappingFileLockException e) {
                 // Another channel in this JVM holds a lock on the lock file without going through a
                 // FileStateStore (ours are serialised by the JVM lock). Treat it as busy.

@@ -245,6 +245,21 @@ class FileStateStoreTest {
         }
     }
 
+    @Test
+    void update_interruptedThread_failsWithoutWritingAndStoreStaysUsable() throws IOException {
+        try (FileStateStore store = FileStateStore.create(stateFile(), Counter.encode(1), TIMEOUT)) {
+            Thread.currentThread().interrupt();
+            try {
+                assertThrows(java.io.InterruptedIOException.class, () -> store.update(Counter::increment));
+            } finally {
+                Thread.interrupted();
+            }
+            assertEquals(1, Counter.decode(Files.readAllBytes(stateFile())));
+            assertEquals(List.of(), TempFiles.of(stateFile()));
+            assertEquals(2, Counter.decode(store.update(Counter::increment)));
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = WriteStep.class, names = {"OPEN_TEMP", "WRITE_TEMP", "FORCE_TEMP", "CLOSE_TEMP", "RENAME"})
     void update_injectedFaultBeforeRename_keepsOldStateNoTempAndNamesStep(WriteStep step) throws IOException {
