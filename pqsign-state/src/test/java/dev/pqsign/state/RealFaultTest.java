@@ -107,7 +107,10 @@ class RealFaultTest {
             // Exclusive locks need a writable descriptor, so the lock file is where it fails.
             assertTrue(e.getMessage().contains(store.lockFile().toString())
                     && e.getMessage().contains("Read-only file system"), e.getMessage());
+            // Reads take the same exclusive lock, so they fail the same way; readAll still works.
+            assertThrows(IOException.class, store::read);
         }
+        assertEquals(9, Counter.decode(DurableFiles.readAll(roFile, 100)));
         DurableWriteException w = assertThrows(DurableWriteException.class,
                 () -> DurableFiles.writeAtomically(roFile, Counter.encode(10)));
         assertEquals(WriteStep.OPEN_TEMP, w.step());
