@@ -68,6 +68,15 @@ final class Cdt83 {
         0xfffffffffffffffbL, 0xfffffffffffffffeL,
     };
 
+    /** {@link #HI} widened to long for the sampler's inner loop. */
+    static final long[] HI_LONG = new long[HI_LEN];
+
+    static {
+        for (int i = 0; i < HI_LEN; i++) {
+            HI_LONG[i] = HI[i];
+        }
+    }
+
     private Cdt83() {
     }
 }

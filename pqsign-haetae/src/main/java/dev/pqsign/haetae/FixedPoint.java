@@ -46,11 +46,8 @@ final class FixedPoint {
     static long smulh48(long a, long b) {
         long lo = a * b;
         long hi = Math.multiplyHigh(a, b) + ((b >> 63) & a);
-        long lo2 = lo + (1L << 47);
-        if (Long.compareUnsigned(lo2, lo) < 0) {
-            hi++;
-        }
-        return (hi << 16) | (lo2 >>> 48);
+        // (x + 2^47) >> 48 == (x >> 48) + bit 47 of x: rounding without a carry branch
+        return ((hi << 16) | (lo >>> 48)) + ((lo >>> 47) & 1);
     }
 
     // mul48: r = a*b split as (r1 = bits 48.., r0 = bits 0..47). Written into the two out slots.

@@ -178,7 +178,7 @@ final class HyperballSampler {
      * One v1.1.2 draw from 17 bytes. Returns the acceptance bit; the rounded sample is left in
      * {@code y.lo} (a reused scratch) and its square in {@code sqr}.
      */
-    private static long draw16(byte[] rand, Fp sqr, Fp y) {
+    static long draw16(byte[] rand, Fp sqr, Fp y) {
         long rand16 = le(rand, 0, 2);
         long randRej = le(rand, 2, 6);
         long x = 0;
@@ -194,17 +194,25 @@ final class HyperballSampler {
     }
 
     /** One v1.2.0 draw from 26 bytes (83-bit CDT), as {@link #draw16}. */
-    private static long draw83(byte[] rand, Fp sqr, Fp y) {
+    static long draw83(byte[] rand, Fp sqr, Fp y) {
         long randLo = le(rand, 0, 8);
         long randHi = le(rand, 8, 3) & 0x7ffff;
         long randRej = le(rand, 11, 6);
         long x = 0;
-        for (int i = 0; i < Cdt83.LEN; i++) {
-            long cLo = Cdt83.LO[i];
-            long cHi = i < Cdt83.HI_LEN ? Cdt83.HI[i] : Cdt83.HI_SATURATED;
-            // borrow of cLo - randLo, without branching
+        // constant-time count of table entries below the 83-bit random value; the borrow of
+        // cLo - randLo is computed without branching
+        long[] lo = Cdt83.LO;
+        long[] hi = Cdt83.HI_LONG;
+        for (int i = 0; i < Cdt83.HI_LEN; i++) {
+            long cLo = lo[i];
             long borrow = ((~cLo & randLo) | (~(cLo ^ randLo) & (cLo - randLo))) >>> 63;
-            x += (cHi - randHi - borrow) >>> 63;
+            x += (hi[i] - randHi - borrow) >>> 63;
+        }
+        long satHi = Cdt83.HI_SATURATED - randHi;
+        for (int i = Cdt83.HI_LEN; i < Cdt83.LEN; i++) {
+            long cLo = lo[i];
+            long borrow = ((~cLo & randLo) | (~(cLo ^ randLo) & (cLo - randLo))) >>> 63;
+            x += (satHi - borrow) >>> 63;
         }
         y.lo = le(rand, 17, 6);
         y.hi = le(rand, 23, 3) | (x << 24);

@@ -1,0 +1,76 @@
+package dev.pqsign.haetae;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.management.ManagementFactory;
+import java.security.SecureRandom;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Steady-state signing and verification into caller buffers allocate nothing: measured with the
+ * per-thread allocation counter around many calls after warm-up.
+ */
+class ZeroAllocationTest {
+
+    /** A non-allocating random source (xorshift; test only, not secure). */
+    static final class XorShiftRandom extends SecureRandom {
+        private static final long serialVersionUID = 1L;
+        private long s = 0x9E3779B97F4A7C15L;
+
+        @Override
+        public void nextBytes(byte[] out) {
+            for (int i = 0; i < out.length; i++) {
+                s ^= s << 13;
+                s ^= s >>> 7;
+                s ^= s << 17;
+                out[i] = (byte) s;
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(HaetaeParameterSet.class)
+    void signAndVerify_intoCallerBuffers_allocateZeroBytesAfterWarmUp(HaetaeParameterSet p) {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        assumeTrue(mx.isThreadAllocatedMemorySupported());
+        mx.setThreadAllocatedMemoryEnabled(true);
+        // control: the counter sees an allocating call (the array-returning sign())
+        HaetaeKeyPair warm = HaetaeKeyPairGenerator.fromSeed(p, new byte[32]);
+        HaetaeSigner allocating = new HaetaeSigner(warm.privateKey(), new byte[0], HaetaeSampler.V1_2_0,
+                HaetaeEngine.FAST, new XorShiftRandom());
+        allocating.sign(new byte[1]);
+        long c0 = mx.getCurrentThreadAllocatedBytes();
+        allocating.sign(new byte[1]);
+        assertTrue(mx.getCurrentThreadAllocatedBytes() - c0 >= p.signatureBytes(), "allocation counter works");
+        byte[] seed = new byte[32];
+        seed[5] = 5;
+        HaetaeKeyPair kp = HaetaeKeyPairGenerator.fromSeed(p, seed);
+        byte[] msg = new byte[100];
+        byte[] ctx = {1, 2, 3, 4};
+        byte[] sig = new byte[p.signatureBytes()];
+        for (HaetaeSampler s : HaetaeSampler.values()) {
+            HaetaeSigner signer = new HaetaeSigner(kp.privateKey(), ctx, s, HaetaeEngine.FAST, new XorShiftRandom());
+            HaetaeVerifier verifier = new HaetaeVerifier(kp.publicKey(), ctx, HaetaeEngine.FAST);
+            int ok = 0;
+            for (int i = 0; i < 30; i++) { // warm-up: first-use initialisation (contexts, class loading)
+                msg[0] = (byte) i;
+                signer.sign(msg, 0, msg.length, ctx, sig, 0);
+                ok += verifier.verify(msg, 0, msg.length, ctx, sig, 0, sig.length) ? 1 : 0;
+            }
+            assertEquals(30, ok);
+            long before = mx.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 200; i++) {
+                msg[1] = (byte) i;
+                signer.sign(msg, 0, msg.length, ctx, sig, 0);
+                ok += verifier.verify(msg, 0, msg.length, ctx, sig, 0, sig.length) ? 1 : 0;
+            }
+            long allocated = mx.getCurrentThreadAllocatedBytes() - before;
+            assertTrue(ok == 230, "all signatures verify");
+            assertEquals(0L, allocated, p + " " + s + ": bytes allocated by 200 sign + 200 verify calls");
+        }
+    }
+}
