@@ -1,0 +1,21 @@
+package dev.pqsign.x509;
+
+import dev.pqsign.core.PqSignException;
+
+/**
+ * Input that cannot be read as a certificate, key or PEM block at all: truncated or trailing bytes,
+ * non-DER encodings, bad Base64, wrong PEM label, a key of the wrong length. Outcomes of checking a
+ * readable certificate (expired, bad signature, ...) are never thrown; see
+ * {@link CertificateChainVerifier}.
+ */
+public class CertificateFormatException extends PqSignException {
+    private static final long serialVersionUID = 1L;
+
+    public CertificateFormatException(String message) {
+        super(message);
+    }
+
+    public CertificateFormatException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,37 @@
+package dev.pqsign.x509;
+
+import org.bouncycastle.asn1.x509.KeyUsage;
+
+/** The nine key usage bits of RFC 5280 section 4.2.1.3. */
+public enum KeyUsageBit {
+    DIGITAL_SIGNATURE(KeyUsage.digitalSignature, true),
+    NON_REPUDIATION(KeyUsage.nonRepudiation, true),
+    KEY_ENCIPHERMENT(KeyUsage.keyEncipherment, false),
+    DATA_ENCIPHERMENT(KeyUsage.dataEncipherment, false),
+    KEY_AGREEMENT(KeyUsage.keyAgreement, false),
+    KEY_CERT_SIGN(KeyUsage.keyCertSign, true),
+    CRL_SIGN(KeyUsage.cRLSign, true),
+    ENCIPHER_ONLY(KeyUsage.encipherOnly, false),
+    DECIPHER_ONLY(KeyUsage.decipherOnly, false);
+
+    private final int mask;
+    private final boolean signing;
+
+    KeyUsageBit(int mask, boolean signing) {
+        this.mask = mask;
+        this.signing = signing;
+    }
+
+    /** BouncyCastle's bit mask for this usage. */
+    int mask() {
+        return mask;
+    }
+
+    /**
+     * {@code true} for the four usages a signature-only key may carry (RFC 9802 section 4 for XMSS;
+     * pqsign applies the same rule to HAETAE, which cannot encrypt or agree keys either).
+     */
+    public boolean isSigningUsage() {
+        return signing;
+    }
+}

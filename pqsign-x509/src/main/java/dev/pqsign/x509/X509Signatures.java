@@ -1,0 +1,90 @@
+package dev.pqsign.x509;
+
+import dev.pqsign.core.ParameterSet;
+import dev.pqsign.core.Signer;
+import dev.pqsign.haetae.HaetaeParameterSet;
+import dev.pqsign.haetae.HaetaeSigner;
+import dev.pqsign.haetae.HaetaeVerifier;
+import dev.pqsign.xmss.XmssParameterSet;
+import dev.pqsign.xmss.XmssVerifier;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+
+/**
+ * Signatures over X.509 "to be signed" structures (tbsCertificate, and in future tbsCertList).
+ *
+ * <p><b>XMSS / XMSS^MT</b> (RFC 9802 section 5): the whole DER structure is the message, no pre-hash.
+ *
+ * <p><b>HAETAE</b> has no standard. pqsign follows BouncyCastle 1.87, the only other implementation
+ * that puts HAETAE into certificates: mu = SHAKE256(vk || tbs), with no context-length byte. (pqsign's
+ * own {@link HaetaeSigner} implements the reference context API, mu = SHAKE256(vk || len(ctx) || ctx
+ * || M).) The HAETAE module exposes only the context API, so the BouncyCastle form is reached
+ * through it exactly: a DER tbs starts with a SEQUENCE tag 0x30 = 48 and is longer than 49 bytes, so
+ * passing ctx = tbs[1..49) and M = tbs[49..) makes the hashed input {@code vk || 48 || tbs[1..49) ||
+ * tbs[49..)} = {@code vk || tbs}. A dedicated "no context byte" entry point in pqsign-haetae would be
+ * cleaner; this needs none.
+ */
+public final class X509Signatures {
+    private X509Signatures() {
+    }
+
+    /** The signature algorithm OID for keys of {@code set}; refuses private-use XMSS sets. */
+    public static ASN1ObjectIdentifier algorithmFor(ParameterSet set) {
+        if (set instanceof XmssParameterSet) {
+            XmssParameterSet x = (XmssParameterSet) set;
+            PublicKeys.requireRegistered(x);
+            return Oids.of(x.family());
+        }
+        if (set instanceof HaetaeParameterSet) {
+            return Oids.of((HaetaeParameterSet) set);
+        }
+        throw new UnsupportedAlgorithmException("no X.509 signature algorithm for parameter set " + set.setName());
+    }
+
+    /**
+     * Signs a DER tbs structure. For XMSS this consumes one index of the signer's durable state.
+     *
+     * @throws UnsupportedAlgorithmException if the signer is neither XMSS nor a {@link HaetaeSigner}
+     */
+    public static byte[] sign(Signer signer, byte[] tbs) {
+        ParameterSet set = signer.parameterSet();
+        algorithmFor(set);
+        if (set instanceof XmssParameterSet) {
+            return signer.sign(tbs);
+        }
+        if (signer instanceof HaetaeSigner) {
+            int split = haetaeSplit(tbs);
+            if (split < 0) {
+                throw new IllegalArgumentException("not a DER SEQUENCE long enough to be a tbs structure");
+            }
+            HaetaeSigner hs = (HaetaeSigner) signer;
+            byte[] sig = new byte[set.signatureBytes()];
+            hs.sign(tbs, split, tbs.length - split, java.util.Arrays.copyOfRange(tbs, 1, split), sig, 0);
+            return sig;
+        }
+        throw new UnsupportedAlgorithmException("cannot sign certificates with " + signer.getClass().getSimpleName()
+                + " (" + set.setName() + "); pqsign signs them with XMSS / XMSS^MT signers or HaetaeSigner");
+    }
+
+    /** Verifies an X.509 signature over {@code tbs} by {@code key}. Never throws for bad signatures. */
+    public static boolean verify(PqPublicKey key, byte[] tbs, byte[] signature) {
+        if (key.isXmss()) {
+            return new XmssVerifier(key.xmss().orElseThrow()).verify(tbs, signature);
+        }
+        int split = haetaeSplit(tbs);
+        if (split < 0) {
+            return false;
+        }
+        HaetaeVerifier v = new HaetaeVerifier(key.haetae().orElseThrow());
+        return v.verify(tbs, split, tbs.length - split, java.util.Arrays.copyOfRange(tbs, 1, split), signature, 0,
+                signature.length);
+    }
+
+    /** 1 + tbs[0] (where the "context" ends), or -1 if {@code tbs} cannot be expressed that way. */
+    private static int haetaeSplit(byte[] tbs) {
+        if (tbs.length == 0) {
+            return -1;
+        }
+        int split = 1 + (tbs[0] & 0xff);
+        return split <= tbs.length ? split : -1;
+    }
+}
