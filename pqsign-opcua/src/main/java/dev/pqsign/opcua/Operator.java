@@ -172,8 +172,8 @@ public final class Operator implements AutoCloseable {
         private final String endpointUrl;
         private final ExecutorService worker;
         private OpcUaClient client;
-        private OpcUaSubscription subscription;
-        private List<ReadValueId> snapshotIds;
+        private volatile OpcUaSubscription subscription;
+        private volatile List<ReadValueId> snapshotIds;
         private long lastSequence;
         private final AtomicLong skipped = new AtomicLong();
 
@@ -209,6 +209,14 @@ public final class Operator implements AutoCloseable {
                             .setCertificateValidator(validator)
                             .setRequestTimeout(Unsigned.uint(10_000)));
             client.connect();
+            subscribe();
+        }
+
+        /**
+         * Creates the subscription: one data item on the publication sequence, sampling interval 0.
+         * Called again when Milo reconnects to a restarted sensor and cannot transfer the old one.
+         */
+        private void subscribe() throws UaException {
             UShort ns = client.readNamespaceTable().getIndex(SensorNodes.NAMESPACE_URI);
             if (ns == null) {
                 throw new UaException(org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_NodeIdUnknown,
@@ -219,14 +227,38 @@ public final class Operator implements AutoCloseable {
                 ids.add(new ReadValueId(new NodeId(ns, n), AttributeId.Value.uid(), null, QualifiedName.NULL_VALUE));
             }
             snapshotIds = List.copyOf(ids);
-            subscription = new OpcUaSubscription(client, config.publishingIntervalMs());
-            subscription.create();
+            OpcUaSubscription sub = new OpcUaSubscription(client, config.publishingIntervalMs());
+            sub.setSubscriptionListener(new OpcUaSubscription.SubscriptionListener() {
+                @Override
+                public void onTransferFailed(OpcUaSubscription failed, org.eclipse.milo.opcua.stack.core.types.builtin.StatusCode status) {
+                    LOG.log(Level.INFO, "{0}: subscription lost after reconnect ({1}); subscribing again", name, status);
+                    try {
+                        worker.execute(() -> {
+                            try {
+                                subscribe();
+                            } catch (UaException | RuntimeException e) {
+                                LOG.log(Level.WARNING, "{0}: cannot subscribe again: {1}", name, e.getMessage());
+                            }
+                        });
+                    } catch (java.util.concurrent.RejectedExecutionException closing) {
+                        // connection is closing
+                    }
+                }
+            });
+            sub.create();
             OpcUaMonitoredItem item = OpcUaMonitoredItem.newDataItem(new NodeId(ns, SensorNodes.SEQUENCE));
             item.setSamplingInterval(0.0);
             item.setQueueSize(Unsigned.uint(1000));
-            item.setDataValueListener((i, value) -> worker.execute(() -> onNotification(value)));
-            subscription.addMonitoredItem(item);
-            subscription.synchronizeMonitoredItems();
+            item.setDataValueListener((i, value) -> {
+                try {
+                    worker.execute(() -> onNotification(value));
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    // connection is closing; late notifications are dropped
+                }
+            });
+            sub.addMonitoredItem(item);
+            sub.synchronizeMonitoredItems();
+            subscription = sub;
         }
 
         /** The publishing interval the server granted, in milliseconds. */
@@ -234,19 +266,25 @@ public final class Operator implements AutoCloseable {
             return subscription.getRevisedPublishingInterval().orElse(Double.NaN);
         }
 
-        /** Notifications skipped because a later reading had already replaced them. */
+        /**
+         * Notifications not verified because the sensor had already replaced that reading by a
+         * later one when the operator read the nodes (the operator was slower than the sensor).
+         */
         public long skipped() {
             return skipped.get();
         }
 
         private void onNotification(DataValue notified) {
             try {
-                if (!(notified.value().value() instanceof Long seq) || seq <= lastSequence) {
-                    return; // no reading yet, or already handled through a later Read
+                if (!(notified.value().value() instanceof Long seq)) {
+                    return; // no reading published yet
                 }
-                long readStart = System.nanoTime();
+                if (seq <= lastSequence) {
+                    skipped.incrementAndGet(); // already replaced by a later reading we have read
+                    return;
+                }
                 DataValue[] results = client.read(0.0, TimestampsToReturn.Neither, snapshotIds).getResults();
-                handle(results == null ? List.of() : java.util.Arrays.asList(results), readStart);
+                handle(results == null ? List.of() : java.util.Arrays.asList(results));
             } catch (UaException e) {
                 LOG.log(Level.WARNING, "{0}: read failed: {1}", name, e.getMessage());
             } catch (RuntimeException e) {
@@ -255,7 +293,7 @@ public final class Operator implements AutoCloseable {
             }
         }
 
-        private void handle(List<DataValue> v, long readStart) {
+        private void handle(List<DataValue> v) {
             long received = System.nanoTime();
             if (v.size() != SensorNodes.SNAPSHOT.size()) {
                 emit(0, verifier.malformed(-1, "Read returned " + v.size() + " values"), null, null);
@@ -269,9 +307,6 @@ public final class Operator implements AutoCloseable {
             if (seq <= lastSequence) {
                 skipped.incrementAndGet();
                 return;
-            }
-            if (seq > lastSequence + 1 && lastSequence > 0) {
-                skipped.addAndGet(seq - lastSequence - 1);
             }
             lastSequence = seq;
             String raw = as(v.get(0), String.class);

@@ -38,8 +38,9 @@ public final class SensorNodes {
     /** Int64: the sensor's {@code System.nanoTime()} when the current reading was published. */
     public static final String PUBLISH_NANOTIME = "current.publish.nanotime";
     /**
-     * Int64: publication counter of this server run, incremented with every update of the triple
-     * (including injected test values). The operator subscribes to it; it only de-duplicates
+     * Int64: publication counter, incremented with every update of the triple (including injected
+     * test values); it starts from the wall clock in microseconds at server start, so it keeps
+     * increasing across sensor restarts. The operator subscribes to it; it only de-duplicates
      * notifications and carries no security meaning.
      */
     public static final String SEQUENCE = "current.publication.sequence";

@@ -111,7 +111,11 @@ public final class SensorServer implements AutoCloseable {
     private final Object publishLock = new Object();
     private volatile SensorKey key;
     private volatile ReadingSigner signer;
-    private long sequence;
+    /**
+     * Publication counter. Starts at the wall clock in microseconds so that it keeps increasing
+     * across restarts of the sensor (operators de-duplicate notifications by it).
+     */
+    private long sequence = System.currentTimeMillis() * 1000;
     private boolean started;
 
     private SensorServer(Config config, SensorKey key) throws IOException {
