@@ -6,13 +6,10 @@ package dev.pqsign.xmss;
  * per key (toByte(3, n) || PUB_SEED for PRF), so hashing that block once and cloning the
  * mid-state saves one compression in every PRF call.
  *
- * <p>Not thread-safe: each thread uses its own instance. Counts the compression-function (or
- * permutation) calls it performs, so benchmarks can report hashing work per operation.
+ * <p>Not thread-safe: each thread uses its own instance. Reports its work to
+ * {@link XmssHashCounter} when counting is enabled.
  */
 abstract class HashCore {
-    long calls;
-    long compressions;
-
     /** Hashes {@code in[0..len)} into {@code out[outOff..outOff+n)}. */
     abstract void hash(byte[] in, int len, byte[] out, int outOff);
 

@@ -70,15 +70,6 @@ final class Hasher {
         buf[pad - 1] = (byte) domain;
     }
 
-    /** Hash-function calls and compression-function (or permutation) calls made so far. */
-    long hashCalls() {
-        return core.calls;
-    }
-
-    long compressions() {
-        return core.compressions;
-    }
-
     byte[] pubSeed() {
         return pubSeed;
     }

@@ -36,8 +36,9 @@ final class Sha2Core extends HashCore {
     void hash(byte[] in, int len, byte[] out, int outOff) {
         md.update(in, 0, len);
         digestInto(md, out, outOff);
-        calls++;
-        compressions += blocks(len);
+        if (XmssHashCounter.ENABLED) {
+            XmssHashCounter.add(1, blocks(len));
+        }
     }
 
     private void digestInto(MessageDigest d, byte[] out, int outOff) {
@@ -62,7 +63,9 @@ final class Sha2Core extends HashCore {
             MessageDigest copy = (MessageDigest) md.clone();
             copy.reset();
             copy.update(prefix, 0, len);
-            compressions += len / blockLen;
+            if (XmssHashCounter.ENABLED) {
+                XmssHashCounter.add(0, len / blockLen);
+            }
             return copy;
         } catch (CloneNotSupportedException e) {
             return null;
@@ -79,9 +82,10 @@ final class Sha2Core extends HashCore {
         }
         d.update(in, 0, len);
         digestInto(d, out, outOff);
-        calls++;
         // The prefix blocks were paid for once in absorbPrefix; only the remaining blocks count here.
-        compressions += (len + lengthFieldLen) / blockLen + 1;
+        if (XmssHashCounter.ENABLED) {
+            XmssHashCounter.add(1, (len + lengthFieldLen) / blockLen + 1);
+        }
     }
 
     private long streamed;
@@ -101,7 +105,8 @@ final class Sha2Core extends HashCore {
     @Override
     void finish(byte[] out, int outOff) {
         digestInto(md, out, outOff);
-        calls++;
-        compressions += (streamed + lengthFieldLen) / blockLen + 1;
+        if (XmssHashCounter.ENABLED) {
+            XmssHashCounter.add(1, (streamed + lengthFieldLen) / blockLen + 1);
+        }
     }
 }
