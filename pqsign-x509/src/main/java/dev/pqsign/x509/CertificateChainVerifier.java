@@ -23,7 +23,8 @@ import org.bouncycastle.asn1.x509.Extensions;
  * algorithm is the one of that key; otherwise {@link Reason#UNKNOWN_ALGORITHM} or
  * {@link Reason#ALGORITHM_MISMATCH}.</li>
  * <li>issuer name = issuer's subject name, and if both key identifiers are present they are equal.</li>
- * <li>The signature verifies over the DER tbsCertificate (the root: over itself, if self-issued).</li>
+ * <li>The signature verifies over the DER tbsCertificate. The trusted root must be self-signed
+ * (issuer = subject, verifying under its own key), else {@link Reason#ROOT_NOT_SELF_SIGNED}.</li>
  * <li>notBefore ≤ now ≤ notAfter (inclusive, RFC 5280).</li>
  * <li>Every issuer is a CA (basic constraints cA = TRUE), with keyCertSign if it has key usage,
  * and its pathLenConstraint is respected.</li>
@@ -77,8 +78,8 @@ public final class CertificateChainVerifier {
             return check(path, now);
         } catch (RuntimeException e) {
             // Parsing of extensions is lazy in BouncyCastle; a malformed one surfaces here.
-            return ChainVerificationResult.invalid(Reason.MALFORMED_KEY, path.get(path.size() - 1),
-                    "unreadable content: " + e.getMessage());
+            return ChainVerificationResult.invalid(Reason.MALFORMED_CERTIFICATE, path.get(path.size() - 1),
+                    "unreadable content in the chain: " + e.getMessage());
         }
     }
 
@@ -88,11 +89,15 @@ public final class CertificateChainVerifier {
         if (r != null) {
             return r;
         }
-        if (root.isSelfIssued()) {
-            r = checkSignature(root, root);
-            if (r != null) {
-                return r;
-            }
+        // pqsign's trust anchors are self-signed roots; checking the self-signature also catches an
+        // anchor file that was altered or corrupted after it was distributed.
+        if (!root.isSelfIssued()) {
+            return ChainVerificationResult.invalid(Reason.ROOT_NOT_SELF_SIGNED, root, "trusted root's issuer '"
+                    + root.issuer() + "' is not its subject; pqsign trusts only self-signed roots");
+        }
+        r = checkSignature(root, root);
+        if (r != null) {
+            return r;
         }
         r = checkValidity(root, now);
         if (r != null) {

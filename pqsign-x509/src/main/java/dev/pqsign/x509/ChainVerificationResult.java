@@ -33,8 +33,12 @@ public final class ChainVerificationResult {
         MALFORMED_KEY,
         /** A critical extension pqsign does not understand. */
         UNKNOWN_CRITICAL_EXTENSION,
+        /** The trusted root is not self-signed (its issuer is not its subject, or its own key does not verify it). */
+        ROOT_NOT_SELF_SIGNED,
         /** Not an X.509 v3 certificate. */
-        UNSUPPORTED_VERSION
+        UNSUPPORTED_VERSION,
+        /** A field inside a DER-valid certificate cannot be interpreted (bad time, bit string padding, extension value). */
+        MALFORMED_CERTIFICATE
     }
 
     private static final ChainVerificationResult OK = new ChainVerificationResult(Reason.VALID, "chain is valid", null);

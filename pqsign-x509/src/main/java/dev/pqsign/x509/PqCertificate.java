@@ -52,11 +52,44 @@ public final class PqCertificate {
     public static PqCertificate fromDer(byte[] der) {
         byte[] copy = der.clone();
         ASN1Primitive p = Der.parse(copy, "certificate");
+        PqCertificate cert;
         try {
             Certificate c = Certificate.getInstance(p);
-            return new PqCertificate(copy, new X509CertificateHolder(c));
+            cert = new PqCertificate(copy, new X509CertificateHolder(c));
         } catch (RuntimeException e) {
             throw new CertificateFormatException("not an X.509 certificate: " + e.getMessage(), e);
+        }
+        cert.checkFieldsReadable();
+        return cert;
+    }
+
+    /**
+     * BouncyCastle decodes names, times and extension values lazily; decode them all now so that
+     * a certificate which cannot be read fails here, with a {@link CertificateFormatException},
+     * rather than later inside verification.
+     */
+    private void checkFieldsReadable() {
+        String field = "names";
+        try {
+            holder.getSubject().toString();
+            holder.getIssuer().toString();
+            field = "validity";
+            holder.getNotBefore();
+            holder.getNotAfter();
+            field = "signature";
+            if (holder.toASN1Structure().getSignature().getPadBits() != 0) {
+                throw new IllegalArgumentException("signature BIT STRING has unused bits");
+            }
+            field = "extensions";
+            Extensions ext = holder.getExtensions();
+            if (ext != null) {
+                BasicConstraints.fromExtensions(ext);
+                KeyUsage.fromExtensions(ext);
+                SubjectKeyIdentifier.fromExtensions(ext);
+                AuthorityKeyIdentifier.fromExtensions(ext);
+            }
+        } catch (RuntimeException e) {
+            throw new CertificateFormatException("certificate " + field + " cannot be decoded: " + e.getMessage(), e);
         }
     }
 
