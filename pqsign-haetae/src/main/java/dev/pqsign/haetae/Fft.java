@@ -32,6 +32,10 @@ final class Fft {
             re[r] = x[i] * ROOT_RE[i];
             im[r] = x[i] * ROOT_IM[i];
         }
+        butterflies(re, im);
+    }
+
+    private static void butterflies(int[] re, int[] im) {
         for (int s = 1; s <= 8; s++) {
             int m = 1 << s;
             int half = m >> 1;
@@ -55,6 +59,26 @@ final class Fft {
         }
     }
 
+    /**
+     * As {@link #transform} with the input polynomial in {@code re} (the compact engine has no spare
+     * buffer): the twist and bit-reversal permutation are done pairwise in place.
+     */
+    static void transformInPlace(int[] re, int[] im) {
+        for (int i = 0; i < N; i++) {
+            int r = Integer.reverse(i) >>> 24;
+            if (r < i) {
+                continue;
+            }
+            int xi = re[i];
+            int xr = re[r];
+            re[r] = xi * ROOT_RE[i];
+            im[r] = xi * ROOT_IM[i];
+            re[i] = xr * ROOT_RE[r];
+            im[i] = xr * ROOT_IM[r];
+        }
+        butterflies(re, im);
+    }
+
     /** |z|^2 in the same fixed point. */
     static int sqabs(int re, int im) {
         return mulrnd16(re, re) + mulrnd16(im, im);
@@ -73,6 +97,19 @@ final class Fft {
         for (int[] poly : s2) {
             accumulate(poly, re, im, sum);
         }
+        return fromSums(p, sum, best);
+    }
+
+    /** Adds |FFT(re)|^2 to sum, where re holds a polynomial on entry (destroyed). */
+    static void accumulateInPlace(int[] re, int[] im, int[] sum) {
+        transformInPlace(re, im);
+        for (int j = 0; j < N; j++) {
+            sum[j] += sqabs(re[j], im[j]);
+        }
+    }
+
+    /** The singular value estimate from the accumulated bin sums (sum is destroyed). */
+    static long fromSums(HaetaeParameterSet p, int[] sum, int[] best) {
         int nb = N / p.tau + 1;
         for (int i = 0; i < nb; i++) {
             best[i] = sum[i];

@@ -25,6 +25,33 @@ public enum HaetaeEngine {
             return FastEngine.verify(HaetaeContext.forThread(p), pk, 0, msg, mOff, mLen, ctx, cOff, cLen, sig, sOff,
                     sLen);
         }
+    },
+
+    /**
+     * Streaming engine with a working set of 3 to 5 KB per operation (two or three polynomials, one or two Keccak states):
+     * nothing of size l * n or k * l * n is ever stored; components are regenerated from their seeds.
+     * Several times slower than {@link #FAST}; meant for memory-constrained deployments and as an
+     * independent cross-check of the fast engine.
+     */
+    COMPACT {
+        @Override
+        void keyPair(HaetaeParameterSet p, byte[] seed, byte[] pk, byte[] sk) {
+            CompactEngine.keyPair(p, CompactEngine.forThread(CompactEngine.Op.KEYGEN), seed, 0, pk, 0, sk, 0);
+        }
+
+        @Override
+        void sign(HaetaeParameterSet p, HaetaeSampler sampler, byte[] sk, byte[] msg, int mOff, int mLen,
+                byte[] ctx, int cOff, int cLen, byte[] rnd, byte[] sig, int sigOff) {
+            CompactEngine.sign(p, sampler, CompactEngine.forThread(CompactEngine.Op.SIGN), sk, 0, msg, mOff, mLen, ctx, cOff, cLen, rnd, 0,
+                    sig, sigOff);
+        }
+
+        @Override
+        boolean verify(HaetaeParameterSet p, byte[] pk, byte[] msg, int mOff, int mLen, byte[] ctx, int cOff,
+                int cLen, byte[] sig, int sOff, int sLen) {
+            return CompactEngine.verify(p, CompactEngine.forThread(CompactEngine.Op.VERIFY), pk, 0, msg, mOff, mLen, ctx, cOff, cLen, sig,
+                    sOff, sLen);
+        }
     };
 
     abstract void keyPair(HaetaeParameterSet p, byte[] seed, byte[] pk, byte[] sk);

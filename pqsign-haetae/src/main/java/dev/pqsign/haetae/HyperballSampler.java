@@ -47,7 +47,7 @@ final class HyperballSampler {
         Work(HaetaeParameterSet p) {
             samples = new long[(p.l + p.k) * N];
             signs = new byte[(p.l + p.k) * N / 8];
-            setStart(p, startCube, startThreeHalves);
+            startValues(p, startCube, startThreeHalves);
         }
 
         void wipe() {
@@ -70,7 +70,7 @@ final class HyperballSampler {
      * Newton start values: round(2^64 / sqrt((k+l) n + 2)^3) and round(2^64 * 2 / (3 sqrt((k+l) n + 2)))
      * as 48-bit limbs (specification constants).
      */
-    private static void setStart(HaetaeParameterSet p, Fp cube, Fp threeHalves) {
+    static void startValues(HaetaeParameterSet p, Fp cube, Fp threeHalves) {
         switch (p) {
             case HAETAE_2:
                 cube.set(0x770077e2e41aL, 0x1162L);

@@ -49,6 +49,11 @@ final class Poly {
     /** Computes c for modes 2 and 3 (weight tau) or 5 (balanced binary) from the transcript and mu. */
     static void challenge(int[] c, Keccak xof, HaetaeParameterSet p, byte[] transcript, byte[] mu) {
         xof.initShake256().absorb(transcript, 0, p.highbitsBytes).absorb(mu, 0, SEEDBYTES);
+        challengeFromXof(c, xof, p);
+    }
+
+    /** Squeezes the challenge from an XOF that has absorbed transcript || mu (incremental hashing). */
+    static void challengeFromXof(int[] c, Keccak xof, HaetaeParameterSet p) {
         if (p.k != 4) {
             java.util.Arrays.fill(c, 0);
             for (int i = N - p.tau; i < N; i++) {
@@ -62,7 +67,7 @@ final class Poly {
         } else {
             int hwt = 0;
             int first = 0;
-            // squeeze 32 bytes; weight decides whether to complement so that wt(c) <= 128
+            // 32 bytes; their weight decides whether to complement so that the weight is at most 128
             for (int i = 0; i < 32; i++) {
                 int v = xof.squeezeByte();
                 if (i == 0) {
@@ -78,6 +83,16 @@ final class Poly {
                 for (int i = 0; i < N; i++) {
                     c[i] ^= 1;
                 }
+            }
+        }
+    }
+
+    /** Next uniform coefficient mod q from a SHAKE128 stream (16-bit little-endian rejection). */
+    static int nextUniform(Keccak xof) {
+        while (true) {
+            int t = xof.squeezeByte() | (xof.squeezeByte() << 8);
+            if (t < Q) {
+                return t;
             }
         }
     }

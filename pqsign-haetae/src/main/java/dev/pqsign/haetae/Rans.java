@@ -95,6 +95,12 @@ final class Rans {
             return ptr >= limit + 4;
         }
 
+        /** Drops the reference to the caller's buffer. */
+        void release() {
+            buf = null;
+            x = 0;
+        }
+
         /** Writes the final state (4 bytes, little-endian) and returns the start offset of the code. */
         int flush() {
             ptr -= 4;
@@ -142,6 +148,12 @@ final class Rans {
                 x = (x << 8) | (buf[ptr++] & 0xff);
             }
             return s;
+        }
+
+        /** Drops the reference to the caller's buffer. */
+        void release() {
+            buf = null;
+            x = 0;
         }
 
         /** True if the final state equals the initial one and every byte was consumed. */
