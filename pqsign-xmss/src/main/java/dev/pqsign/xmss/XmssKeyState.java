@@ -1,10 +1,14 @@
 package dev.pqsign.xmss;
 
+import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * The persisted private state of an XMSS / XMSS^MT key: the secret material plus the range
@@ -78,6 +82,45 @@ public final class XmssKeyState {
 
     public XmssKeyState withRange(long next, long end) {
         return new XmssKeyState(key, next, end);
+    }
+
+    /**
+     * Divides the remaining range {@code [nextIndex, endIndex)} into {@code parts} disjoint,
+     * contiguous, non-empty ranges of the same key, in index order. The sizes differ by at most one
+     * (the first {@code remaining % parts} ranges are one longer). The first element is what this key
+     * file shrinks to; the others are the states of new key files. This is a pure computation: to
+     * split a key on disk safely use {@link XmssKeySplit}, which shrinks the original durably before
+     * any other part exists.
+     *
+     * @throws KeyExhaustedException if no index is left to split
+     * @throws IllegalArgumentException if {@code parts < 2} or {@code parts > remaining()}
+     */
+    public List<XmssKeyState> split(int parts) {
+        long remaining = remaining();
+        if (remaining == 0) {
+            throw new KeyExhaustedException("cannot split an exhausted key: all indices up to "
+                    + endIndex + " are used");
+        }
+        if (parts < 2) {
+            throw new IllegalArgumentException("a split needs at least 2 parts, got " + parts);
+        }
+        if (parts > remaining) {
+            throw new IllegalArgumentException("cannot split " + remaining + " remaining indices [" + nextIndex + ", "
+                    + endIndex + ") into " + parts + " non-empty parts");
+        }
+        long base = remaining / parts;
+        long extra = remaining % parts;
+        List<XmssKeyState> out = new ArrayList<>(parts);
+        long start = nextIndex;
+        for (int i = 0; i < parts; i++) {
+            long size = base + (i < extra ? 1 : 0);
+            out.add(new XmssKeyState(key, start, start + size));
+            start += size;
+        }
+        if (start != endIndex) {
+            throw new IllegalStateException("split ranges end at " + start + ", expected " + endIndex);
+        }
+        return Collections.unmodifiableList(out);
     }
 
     /** Encoded length for a set with output length n. */
