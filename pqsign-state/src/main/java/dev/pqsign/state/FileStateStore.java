@@ -28,7 +28,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * through different spellings of the path still exclude each other), then an exclusive OS lock on
  * the sibling file {@code NAME.lock}. The state file itself cannot carry the lock because each write
  * replaces it by a rename. Both locks are held only for the duration of one operation, and the OS
- * lock is released by the kernel if the process dies. Waiting is bounded by the store's lock
+ * lock is released by the kernel if the process dies. Waiters block in the kernel (not by polling),
+ * so a process that updates in a tight loop cannot starve another one. Waiting is bounded by the store's lock
  * timeout, after which a {@link StateLockTimeoutException} names the file and the time waited.
  *
  * <p><b>Reading.</b> Every operation re-reads the file under the lock; nothing is cached, because
@@ -106,7 +107,8 @@ public final class FileStateStore implements StateStore {
         }
         this.lockTimeout = lockTimeout;
         this.ops = ops;
-        this.jvmLock = JVM_LOCKS.computeIfAbsent(this.stateFile, p -> new ReentrantLock());
+        // Fair, so a thread that updates in a loop cannot starve the others of this JVM.
+        this.jvmLock = JVM_LOCKS.computeIfAbsent(this.stateFile, p -> new ReentrantLock(true));
     }
 
     /**
@@ -272,8 +274,7 @@ public final class FileStateStore implements StateStore {
             throw interrupted();
         }
         if (!haveJvmLock) {
-            throw new StateLockTimeoutException("state file " + stateFile
-                    + " is locked by another thread of this process; waited " + human(lockTimeout));
+            throw lockTimeout("by another thread of this process");
         }
         try {
             // The lock file is opened and closed only while holding the JVM lock: closing any
@@ -308,41 +309,64 @@ public final class FileStateStore implements StateStore {
     }
 
     private FileLock acquire(FileChannel channel, long start, long timeoutNanos) throws IOException {
-        long backoff = MIN_BACKOFF_NANOS;
-        boolean overlapped = false;
-        while (true) {
-            try {
-                FileLock lock = channel.tryLock();
-                if (lock != null) {
-                    return lock;
-                }
-            } catch (ClosedByInterruptException e) {
-                // NIO closes a channel used by an interrupted thread; report it as the interrupt.
-                InterruptedIOException ie = interrupted();
-                ie.initCause(e);
-                throw ie;
-            } catch (OverlappingFileLockException e) {
-                // Another channel in this JVM holds a lock on the lock file without going through a
-                // FileStateStore (ours are serialised by the JVM lock). Treat it as busy.
-                overlapped = true;
+        try {
+            FileLock lock = channel.tryLock(); // uncontended: no timer needed
+            if (lock != null) {
+                return lock;
             }
+            long remaining = timeoutNanos - (System.nanoTime() - start);
+            lock = remaining > 0 ? TimedFileLock.lock(channel, remaining) : null;
+            if (lock == null) {
+                throw lockTimeout("by another process (lock file " + lockFile + ")");
+            }
+            return lock;
+        } catch (ClosedByInterruptException e) {
+            // NIO closes a channel used by an interrupted thread; report it as the interrupt.
+            InterruptedIOException ie = interrupted();
+            ie.initCause(e);
+            throw ie;
+        } catch (InterruptedIOException e) {
+            InterruptedIOException ie = interrupted();
+            ie.initCause(e);
+            throw ie;
+        } catch (OverlappingFileLockException e) {
+            return pollOverlapping(channel, start, timeoutNanos);
+        }
+    }
+
+    /**
+     * Another channel in this JVM holds a lock on the lock file without going through a
+     * FileStateStore (ours are serialised by the JVM lock), so the JDK refuses to block. Rare enough
+     * that polling is fine.
+     */
+    private FileLock pollOverlapping(FileChannel channel, long start, long timeoutNanos) throws IOException {
+        long backoff = MIN_BACKOFF_NANOS;
+        while (true) {
             long waited = System.nanoTime() - start;
             if (waited >= timeoutNanos) {
-                String holder = overlapped
-                        ? "by other code in this process that locked " + lockFile + " directly"
-                        : "by another process (lock file " + lockFile + ")";
-                throw new StateLockTimeoutException("state file " + stateFile + " is locked " + holder
-                        + "; waited " + human(lockTimeout));
+                throw lockTimeout("by other code in this process that locked " + lockFile + " directly");
             }
-            long sleep = Math.min(backoff, timeoutNanos - waited);
             try {
-                TimeUnit.NANOSECONDS.sleep(sleep);
+                TimeUnit.NANOSECONDS.sleep(Math.min(backoff, timeoutNanos - waited));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw interrupted();
             }
             backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
+            try {
+                FileLock lock = channel.tryLock();
+                if (lock != null) {
+                    return lock;
+                }
+            } catch (OverlappingFileLockException e) {
+                // still held in this JVM; keep waiting
+            }
         }
+    }
+
+    private StateLockTimeoutException lockTimeout(String holder) {
+        return new StateLockTimeoutException("state file " + stateFile + " is locked " + holder
+                + "; waited " + human(lockTimeout));
     }
 
     private byte[] readLocked() throws IOException {

@@ -1,6 +1,7 @@
 package dev.pqsign.state;
 
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -9,7 +10,8 @@ import java.time.Duration;
  * after {@code update} has returned, i.e. after the store claims it is durable.
  *
  * <ul>
- *   <li>{@code count FILE N}: N increments, printing each value obtained.
+ *   <li>{@code count FILE N [GOFILE]}: N increments, printing each value obtained; with GOFILE, first
+ *       prints {@code READY} and waits until GOFILE exists.
  *   <li>{@code forever FILE}: increments until killed.
  *   <li>{@code hold FILE MILLIS}: one increment whose update function prints {@code HOLDING} and then
  *       sleeps MILLIS while the lock is held.
@@ -27,6 +29,20 @@ public final class StoreChild {
             switch (mode) {
                 case "count" -> {
                     int n = Integer.parseInt(args[2]);
+                    if (args.length > 3) {
+                        // Start line: report readiness, then wait for the parent's go file so that
+                        // all children really run their updates at the same time.
+                        Path go = Path.of(args[3]);
+                        out.println("READY");
+                        out.flush();
+                        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                        while (!Files.exists(go)) {
+                            if (System.nanoTime() > deadline) {
+                                throw new IllegalStateException("no go file " + go + " after 60 s");
+                            }
+                            Thread.sleep(1);
+                        }
+                    }
                     for (int i = 0; i < n; i++) {
                         out.println(Counter.decode(store.update(Counter::increment)));
                         out.flush();
