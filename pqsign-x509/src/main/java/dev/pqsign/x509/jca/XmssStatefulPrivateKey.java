@@ -1,0 +1,70 @@
+package dev.pqsign.x509.jca;
+
+import dev.pqsign.x509.PqPublicKey;
+import dev.pqsign.xmss.XmssParameterSet;
+import dev.pqsign.xmss.XmssStatefulSigner;
+import java.io.IOException;
+import java.io.NotSerializableException;
+import java.io.ObjectOutputStream;
+import java.security.PrivateKey;
+import java.util.Objects;
+
+/**
+ * The only way to sign with XMSS / XMSS^MT through the JCA: a {@link PrivateKey} bound to an open
+ * {@link XmssStatefulSigner}, and so to the durable state store that guarantees no index is ever
+ * used twice. Every {@code Signature.sign()} with it reserves the next index on disk first.
+ *
+ * <p>It has no encoding: {@link #getEncoded()} and {@link #getFormat()} return {@code null}, and it
+ * cannot be serialised, because NIST SP 800-208 forbids exporting stateful hash-based private keys
+ * (a copy would sign with indices the original also uses). The caller owns the signer and closes it.
+ */
+public final class XmssStatefulPrivateKey implements PrivateKey {
+    private static final long serialVersionUID = 1L;
+
+    private final transient XmssStatefulSigner signer;
+
+    public XmssStatefulPrivateKey(XmssStatefulSigner signer) {
+        this.signer = Objects.requireNonNull(signer, "signer");
+    }
+
+    /** The signer this key signs through. */
+    public XmssStatefulSigner signer() {
+        return signer;
+    }
+
+    /** The matching public key. */
+    public PqSignPublicKey publicKey() {
+        return new PqSignPublicKey(PqPublicKey.of(signer.publicKey()));
+    }
+
+    public XmssParameterSet parameterSet() {
+        return signer.parameterSet();
+    }
+
+    /** {@code XMSS} or {@code XMSSMT}. */
+    @Override
+    public String getAlgorithm() {
+        return signer.parameterSet().family() == XmssParameterSet.Family.XMSS ? "XMSS" : "XMSSMT";
+    }
+
+    /** Always {@code null}: there is no export format (SP 800-208). */
+    @Override
+    public String getFormat() {
+        return null;
+    }
+
+    /** Always {@code null}: stateful private keys are never exported (SP 800-208). */
+    @Override
+    public byte[] getEncoded() {
+        return null;
+    }
+
+    private void writeObject(ObjectOutputStream out) throws IOException {
+        throw new NotSerializableException("XMSS private keys cannot be exported or serialised (NIST SP 800-208)");
+    }
+
+    @Override
+    public String toString() {
+        return "XmssStatefulPrivateKey[" + signer + "]";
+    }
+}
