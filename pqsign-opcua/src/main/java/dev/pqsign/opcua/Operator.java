@@ -286,7 +286,17 @@ public final class Operator implements AutoCloseable {
                 DataValue[] results = client.read(0.0, TimestampsToReturn.Neither, snapshotIds).getResults();
                 handle(results == null ? List.of() : java.util.Arrays.asList(results));
             } catch (UaException e) {
-                LOG.log(Level.WARNING, "{0}: read failed: {1}", name, e.getMessage());
+                boolean serverRefused = e instanceof org.eclipse.milo.opcua.stack.core.UaServiceFaultException
+                        || e.getCause() instanceof org.eclipse.milo.opcua.stack.core.UaServiceFaultException;
+                if (notified.value().value() instanceof Long seq
+                        && (serverRefused || isOversizeOrUndecodable(e.getStatusCode().value()))) {
+                    // The connection works but this publication cannot be read (e.g. values larger
+                    // than an OPC UA message): it is rejected, not silently dropped.
+                    lastSequence = seq;
+                    emit(seq, verifier.malformed(-1, "Read of the published values failed: " + e.getMessage()), null, null);
+                } else {
+                    LOG.log(Level.WARNING, "{0}: read failed: {1}", name, e.getMessage());
+                }
             } catch (RuntimeException e) {
                 // Nothing a sensor publishes may stop the console.
                 LOG.log(Level.ERROR, name + ": unexpected failure handling a notification", e);
@@ -362,6 +372,13 @@ public final class Operator implements AutoCloseable {
             }
             connections.remove(this);
         }
+    }
+
+    private static boolean isOversizeOrUndecodable(long status) {
+        return status == org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_ResponseTooLarge
+                || status == org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_EncodingLimitsExceeded
+                || status == org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_DecodingError
+                || status == org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_EncodingError;
     }
 
     private static <T> T as(DataValue dv, Class<T> type) {

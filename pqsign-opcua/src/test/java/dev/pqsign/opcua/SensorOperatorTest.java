@@ -149,11 +149,14 @@ class SensorOperatorTest {
             Operator.Observation o = observe(sensor.publishRaw(g[0], g[1], g[2]));
             assertEquals(Reason.MALFORMED, o.verdict().reason(), o.verdict().detail());
         }
+        // larger than an OPC UA message may be: the Read fails, the operator rejects and carries on
+        Operator.Observation huge = observe(sensor.publishRaw("1500.00,x", ByteString.of(new byte[8_000_000]), Unsigned.uint(12)));
+        assertEquals(Reason.MALFORMED, huge.verdict().reason(), huge.verdict().detail());
         // right shape, but a zero signature: verified and refused
         assertEquals(Reason.BAD_SIGNATURE, observe(sensor.publishRaw("1500.00,x", ByteString.of(new byte[64]),
                 Unsigned.uint(11))).verdict().reason());
         assertEquals(Reason.ACCEPTED, publish("1500.00,after-garbage"));
-        assertEquals(garbage.length, operator.count(Reason.MALFORMED));
+        assertEquals(garbage.length + 1, operator.count(Reason.MALFORMED));
     }
 
     @Test

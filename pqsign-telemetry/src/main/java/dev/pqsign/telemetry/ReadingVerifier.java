@@ -153,8 +153,15 @@ public final class ReadingVerifier {
         return Verdict.of(Reason.ACCEPTED, index, "ok");
     }
 
+    /** Shortens sensor-supplied text for the log and neutralizes control characters (log injection). */
     private static String abbreviate(String s) {
-        return s.length() <= 64 ? s : s.substring(0, 64) + "…";
+        String cut = s.length() <= 64 ? s : s.substring(0, 64) + "…";
+        StringBuilder sb = new StringBuilder(cut.length());
+        for (int i = 0; i < cut.length(); i++) {
+            char c = cut.charAt(i);
+            sb.append(Character.isISOControl(c) ? '?' : c);
+        }
+        return sb.toString();
     }
 
     /** The pinned keys. */
