@@ -283,19 +283,43 @@ public final class FileStateStore implements StateStore {
             try (FileChannel channel = openLockFile()) {
                 FileLock lock = acquire(channel, start, timeoutNanos);
                 try {
-                    if (!leftoversCleaned) {
-                        DurableFiles.deleteLeftoverTemps(stateFile);
-                        leftoversCleaned = true;
-                    }
+                    deleteLeftoversOnce();
                     return action.run();
                 } finally {
-                    if (lock.isValid()) {
-                        lock.release();
-                    }
+                    releaseQuietly(lock);
                 }
             }
         } finally {
             jvmLock.unlock();
+        }
+    }
+
+    /**
+     * Removes temporary files of crashed writers; we hold the lock, so none of them is live. This is
+     * hygiene (they may hold secret bytes), not correctness: they are never read as the state, so a
+     * failure here must not fail the caller's operation; it is retried by the next operation.
+     */
+    private void deleteLeftoversOnce() {
+        if (leftoversCleaned) {
+            return;
+        }
+        try {
+            DurableFiles.deleteLeftoverTemps(stateFile);
+            leftoversCleaned = true;
+        } catch (IOException | RuntimeException e) {
+            // retried next time
+        }
+    }
+
+    private static void releaseQuietly(FileLock lock) {
+        if (!lock.isValid()) {
+            return;
+        }
+        try {
+            lock.release();
+        } catch (IOException e) {
+            // Closing the channel right after releases the lock as well; an exception here must not
+            // replace the outcome of the operation itself.
         }
     }
 
