@@ -37,11 +37,14 @@ public record DemoReport(List<SetResult> sets) {
      * @param seconds wall time of the set's run
      * @param readingsPerSecond accepted readings per second over all sensors
      * @param link link profile name
+     * @param cpuMsPerReading CPU time of the whole process (sensors, operator, relays) per accepted
+     *     reading during the set's run; with the machine's core count it bounds the throughput
+     *     independently of other load ({@code NaN} if the JVM cannot tell)
      */
     public record SetResult(String name, int readings, long accepted, long injectedTampered, long rejectedTampered,
             long injectedReplayed, long rejectedReplayed, int signatureBytes, Summary sign, Summary verify,
             Summary transfer, Summary endToEnd, int sensors, long lost, long rejectedGenuine, double seconds,
-            double readingsPerSecond, String link) {
+            double readingsPerSecond, String link, double cpuMsPerReading) {
     }
 
     /**
@@ -49,7 +52,8 @@ public record DemoReport(List<SetResult> sets) {
      * "injected_tampered":…,"rejected_tampered":…,"injected_replayed":…,"rejected_replayed":…,
      * "signature_bytes":…,"sign_ms":{"p50":…,"p99":…,"max":…},"verify_ms":{…},"transfer_ms":{…},
      * "end_to_end_ms":{…},"sensors":…,"lost":…,"rejected_genuine":…,"readings_per_second":…,
-     * "link":…}]}}} — the first keys in exactly this order, the last five as additions.
+     * "link":…,"cpu_ms_per_reading":…}]}}} — the first keys in exactly this order, the last six as
+     * additions.
      */
     public String toJson() {
         StringBuilder sb = new StringBuilder("{\"sets\":[");
@@ -75,6 +79,7 @@ public record DemoReport(List<SetResult> sets) {
                     .append(",\"rejected_genuine\":").append(s.rejectedGenuine())
                     .append(",\"readings_per_second\":").append(num(s.readingsPerSecond()))
                     .append(",\"link\":").append(quote(s.link()))
+                    .append(",\"cpu_ms_per_reading\":").append(num(s.cpuMsPerReading()))
                     .append('}');
         }
         return sb.append("]}").toString();
@@ -83,15 +88,15 @@ public record DemoReport(List<SetResult> sets) {
     /** A fixed-width table like the study's Table 6 (averages and percentiles in milliseconds). */
     public String toTable() {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-24s %9s %9s %9s %9s %9s %9s %8s %7s %7s %8s %9s%n", "parameter set",
+        sb.append(String.format(Locale.ROOT, "%-24s %9s %9s %9s %9s %9s %9s %8s %7s %7s %9s %10s %7s%n", "parameter set",
                 "sign avg", "verify avg", "xfer p50", "e2e p50", "e2e p99", "e2e max", "sig B", "tamper", "replay",
-                "accepted", "readings/s"));
+                "accepted", "readings/s", "cpu ms"));
         for (SetResult s : sets) {
-            sb.append(String.format(Locale.ROOT, "%-24s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %8d %3d/%-3d %3d/%-3d %8s %9.1f%n",
+            sb.append(String.format(Locale.ROOT, "%-24s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %8d %3d/%-3d %3d/%-3d %9s %10.1f %7.3f%n",
                     s.name(), s.sign().mean(), s.verify().mean(), s.transfer().p50(), s.endToEnd().p50(),
                     s.endToEnd().p99(), s.endToEnd().max(), s.signatureBytes(), s.rejectedTampered(),
                     s.injectedTampered(), s.rejectedReplayed(), s.injectedReplayed(), s.accepted() + "/" + s.readings(),
-                    s.readingsPerSecond()));
+                    s.readingsPerSecond(), s.cpuMsPerReading()));
         }
         return sb.toString();
     }

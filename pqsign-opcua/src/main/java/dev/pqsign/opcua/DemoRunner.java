@@ -188,6 +188,7 @@ public final class DemoRunner {
                 ExecutorService pool = Executors.newFixedThreadPool(k);
                 warmUp(sensors, inbox, o.warmupReadings(), pool);
                 long start = System.nanoTime();
+                long cpuStart = processCpuNanos();
                 try {
                     List<Future<?>> futures = new ArrayList<>();
                     for (int i = 0; i < k; i++) {
@@ -211,12 +212,16 @@ public final class DemoRunner {
                     pool.shutdownNow();
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
+                long cpuEnd = processCpuNanos();
+                double cpuMsPerReading = cpuStart < 0 || cpuEnd < 0 || tally.accepted.get() == 0 ? Double.NaN
+                        : (cpuEnd - cpuStart) / 1e6 / tally.accepted.get();
                 return new DemoReport.SetResult(set.name(), o.readings(), tally.accepted.get(),
                         tally.injectedTampered.get(), tally.rejectedTampered.get(),
                         tally.injectedReplayed.get(), tally.rejectedReplayed.get(),
                         (int) tally.signatureBytes.get(), tally.stats.sign().summary(), tally.stats.verify().summary(),
                         tally.stats.transfer().summary(), tally.stats.endToEnd().summary(), k, tally.lost.get(),
-                        tally.rejectedGenuine.get(), seconds, tally.accepted.get() / seconds, o.link().name());
+                        tally.rejectedGenuine.get(), seconds, tally.accepted.get() / seconds, o.link().name(),
+                        cpuMsPerReading);
             } finally {
                 for (LinkEmulator r : relays) {
                     r.close();
@@ -226,6 +231,15 @@ public final class DemoRunner {
                 }
             }
         }
+    }
+
+    /** CPU time of this process in nanoseconds, or -1 if the platform does not report it. */
+    private static long processCpuNanos() {
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+            return sun.getProcessCpuTime();
+        }
+        return -1;
     }
 
     private static void warmUp(List<SensorServer> sensors, Map<String, BlockingQueue<Operator.Observation>> inbox,

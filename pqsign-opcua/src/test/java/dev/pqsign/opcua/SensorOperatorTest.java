@@ -53,6 +53,7 @@ class SensorOperatorTest {
     private SensorServer sensor;
     private ReplayGuard guard;
     private Operator operator;
+    private Operator.Connection connection;
 
     @BeforeEach
     void start() throws Exception {
@@ -60,7 +61,7 @@ class SensorOperatorTest {
         sensor = SensorServer.start(SensorServer.Config.loopback("s1", dir.resolve("sensor"), TransportSecurity.NONE),
                 new SensorKey(signer, key.keyId()));
         startOperator();
-        operator.connect("s1", sensor.endpointUrl());
+        connection = operator.connect("s1", sensor.endpointUrl());
     }
 
     private void startOperator() throws Exception {
@@ -105,6 +106,28 @@ class SensorOperatorTest {
             assertTrue(o.latency().endToEndNanos() >= o.latency().transferNanos());
         }
         assertEquals(20, operator.count(Reason.ACCEPTED));
+    }
+
+    /** Open loop: a paced simulated sensor; every publication is either verified or coalesced into a later one. */
+    @Test
+    void publishAll_simulatedSensorAtRate_everyPublicationAccountedFor() throws Exception {
+        dev.pqsign.telemetry.SimulatedSpeedSensor source = new dev.pqsign.telemetry.SimulatedSpeedSensor(1500, 5, 200, 3,
+                java.time.Clock.systemUTC());
+        dev.pqsign.telemetry.ReadingSource limited = new dev.pqsign.telemetry.ReadingSource() {
+            int left = 40;
+
+            @Override
+            public String next() throws InterruptedException {
+                return left-- > 0 ? source.next() : null;
+            }
+        };
+        assertEquals(40, sensor.publishAll(limited));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (operator.count(Reason.ACCEPTED) + connection.skipped() < 40 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(40, operator.count(Reason.ACCEPTED) + connection.skipped());
+        assertEquals(0, operator.count(Reason.REPLAYED) + operator.count(Reason.BAD_SIGNATURE) + operator.count(Reason.MALFORMED));
     }
 
     @Test

@@ -51,6 +51,36 @@ class ReadingSourcesTest {
         assertEquals(1500, sum / 200, 2);
     }
 
+    /** A real named pipe (mkfifo): the source blocks until the writer sends lines, ends when it closes. */
+    @Test
+    void lineSource_namedPipe_readsLinesAsWritten(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path fifo = dir.resolve("rpm.fifo");
+        Process mk;
+        try {
+            mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        } catch (java.io.IOException e) {
+            org.junit.jupiter.api.Assumptions.abort("mkfifo not available: " + e.getMessage());
+            return;
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo failed");
+        Thread writer = new Thread(() -> {
+            try (java.io.Writer w = java.nio.file.Files.newBufferedWriter(fifo, StandardCharsets.UTF_8)) {
+                w.write("1500.00,2026-11-30T00:00:00.000000000Z\n");
+                w.flush();
+                w.write("1501.00,2026-11-30T00:00:01.000000000Z\n");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        writer.start();
+        try (LineReadingSource src = LineReadingSource.open(fifo)) {
+            assertEquals("1500.00,2026-11-30T00:00:00.000000000Z", src.next());
+            assertEquals("1501.00,2026-11-30T00:00:01.000000000Z", src.next());
+            assertNull(src.next());
+        }
+        writer.join();
+    }
+
     @Test
     void lineSource_skipsBlankOverlongAndInvalidLines() throws Exception {
         ByteArrayOutputStream in = new ByteArrayOutputStream();
