@@ -28,6 +28,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * file has been removed. There is no fallback to a non-atomic copy: a file system that cannot rename
  * atomically makes the write fail.
  *
+ * <p>On POSIX file systems the written file always ends up with owner-only permissions
+ * ({@code rw-------}), because the temporary file is created that way (it may hold secret seeds)
+ * and the rename carries its mode over; change them afterwards if a written file is public. A
+ * target that is a symbolic link is replaced by a regular file, not written through.
+ *
  * <p>These methods take no locks. Two concurrent writers of the same file do not corrupt it (the
  * last rename wins, whole), but a read-modify-write needs mutual exclusion, which
  * {@link FileStateStore} provides.
