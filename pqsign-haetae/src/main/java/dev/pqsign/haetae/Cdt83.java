@@ -68,12 +68,17 @@ final class Cdt83 {
         0xfffffffffffffffbL, 0xfffffffffffffffeL,
     };
 
-    /** {@link #HI} widened to long for the sampler's inner loop. */
-    static final long[] HI_LONG = new long[HI_LEN];
+    /** Bits 41..82 of every entry (42 bits), for the sampler's two-limb comparison. */
+    static final long[] TOP42 = new long[LEN];
+    /** Bits 0..40 of every entry. */
+    static final long[] LOW41 = new long[LEN];
+    static final long MASK41 = (1L << 41) - 1;
 
     static {
-        for (int i = 0; i < HI_LEN; i++) {
-            HI_LONG[i] = HI[i];
+        for (int i = 0; i < LEN; i++) {
+            long hi = i < HI_LEN ? HI[i] : HI_SATURATED;
+            TOP42[i] = (hi << 23) | (LO[i] >>> 41);
+            LOW41[i] = LO[i] & MASK41;
         }
     }
 

@@ -198,21 +198,16 @@ final class HyperballSampler {
         long randLo = le(rand, 0, 8);
         long randHi = le(rand, 8, 3) & 0x7ffff;
         long randRej = le(rand, 11, 6);
+        // Constant-time count of table entries below the 83-bit random value. With both split into
+        // 42 + 41 bit limbs, t = 2 (top_c - top_r) - [low_c < low_r] is negative exactly when
+        // cdt < rnd (|low difference| < 2^41 cannot outweigh a nonzero top difference).
+        long rTop = (randHi << 23) | (randLo >>> 41);
+        long rLow = randLo & Cdt83.MASK41;
+        long[] top = Cdt83.TOP42;
+        long[] low = Cdt83.LOW41;
         long x = 0;
-        // constant-time count of table entries below the 83-bit random value; the borrow of
-        // cLo - randLo is computed without branching
-        long[] lo = Cdt83.LO;
-        long[] hi = Cdt83.HI_LONG;
-        for (int i = 0; i < Cdt83.HI_LEN; i++) {
-            long cLo = lo[i];
-            long borrow = ((~cLo & randLo) | (~(cLo ^ randLo) & (cLo - randLo))) >>> 63;
-            x += (hi[i] - randHi - borrow) >>> 63;
-        }
-        long satHi = Cdt83.HI_SATURATED - randHi;
-        for (int i = Cdt83.HI_LEN; i < Cdt83.LEN; i++) {
-            long cLo = lo[i];
-            long borrow = ((~cLo & randLo) | (~(cLo ^ randLo) & (cLo - randLo))) >>> 63;
-            x += (satHi - borrow) >>> 63;
+        for (int i = 0; i < Cdt83.LEN; i++) {
+            x += (2 * (top[i] - rTop) - ((low[i] - rLow) >>> 63)) >>> 63;
         }
         y.lo = le(rand, 17, 6);
         y.hi = le(rand, 23, 3) | (x << 24);
