@@ -62,6 +62,18 @@ public final class XmssKeySplit {
     }
 
     /**
+     * The original was shrunk durably, but a new part could not be created. The indices of that part
+     * and of every later one belong to no key file any more: they are lost, never reusable.
+     */
+    public static final class PartWriteException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        PartWriteException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
      * One range of a split key.
      *
      * @param number 1 for the original, 2..N for the new files
@@ -85,9 +97,10 @@ public final class XmssKeySplit {
      *     nothing is written
      * @throws KeyExhaustedException if the key has no index left; nothing is written
      * @throws KeyFormatException if the original is not a valid key state; nothing is written
-     * @throws IOException if a destination exists or the original cannot be locked, read or written
-     *     (nothing was given away), or if a part could not be created after the shrink (the message
-     *     says which indices are lost; none can ever be used twice)
+     * @throws PartWriteException if a part could not be created after the shrink (the message says
+     *     which indices are lost; none can ever be used twice)
+     * @throws IOException if a destination exists or the original cannot be locked, read or written;
+     *     nothing was given away
      */
     public static List<Part> split(StateStore original, int parts, PartWriter writer) throws IOException {
         Objects.requireNonNull(original, "original");
@@ -135,7 +148,7 @@ public final class XmssKeySplit {
                     writer.create(i, bytes);
                 } catch (IOException | RuntimeException e) {
                     XmssKeyState first = split.get(0);
-                    throw new IOException("key " + original.describe() + " was shrunk to [" + first.nextIndex() + ", "
+                    throw new PartWriteException("key " + original.describe() + " was shrunk to [" + first.nextIndex() + ", "
                             + first.endIndex() + "), but part " + i + " (" + writer.describe(i)
                             + ") could not be written: " + e.getMessage() + "; indices [" + s.nextIndex() + ", "
                             + split.get(parts - 1).endIndex() + ") of parts " + i + ".." + parts

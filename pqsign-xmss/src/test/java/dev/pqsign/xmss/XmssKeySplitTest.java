@@ -204,7 +204,8 @@ class XmssKeySplitTest {
             }
         };
         try (FileStateStore store = FileStateStore.open(original, TIMEOUT)) {
-            IOException e = assertThrows(IOException.class, () -> XmssKeySplit.split(store, 3, failing));
+            IOException e = assertThrows(XmssKeySplit.PartWriteException.class,
+                    () -> XmssKeySplit.split(store, 3, failing));
             assertTrue(e.getMessage().contains("shrunk to [0, 10)") && e.getMessage().contains("part-3.state")
                     && e.getMessage().contains("[20, 30)") && e.getMessage().contains("No space left"),
                     e.getMessage());

@@ -1,0 +1,143 @@
+package dev.pqsign.cli;
+
+import dev.pqsign.core.Secrets;
+import dev.pqsign.state.DurableFiles;
+import dev.pqsign.state.FileStateStore;
+import dev.pqsign.xmss.XmssKeySplit;
+import dev.pqsign.xmss.XmssKeyState;
+import dev.pqsign.xmss.XmssPublicKey;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code pqsign key split}: divides the remaining indices of an XMSS key state into N key files with
+ * disjoint ranges (the original keeps the first range; {@code OUT/part-2.state} ... {@code part-N.state}
+ * get the others, plus {@code OUT/key.pub}). The original is shrunk durably under its lock before any
+ * part file exists, so no index can ever belong to two files, even after a crash.
+ */
+@Command(name = "split", description = {
+    "Split the remaining index range of an XMSS key state into N disjoint key files.",
+    "The original keeps the first range; OUT/part-2.state .. part-N.state and OUT/key.pub are created.",
+    "Use this (never a copy of key.state) to sign with one key on several devices."})
+final class KeySplitCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--key", required = true, description = "The key state to split (DIR/key.state); it shrinks to part 1.")
+    Path key;
+
+    @Option(names = "--parts", required = true, description = "Number of parts N (2 .. remaining signatures).")
+    int parts;
+
+    @Option(names = "--out", required = true, description = "Directory for part-2.state .. part-N.state and key.pub.")
+    Path out;
+
+    @Option(names = "--lock-timeout", defaultValue = "10", description = "Seconds to wait for another process holding the key (default 10).")
+    int lockTimeout;
+
+    @Override
+    public Integer call() throws IOException {
+        if (parts < 2) {
+            throw CliException.usage("--parts must be at least 2, got " + parts);
+        }
+        if (lockTimeout < 0) {
+            throw CliException.usage("--lock-timeout must not be negative, got " + lockTimeout);
+        }
+        byte[] head = KeyFiles.readSmall(key, "key state");
+        XmssPublicKey publicKey;
+        try {
+            if (!XmssKeyState.hasMagic(head)) {
+                throw CliException.usage(key + " is not an XMSS key state (only stateful XMSS / XMSS^MT keys are split;"
+                        + " HAETAE keys are stateless)");
+            }
+            XmssKeyState s = XmssKeyState.decode(head);
+            publicKey = s.key().publicKey();
+            s.key().destroy();
+        } catch (dev.pqsign.core.KeyFormatException e) {
+            throw CliException.usage(key + ": " + e.getMessage());
+        } finally {
+            Secrets.wipe(head);
+        }
+        if (Files.exists(out, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(out)) {
+            throw CliException.usage("--out " + out + " exists and is not a directory");
+        }
+        Path pubFile = out.resolve("key.pub");
+        byte[] pub = publicKey.encoded();
+        boolean pubPresent = Files.exists(pubFile, LinkOption.NOFOLLOW_LINKS);
+        if (pubPresent && !Arrays.equals(pub, KeyFiles.readSmall(pubFile, "public key"))) {
+            throw CliException.usage(pubFile + " already exists and holds a different public key; choose another --out");
+        }
+        for (int i = 2; i <= parts; i++) {
+            Path p = partFile(i);
+            if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                throw CliException.usage(p + " already exists; refusing to overwrite a key file (nothing was changed)");
+            }
+        }
+        if (!Files.isDirectory(out)) {
+            Files.createDirectories(out);
+            Path parent = out.toAbsolutePath().normalize().getParent();
+            if (parent != null) {
+                // The new directory's own entry must survive a power loss too.
+                DurableFiles.forceDirectory(parent);
+            }
+        }
+
+        List<XmssKeySplit.Part> result;
+        try (FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(lockTimeout))) {
+            result = XmssKeySplit.split(store, parts, new XmssKeySplit.PartWriter() {
+                @Override
+                public void checkAbsent(int part) throws IOException {
+                    Path p = partFile(part);
+                    if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                        throw new FileAlreadyExistsException(p.toString(), null,
+                                "already exists; refusing to overwrite a key file (nothing was changed)");
+                    }
+                }
+
+                @Override
+                public void create(int part, byte[] encodedState) throws IOException {
+                    DurableFiles.createAtomically(partFile(part), encodedState);
+                }
+
+                @Override
+                public String describe(int part) {
+                    return partFile(part).toString();
+                }
+            });
+        } catch (XmssKeySplit.PartWriteException e) {
+            throw new CliException(CliException.FAILED, e.getMessage(), e);
+        } catch (FileAlreadyExistsException e) {
+            throw CliException.usage(e.getFile() + " " + e.getReason());
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage(e.getMessage());
+        }
+        if (!pubPresent) {
+            DurableFiles.writeAtomically(pubFile, pub);
+        }
+        PrintWriter o = spec.commandLine().getOut();
+        o.printf("%s split into %d parts (%s):%n", key, parts, publicKey.parameterSet().setName());
+        for (XmssKeySplit.Part p : result) {
+            o.printf("  part %d: indices [%d, %d), %d signatures -> %s%n", p.number(), p.nextIndex(), p.endIndex(),
+                    p.size(), p.location());
+        }
+        o.printf("  public key: %s%n", pubFile);
+        o.println("Give each part to one device only; never copy a key.state file.");
+        o.flush();
+        return 0;
+    }
+
+    private Path partFile(int part) {
+        return out.resolve("part-" + part + ".state");
+    }
+}
