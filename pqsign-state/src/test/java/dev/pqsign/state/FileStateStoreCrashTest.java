@@ -36,6 +36,69 @@ class FileStateStoreCrashTest {
         runKills(200, System.nanoTime());
     }
 
+    @Test
+    void sigkillOneOfSeveralConcurrentWriters_noValueIsEverObtainedTwice() throws Exception {
+        runConcurrentKills(10, 7);
+    }
+
+    @Test
+    @EnabledIfSystemProperty(named = "pqsign.long", matches = "true")
+    void sigkillOneOfSeveralConcurrentWriters_long() throws Exception {
+        runConcurrentKills(100, System.nanoTime());
+    }
+
+    /**
+     * Three writers update the same file continuously; one at a time is SIGKILLed (possibly while
+     * it holds the lock) and replaced. Every printed value must be unique, and the values never
+     * printed must be few: each killed writer can own at most one durable-but-unprinted value.
+     */
+    private void runConcurrentKills(int kills, long seed) throws Exception {
+        Random random = new Random(seed);
+        Path file = dir.resolve("key.state");
+        FileStateStore.create(file, Counter.encode(0), TIMEOUT).close();
+        int writers = 3;
+        List<ChildJvm> running = new java.util.ArrayList<>();
+        List<ChildJvm> all = new java.util.ArrayList<>();
+        for (int i = 0; i < writers; i++) {
+            ChildJvm c = ChildJvm.start(dir, "forever", file.toString());
+            running.add(c);
+            all.add(c);
+        }
+        for (int k = 0; k < kills; k++) {
+            Thread.sleep(50 + random.nextInt(200));
+            ChildJvm victim = running.remove(random.nextInt(running.size()));
+            victim.kill();
+            ChildJvm c = ChildJvm.start(dir, "forever", file.toString());
+            running.add(c);
+            all.add(c);
+        }
+        Thread.sleep(200);
+        for (ChildJvm c : running) {
+            c.kill();
+        }
+        java.util.Set<Long> printed = new java.util.HashSet<>();
+        for (ChildJvm c : all) {
+            for (String line : c.lines()) {
+                assertTrue(printed.add(Long.parseLong(line)), "seed " + seed + ": value " + line + " obtained twice");
+            }
+        }
+        long onDisk;
+        try (FileStateStore store = FileStateStore.open(file, TIMEOUT)) {
+            onDisk = Counter.decode(store.read());
+        }
+        long maxPrinted = printed.stream().mapToLong(Long::longValue).max().orElse(0);
+        assertTrue(onDisk >= maxPrinted, "seed " + seed + ": on disk " + onDisk + " < printed " + maxPrinted);
+        long unprinted = onDisk - printed.size();
+        assertTrue(unprinted >= 0 && unprinted <= all.size(), "seed " + seed + ": " + unprinted
+                + " values up to " + onDisk + " were never printed, but only " + all.size() + " writers were killed");
+        for (long v : printed) {
+            assertTrue(v >= 1 && v <= onDisk, "seed " + seed + ": printed " + v + " outside 1.." + onDisk);
+        }
+        assertEquals(List.of(), TempFiles.of(file));
+        System.out.printf("concurrent crash test: %d kills of %d writers, counter %d, %d values durable but"
+                + " unprinted%n", kills + writers, writers, onDisk, unprinted);
+    }
+
     private void runKills(int kills, long seed) throws Exception {
         Random random = new Random(seed);
         Path file = dir.resolve("key.state");
