@@ -169,8 +169,9 @@ public final class PublicKeys {
         }
         if (params instanceof DERNull || DERNull.INSTANCE.equals(params)) {
             throw new CertificateFormatException(where + " algorithm " + Oids.describe(alg.getAlgorithm())
-                    + " has NULL parameters; they must be absent (RFC 9802). A certificate re-encoded by the JDK's"
-                    + " X.509 parser gets NULL added and no longer matches its signature");
+                    + " has NULL parameters; they must be absent (RFC 9802). The JDK's generic X509Key (e.g."
+                    + " X509Certificate.getPublicKey() from the JDK's CertificateFactory) adds such a NULL; read the"
+                    + " key from the certificate's own SubjectPublicKeyInfo instead");
         }
         throw new CertificateFormatException(where + " algorithm " + Oids.describe(alg.getAlgorithm())
                 + " has parameters; they must be absent");

@@ -72,7 +72,7 @@ final class Algorithms {
     PqSignPublicKey publicFromX509(byte[] der) throws InvalidKeySpecException {
         PqPublicKey k;
         try {
-            k = PublicKeys.decode(der);
+            k = PublicKeys.decode(withoutNullParameters(der));
         } catch (PqSignException e) {
             throw new InvalidKeySpecException(e.getMessage(), e);
         }
@@ -176,6 +176,28 @@ final class Algorithms {
         } catch (InvalidKeySpecException e) {
             throw new InvalidKeyException(e.getMessage(), e);
         }
+    }
+
+    /**
+     * Drops a NULL AlgorithmIdentifier parameter. The JDK's CertificateFactory re-encodes the
+     * certificate's key with NULL parameters before handing it to the installed KeyFactory for the OID
+     * (and its generic {@code X509Key} keeps the NULL); refusing it would make the JDK unable to parse
+     * RFC 9802 certificates once this provider is installed. Certificates and
+     * {@link PublicKeys#decode} stay strict.
+     */
+    private static byte[] withoutNullParameters(byte[] spki) {
+        try {
+            org.bouncycastle.asn1.x509.SubjectPublicKeyInfo info =
+                    org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(spki);
+            if (org.bouncycastle.asn1.DERNull.INSTANCE.equals(info.getAlgorithm().getParameters())) {
+                return new org.bouncycastle.asn1.x509.SubjectPublicKeyInfo(
+                        new org.bouncycastle.asn1.x509.AlgorithmIdentifier(info.getAlgorithm().getAlgorithm()),
+                        info.getPublicKeyData()).getEncoded(ASN1Encoding.DER);
+            }
+        } catch (IOException | RuntimeException e) {
+            // Not parseable here: let the strict decoder report what is wrong.
+        }
+        return spki;
     }
 
     /** Our HAETAE private key for a PKCS#8-encoded HAETAE key from any provider. */

@@ -214,4 +214,30 @@ class PqSignProviderTest {
         Signature s = Signature.getInstance("HAETAE-2", "PQSign");
         assertThrows(SignatureException.class, () -> s.update(MSG));
     }
+
+    @Test
+    void jdkCertificateFactory_withProviderInstalled_readsRfc9802CertificateKey() throws Exception {
+        byte[] pem;
+        try (java.io.InputStream in = getClass().getResourceAsStream("/rfc9802/appendix-c-xmssmt.pem")) {
+            pem = in.readAllBytes();
+        }
+        // With PQSign installed, the JDK's CertificateFactory asks our KeyFactory (by OID) for the key,
+        // passing an encoding with NULL parameters; that must not make certificate parsing fail.
+        java.security.cert.X509Certificate jdk = (java.security.cert.X509Certificate) java.security.cert.CertificateFactory
+                .getInstance("X.509").generateCertificate(new java.io.ByteArrayInputStream(pem));
+        PublicKey key = jdk.getPublicKey();
+        assertEquals("XMSSMT", key.getAlgorithm());
+        assertEquals(0x03, key.getEncoded()[14], "our encoding: BIT STRING right after the OID, no NULL");
+        Signature v = Signature.getInstance("XMSSMT", "PQSign");
+        v.initVerify(key);
+        v.update(jdk.getTBSCertificate());
+        assertTrue(v.verify(jdk.getSignature()), "RFC 9802 appendix C verifies through the JDK's certificate object");
+
+        byte[] withNull = org.bouncycastle.util.Arrays.concatenate(new byte[] {0x30, 0x55, 0x30, 0x0c},
+                java.util.Arrays.copyOfRange(key.getEncoded(), 4, 14),
+                new byte[] {0x05, 0x00}, java.util.Arrays.copyOfRange(key.getEncoded(), 14, key.getEncoded().length));
+        assertEquals(key, KeyFactory.getInstance("XMSSMT", "PQSign").generatePublic(new X509EncodedKeySpec(withNull)));
+        assertThrows(dev.pqsign.x509.CertificateFormatException.class, () -> dev.pqsign.x509.PublicKeys.decode(withNull),
+                "pqsign's own decoder stays strict");
+    }
 }
