@@ -24,7 +24,10 @@ final class CachedAuthPaths implements AuthPathSource {
     private final StoredTree[] trees;
     private final int[] blockIndex;
     private final StoredTree[] blocks;
+    /** Per layer: the next tree, built a few leaves per signature (only when trees are stored whole). */
+    private final IncrementalTree[] next;
     private long rebuiltLeaves;
+    private long precomputedLeaves;
 
     CachedAuthPaths(XmssPrivateKey key, TreeHash local, int threads) {
         this.key = key;
@@ -39,18 +42,71 @@ final class CachedAuthPaths implements AuthPathSource {
         this.trees = new StoredTree[d];
         this.blockIndex = new int[d];
         this.blocks = new StoredTree[d];
+        this.next = new IncrementalTree[d];
         java.util.Arrays.fill(treeIndex, -1);
         java.util.Arrays.fill(blockIndex, -1);
     }
 
-    /** Builds the trees every layer needs for signing at {@code idx} (done when a key is loaded). */
-    void prepare(long idx) {
+    /**
+     * Builds the trees every layer needs for signing at {@code idx} (done when a key is loaded), and
+     * brings the next trees to where the per-signature schedule would have them.
+     */
+    void prepare(long idx, long endIndex) {
         long rest = idx;
         for (int layer = 0; layer < trees.length; layer++) {
             int leaf = (int) (rest & ((1L << treeHeight) - 1));
             rest >>>= treeHeight;
             ensure(layer, rest, leaf);
         }
+        if (idx > 0) {
+            afterSign(idx - 1, endIndex);
+        }
+    }
+
+    /**
+     * Advances the next tree of every layer so that it is complete exactly when the index leaves the
+     * current tree: after the k-th of the P signatures a tree of layer i spans (P = 2^((i+1)·h/d)),
+     * about k · 2^(h/d) / P of the next tree's leaves are done. On layer 0 that is one leaf per
+     * signature; each upper layer adds a leaf now and then, never at the same signature as another
+     * upper layer, so no signature computes more than two leaves.
+     *
+     * @param signed the index just used
+     * @param endIndex the key's exclusive end index (trees beyond it are never needed)
+     */
+    void afterSign(long signed, long endIndex) {
+        if (minStored > 0) {
+            return;
+        }
+        long leaves = 1L << treeHeight;
+        for (int layer = 0; layer < trees.length - 1; layer++) {
+            int shift = treeHeight * (layer + 1);
+            long period = 1L << shift;
+            long nextTree = (signed >>> shift) + 1;
+            if ((nextTree << shift) >= endIndex) {
+                continue;
+            }
+            IncrementalTree b = next[layer];
+            if (b == null || b.tree != nextTree) {
+                b = new IncrementalTree(layer, nextTree, treeHeight, n);
+                next[layer] = b;
+            }
+            long done = (signed & (period - 1)) + 1;
+            long every = period / leaves;
+            // Layer 0 adds a leaf every signature; layer i > 0 one every `every` signatures, half a
+            // step early, so no two upper layers ever add their leaf at the same signature (their
+            // step points differ modulo every smaller step) and each tree is done before it is needed.
+            long offset = layer == 0 ? every - 1 : every / 2;
+            long target = Math.min(leaves, (done + offset) / every);
+            while (b.leavesDone() < target) {
+                b.step(local);
+                precomputedLeaves++;
+            }
+        }
+    }
+
+    /** Leaves computed ahead of time for next trees. */
+    long precomputedLeaves() {
+        return precomputedLeaves;
     }
 
     /** Leaves hashed for cache (re)builds so far; a measure of the work signing had to redo. */
@@ -62,10 +118,16 @@ final class CachedAuthPaths implements AuthPathSource {
         HashAddress subtree = new HashAddress().setLayer(layer).setTree(tree);
         if (treeIndex[layer] != tree) {
             trees[layer] = null;
-            trees[layer] = TreeBuilder.build(local, key::newTreeHash, subtree, treeHeight, minStored, threads, null);
+            IncrementalTree b = next[layer];
+            if (b != null && b.tree == tree && b.isComplete()) {
+                trees[layer] = b.result();
+            } else {
+                trees[layer] = TreeBuilder.build(local, key::newTreeHash, subtree, treeHeight, minStored, threads, null);
+                rebuiltLeaves += 1L << treeHeight;
+            }
+            next[layer] = null;
             treeIndex[layer] = tree;
             blockIndex[layer] = -1;
-            rebuiltLeaves += 1L << treeHeight;
         }
         if (minStored > 0) {
             int block = leaf >>> minStored;

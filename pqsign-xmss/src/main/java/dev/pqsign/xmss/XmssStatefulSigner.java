@@ -87,7 +87,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
         }
         XmssStatefulSigner s = new XmssStatefulSigner(store, state, batch, threads);
         if (state.remaining() > 0) {
-            s.cache.prepare(state.nextIndex());
+            s.cache.prepare(state.nextIndex(), state.endIndex());
         }
         return s;
     }
@@ -120,7 +120,9 @@ public final class XmssStatefulSigner implements StatefulSigner {
             }
             long idx = next++;
             byte[] message = Objects.requireNonNull(messageForIndex.apply(idx), "message for index " + idx);
-            return new IndexedSignature(idx, signing.sign(idx, message, cache));
+            IndexedSignature result = new IndexedSignature(idx, signing.sign(idx, message, cache));
+            cache.afterSign(idx, endIndex);
+            return result;
         } finally {
             lock.unlock();
         }

@@ -1,0 +1,94 @@
+package dev.pqsign.bench;
+
+import dev.pqsign.xmss.WotsDerivation;
+import dev.pqsign.xmss.XmssKeyGenerator;
+import dev.pqsign.xmss.XmssKeyState;
+import dev.pqsign.xmss.XmssParameterSet;
+import dev.pqsign.xmss.XmssPrivateKey;
+import dev.pqsign.xmss.XmssStatefulSigner;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
+import org.bouncycastle.crypto.Signer;
+
+/**
+ * Latency of 2^10 consecutive signatures (median, p99, slowest, slowest/median) and key load time,
+ * pqsign's stateful signer (in-memory state store) beside BouncyCastle 1.87, after a warm-up on a
+ * separate key. JMH reports distributions over many keys; this answers the real-time question
+ * "how bad is the worst signature in a long run of one key?".
+ *
+ * <pre>java -cp pqsign-bench/target/benchmarks.jar dev.pqsign.bench.SignLatency [count] [set...]</pre>
+ */
+public final class SignLatency {
+    private static final byte[] MSG = "rpm=1500.25;ts=2026-11-30T01:02:03.456789Z".getBytes(StandardCharsets.US_ASCII);
+
+    private SignLatency() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int count = args.length > 0 ? Integer.parseInt(args[0]) : 1024;
+        String[] sets = args.length > 1 ? Arrays.copyOfRange(args, 1, args.length)
+                : new String[] {"XMSSMT-SHA2_10/2_256", "XMSSMT-SHA2_20/4_256", "XMSSMT-SHA2_30/6_256",
+                    "XMSSMT-SHA2_20/2_256"};
+        System.out.printf("%-22s %-13s %8s %9s %9s %9s %9s %8s%n", "SET", "IMPL", "N", "LOAD ms", "p50 ms", "p99 ms",
+                "max ms", "max/p50");
+        for (String name : sets) {
+            XmssParameterSet p = XmssParameterSet.byName(name).orElseThrow();
+            run(p, count, true);
+            run(p, count, false);
+            runBc(p, count, true);
+            runBc(p, count, false);
+        }
+    }
+
+    private static void run(XmssParameterSet p, int count, boolean warmup) {
+        SecureRandom rnd = new SecureRandom();
+        XmssPrivateKey key = XmssKeyGenerator.generate(p, WotsDerivation.SP800_208, rnd,
+                Runtime.getRuntime().availableProcessors(), null);
+        long t0 = System.nanoTime();
+        XmssStatefulSigner signer = XmssStatefulSigner.open(new MemoryStateStore(XmssKeyState.fresh(key).encode()), 1,
+                Runtime.getRuntime().availableProcessors());
+        double load = (System.nanoTime() - t0) / 1e6;
+        int n = (int) Math.min(count, signer.remaining());
+        double[] t = new double[n];
+        for (int i = 0; i < n; i++) {
+            long s = System.nanoTime();
+            signer.sign(MSG);
+            t[i] = (System.nanoTime() - s) / 1e6;
+        }
+        signer.close();
+        if (!warmup) {
+            print(p, "pqsign", load, t);
+        }
+    }
+
+    private static void runBc(XmssParameterSet p, int count, boolean warmup) throws Exception {
+        AsymmetricCipherKeyPair kp = BcXmss.keyPair(p, new SecureRandom());
+        long t0 = System.nanoTime();
+        Signer s = BcXmss.signer(p);
+        s.init(true, kp.getPrivate());
+        double load = (System.nanoTime() - t0) / 1e6;
+        int n = (int) Math.min(count, BcXmss.remaining(s));
+        double[] t = new double[n];
+        for (int i = 0; i < n; i++) {
+            long a = System.nanoTime();
+            s.update(MSG, 0, MSG.length);
+            s.generateSignature();
+            t[i] = (System.nanoTime() - a) / 1e6;
+        }
+        if (!warmup) {
+            print(p, "bouncycastle", load, t);
+        }
+    }
+
+    private static void print(XmssParameterSet p, String impl, double load, double[] t) {
+        double[] s = t.clone();
+        Arrays.sort(s);
+        double p50 = s[s.length / 2];
+        double p99 = s[(int) Math.ceil(0.99 * s.length) - 1];
+        double max = s[s.length - 1];
+        System.out.printf("%-22s %-13s %8d %9.2f %9.3f %9.3f %9.3f %8.1f%n", p.setName(), impl, t.length, load, p50,
+                p99, max, max / p50);
+    }
+}
