@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
  * get the others, plus {@code OUT/key.pub}). The original is shrunk durably under its lock before any
  * part file exists, so no index can ever belong to two files, even after a crash.
  */
-@Command(name = "split", description = {
+@Command(name = "split", mixinStandardHelpOptions = true, description = {
     "Split the remaining index range of an XMSS key state into N disjoint key files.",
     "The original keeps the first range; OUT/part-2.state .. part-N.state and OUT/key.pub are created.",
     "Use this (never a copy of key.state) to sign with one key on several devices."})
@@ -129,7 +129,7 @@ final class KeySplitCommand implements Callable<Integer> {
         o.printf("%s split into %d parts (%s):%n", key, parts, publicKey.parameterSet().setName());
         for (XmssKeySplit.Part p : result) {
             o.printf("  part %d: indices [%d, %d), %d signatures -> %s%n", p.number(), p.nextIndex(), p.endIndex(),
-                    p.size(), p.location());
+                    p.size(), p.number() == 1 ? key : p.location());
         }
         o.printf("  public key: %s%n", pubFile);
         o.println("Give each part to one device only; never copy a key.state file.");

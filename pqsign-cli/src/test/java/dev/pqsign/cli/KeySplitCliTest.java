@@ -148,5 +148,8 @@ class KeySplitCliTest {
 
         r = CliRunner.run("key");
         assertEquals(2, r.exit(), r.toString());
+        r = CliRunner.run("key", "split", "--help");
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().contains("--parts") && r.out().contains("never a copy"), r.out());
     }
 }
