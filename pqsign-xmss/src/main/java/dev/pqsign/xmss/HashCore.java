@@ -23,6 +23,9 @@ abstract class HashCore {
     /** Hashes prefix || {@code in[0..len)} where {@code midstate} came from {@link #absorbPrefix}. */
     abstract void hashAfterPrefix(Object midstate, byte[] in, int len, byte[] out, int outOff);
 
+    /** Forgets a mid-state (it may hold a secret key's first block); the object is unusable afterwards. */
+    abstract void discard(Object midstate);
+
     /** Starts an incremental hash (for messages of arbitrary length). */
     abstract void start();
 

@@ -190,8 +190,10 @@ final class Hasher {
         core.finish(out, off);
     }
 
-    /** Clears the secret seeds held by this hasher. */
+    /** Clears the secret seeds held by this hasher and the mid-states derived from them. */
     void wipe() {
         Secrets.wipe(skSeed, skPrf, key, mask, buf);
+        core.discard(prfKeygenMid);
+        core.discard(prfSkPrfMid);
     }
 }

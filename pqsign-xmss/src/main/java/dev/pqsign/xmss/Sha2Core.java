@@ -88,6 +88,14 @@ final class Sha2Core extends HashCore {
         }
     }
 
+    @Override
+    void discard(Object midstate) {
+        if (midstate != null) {
+            ((MessageDigest) midstate).reset();
+        }
+        md.reset();
+    }
+
     private long streamed;
 
     @Override

@@ -37,6 +37,11 @@ final class ShakeCore extends HashCore {
     }
 
     @Override
+    void discard(Object midstate) {
+        shake.reset();
+    }
+
+    @Override
     void start() {
         shake.reset();
         streamed = 0;

@@ -94,6 +94,12 @@ final class XmssSigning {
         return off + params.treeHeight() * params.n();
     }
 
+    /** Wipes the secret seeds this signing context holds. */
+    void wipe() {
+        treeHash.hasher.wipe();
+        Secrets.wipe(wotsSk);
+    }
+
     /** An auth-path source that recomputes each tree from scratch (the study's method; slow). */
     AuthPathSource recomputing(int threads) {
         return (layer, tree, leaf, out, off, root) -> {

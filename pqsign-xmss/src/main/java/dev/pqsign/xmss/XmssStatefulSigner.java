@@ -263,6 +263,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
                     // Keeping the reservation only wastes indices; it never risks reuse.
                 }
             }
+            signing.wipe();
             key.destroy();
         } finally {
             lock.unlock();
