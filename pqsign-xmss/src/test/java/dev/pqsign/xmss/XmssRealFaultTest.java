@@ -101,6 +101,7 @@ class XmssRealFaultTest {
                     && e.getMessage().contains("Read-only file system")
                     && e.getMessage().contains("unusable"), e.getMessage());
             assertFalse(signer.isUsable());
+            System.out.println("read-only directory: " + e.getMessage());
             unmount(keyDir);
             unmount(keyDir);
             // Writable again, but this signer stays unusable; it must be reopened.
@@ -138,6 +139,7 @@ class XmssRealFaultTest {
             assertTrue(e.getMessage().contains("No space left on device") && e.getMessage().contains(state.toString()),
                     e.getMessage());
             assertFalse(signer.isUsable());
+            System.out.println("full tmpfs: " + e.getMessage());
             Files.delete(filler);
             assertThrows(StatePersistenceException.class, () -> signer.sign(msg(9)), "stays unusable");
             try (Stream<Path> s = Files.list(mp)) {
