@@ -28,9 +28,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * through different spellings of the path still exclude each other), then an exclusive OS lock on
  * the sibling file {@code NAME.lock}. The state file itself cannot carry the lock because each write
  * replaces it by a rename. Both locks are held only for the duration of one operation, and the OS
- * lock is released by the kernel if the process dies. Waiters block in the kernel (not by polling),
- * so a process that updates in a tight loop cannot starve another one. Waiting is bounded by the store's lock
- * timeout, after which a {@link StateLockTimeoutException} names the file and the time waited.
+ * lock is released by the kernel if the process dies. Waiters block in the kernel (not by
+ * polling), so a process that updates in a tight loop cannot starve another one. Waiting is bounded
+ * by the store's lock timeout, after which a {@link StateLockTimeoutException} names the file and
+ * the time waited.
  *
  * <p><b>Reading.</b> Every operation re-reads the file under the lock; nothing is cached, because
  * another process may have advanced the state since. Files larger than {@link #MAX_STATE_BYTES} and
@@ -59,6 +60,7 @@ public final class FileStateStore implements StateStore {
     /** Suffix appended to the state file's name to form the name of its lock file. */
     public static final String LOCK_SUFFIX = ".lock";
 
+    // Back-off for the rare case that other code in this JVM holds the lock file (see pollOverlapping).
     private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
 

@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,8 +60,8 @@ class FileStateStoreCrashTest {
         Path file = dir.resolve("key.state");
         FileStateStore.create(file, Counter.encode(0), TIMEOUT).close();
         int writers = 3;
-        List<ChildJvm> running = new java.util.ArrayList<>();
-        List<ChildJvm> all = new java.util.ArrayList<>();
+        List<ChildJvm> running = new ArrayList<>();
+        List<ChildJvm> all = new ArrayList<>();
         for (int i = 0; i < writers; i++) {
             ChildJvm c = ChildJvm.start(dir, "forever", file.toString());
             running.add(c);
@@ -76,7 +79,7 @@ class FileStateStoreCrashTest {
         for (ChildJvm c : running) {
             c.kill();
         }
-        java.util.Set<Long> printed = new java.util.HashSet<>();
+        Set<Long> printed = new HashSet<>();
         for (ChildJvm c : all) {
             for (String line : c.lines()) {
                 assertTrue(printed.add(Long.parseLong(line)), "seed " + seed + ": value " + line + " obtained twice");
