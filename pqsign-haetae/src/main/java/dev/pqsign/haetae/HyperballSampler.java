@@ -166,12 +166,16 @@ final class HyperballSampler {
         FixedPoint.renormalize(w.sqsum);
     }
 
+    private static final java.lang.invoke.VarHandle LE64 = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * The n-byte little-endian integer at b[off..off+n); reads 8 bytes, so b must have 8 - n bytes of
+     * slack after the field (the draw buffers are 32 bytes for at most 26 used).
+     */
     private static long le(byte[] b, int off, int n) {
-        long v = 0;
-        for (int i = n - 1; i >= 0; i--) {
-            v = (v << 8) | (b[off + i] & 0xff);
-        }
-        return v;
+        long v = (long) LE64.get(b, off);
+        return n == 8 ? v : v & ((1L << (8 * n)) - 1);
     }
 
     /**

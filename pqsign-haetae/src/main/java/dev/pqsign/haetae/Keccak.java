@@ -1,5 +1,8 @@
 package dev.pqsign.haetae;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -23,6 +26,9 @@ final class Keccak {
         0x8000000000008002L, 0x8000000000000080L, 0x000000000000800aL, 0x800000008000000aL,
         0x8000000080008081L, 0x8000000000008080L, 0x0000000080000001L, 0x8000000080008008L
     };
+
+    /** Little-endian 64-bit view of byte arrays (JIT intrinsic; no allocation). */
+    private static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final long[] s = new long[25];
     private final byte[] block = new byte[SHAKE128_RATE];
@@ -144,91 +150,104 @@ final class Keccak {
 
     private void xorBlock() {
         for (int i = 0; i < rate / 8; i++) {
-            int o = 8 * i;
-            long v = (block[o] & 0xffL) | (block[o + 1] & 0xffL) << 8 | (block[o + 2] & 0xffL) << 16
-                    | (block[o + 3] & 0xffL) << 24 | (block[o + 4] & 0xffL) << 32 | (block[o + 5] & 0xffL) << 40
-                    | (block[o + 6] & 0xffL) << 48 | (block[o + 7] & 0xffL) << 56;
-            s[i] ^= v;
+            s[i] ^= (long) LE64.get(block, 8 * i);
         }
     }
 
     private void extract() {
         for (int i = 0; i < rate / 8; i++) {
-            long v = s[i];
-            int o = 8 * i;
-            for (int j = 0; j < 8; j++) {
-                block[o + j] = (byte) (v >>> (8 * j));
-            }
+            LE64.set(block, 8 * i, s[i]);
         }
     }
 
+    /**
+     * Keccak-f[1600]. Lanes are named by row (b, g, k, m, s) and column (a, e, i, o, u); each round
+     * computes theta, then rho + pi + chi one output row at a time from five rotated input lanes,
+     * which keeps far fewer values live than a separate rho-pi pass (fewer register spills in C2).
+     */
     private void permute() {
-        long a00 = s[0], a01 = s[1], a02 = s[2], a03 = s[3], a04 = s[4];
-        long a05 = s[5], a06 = s[6], a07 = s[7], a08 = s[8], a09 = s[9];
-        long a10 = s[10], a11 = s[11], a12 = s[12], a13 = s[13], a14 = s[14];
-        long a15 = s[15], a16 = s[16], a17 = s[17], a18 = s[18], a19 = s[19];
-        long a20 = s[20], a21 = s[21], a22 = s[22], a23 = s[23], a24 = s[24];
+        long aba = s[0], abe = s[1], abi = s[2], abo = s[3], abu = s[4];
+        long aga = s[5], age = s[6], agi = s[7], ago = s[8], agu = s[9];
+        long aka = s[10], ake = s[11], aki = s[12], ako = s[13], aku = s[14];
+        long ama = s[15], ame = s[16], ami = s[17], amo = s[18], amu = s[19];
+        long asa = s[20], ase = s[21], asi = s[22], aso = s[23], asu = s[24];
         for (int round = 0; round < 24; round++) {
-            // theta
-            long c0 = a00 ^ a05 ^ a10 ^ a15 ^ a20;
-            long c1 = a01 ^ a06 ^ a11 ^ a16 ^ a21;
-            long c2 = a02 ^ a07 ^ a12 ^ a17 ^ a22;
-            long c3 = a03 ^ a08 ^ a13 ^ a18 ^ a23;
-            long c4 = a04 ^ a09 ^ a14 ^ a19 ^ a24;
-            long d0 = c4 ^ Long.rotateLeft(c1, 1);
-            long d1 = c0 ^ Long.rotateLeft(c2, 1);
-            long d2 = c1 ^ Long.rotateLeft(c3, 1);
-            long d3 = c2 ^ Long.rotateLeft(c4, 1);
-            long d4 = c3 ^ Long.rotateLeft(c0, 1);
-            a00 ^= d0; a05 ^= d0; a10 ^= d0; a15 ^= d0; a20 ^= d0;
-            a01 ^= d1; a06 ^= d1; a11 ^= d1; a16 ^= d1; a21 ^= d1;
-            a02 ^= d2; a07 ^= d2; a12 ^= d2; a17 ^= d2; a22 ^= d2;
-            a03 ^= d3; a08 ^= d3; a13 ^= d3; a18 ^= d3; a23 ^= d3;
-            a04 ^= d4; a09 ^= d4; a14 ^= d4; a19 ^= d4; a24 ^= d4;
-            // rho and pi: b[y][2x+3y] = rot(a[x][y]); index = x + 5y
-            long b00 = a00;
-            long b10 = Long.rotateLeft(a01, 1);
-            long b20 = Long.rotateLeft(a02, 62);
-            long b05 = Long.rotateLeft(a03, 28);
-            long b15 = Long.rotateLeft(a04, 27);
-            long b16 = Long.rotateLeft(a05, 36);
-            long b01 = Long.rotateLeft(a06, 44);
-            long b11 = Long.rotateLeft(a07, 6);
-            long b21 = Long.rotateLeft(a08, 55);
-            long b06 = Long.rotateLeft(a09, 20);
-            long b07 = Long.rotateLeft(a10, 3);
-            long b17 = Long.rotateLeft(a11, 10);
-            long b02 = Long.rotateLeft(a12, 43);
-            long b12 = Long.rotateLeft(a13, 25);
-            long b22 = Long.rotateLeft(a14, 39);
-            long b23 = Long.rotateLeft(a15, 41);
-            long b08 = Long.rotateLeft(a16, 45);
-            long b18 = Long.rotateLeft(a17, 15);
-            long b03 = Long.rotateLeft(a18, 21);
-            long b13 = Long.rotateLeft(a19, 8);
-            long b14 = Long.rotateLeft(a20, 18);
-            long b24 = Long.rotateLeft(a21, 2);
-            long b09 = Long.rotateLeft(a22, 61);
-            long b19 = Long.rotateLeft(a23, 56);
-            long b04 = Long.rotateLeft(a24, 14);
-            // chi
-            a00 = b00 ^ (~b01 & b02); a01 = b01 ^ (~b02 & b03); a02 = b02 ^ (~b03 & b04);
-            a03 = b03 ^ (~b04 & b00); a04 = b04 ^ (~b00 & b01);
-            a05 = b05 ^ (~b06 & b07); a06 = b06 ^ (~b07 & b08); a07 = b07 ^ (~b08 & b09);
-            a08 = b08 ^ (~b09 & b05); a09 = b09 ^ (~b05 & b06);
-            a10 = b10 ^ (~b11 & b12); a11 = b11 ^ (~b12 & b13); a12 = b12 ^ (~b13 & b14);
-            a13 = b13 ^ (~b14 & b10); a14 = b14 ^ (~b10 & b11);
-            a15 = b15 ^ (~b16 & b17); a16 = b16 ^ (~b17 & b18); a17 = b17 ^ (~b18 & b19);
-            a18 = b18 ^ (~b19 & b15); a19 = b19 ^ (~b15 & b16);
-            a20 = b20 ^ (~b21 & b22); a21 = b21 ^ (~b22 & b23); a22 = b22 ^ (~b23 & b24);
-            a23 = b23 ^ (~b24 & b20); a24 = b24 ^ (~b20 & b21);
-            // iota
-            a00 ^= RC[round];
+            long ca = aba ^ aga ^ aka ^ ama ^ asa;
+            long ce = abe ^ age ^ ake ^ ame ^ ase;
+            long ci = abi ^ agi ^ aki ^ ami ^ asi;
+            long co = abo ^ ago ^ ako ^ amo ^ aso;
+            long cu = abu ^ agu ^ aku ^ amu ^ asu;
+            long da = cu ^ Long.rotateLeft(ce, 1);
+            long de = ca ^ Long.rotateLeft(ci, 1);
+            long di = ce ^ Long.rotateLeft(co, 1);
+            long dO = ci ^ Long.rotateLeft(cu, 1);
+            long du = co ^ Long.rotateLeft(ca, 1);
+
+            long b0 = aba ^ da;
+            long b1 = Long.rotateLeft(age ^ de, 44);
+            long b2 = Long.rotateLeft(aki ^ di, 43);
+            long b3 = Long.rotateLeft(amo ^ dO, 21);
+            long b4 = Long.rotateLeft(asu ^ du, 14);
+            long eba = b0 ^ (~b1 & b2) ^ RC[round];
+            long ebe = b1 ^ (~b2 & b3);
+            long ebi = b2 ^ (~b3 & b4);
+            long ebo = b3 ^ (~b4 & b0);
+            long ebu = b4 ^ (~b0 & b1);
+
+            b0 = Long.rotateLeft(abo ^ dO, 28);
+            b1 = Long.rotateLeft(agu ^ du, 20);
+            b2 = Long.rotateLeft(aka ^ da, 3);
+            b3 = Long.rotateLeft(ame ^ de, 45);
+            b4 = Long.rotateLeft(asi ^ di, 61);
+            long ega = b0 ^ (~b1 & b2);
+            long ege = b1 ^ (~b2 & b3);
+            long egi = b2 ^ (~b3 & b4);
+            long ego = b3 ^ (~b4 & b0);
+            long egu = b4 ^ (~b0 & b1);
+
+            b0 = Long.rotateLeft(abe ^ de, 1);
+            b1 = Long.rotateLeft(agi ^ di, 6);
+            b2 = Long.rotateLeft(ako ^ dO, 25);
+            b3 = Long.rotateLeft(amu ^ du, 8);
+            b4 = Long.rotateLeft(asa ^ da, 18);
+            long eka = b0 ^ (~b1 & b2);
+            long eke = b1 ^ (~b2 & b3);
+            long eki = b2 ^ (~b3 & b4);
+            long eko = b3 ^ (~b4 & b0);
+            long eku = b4 ^ (~b0 & b1);
+
+            b0 = Long.rotateLeft(abu ^ du, 27);
+            b1 = Long.rotateLeft(aga ^ da, 36);
+            b2 = Long.rotateLeft(ake ^ de, 10);
+            b3 = Long.rotateLeft(ami ^ di, 15);
+            b4 = Long.rotateLeft(aso ^ dO, 56);
+            long ema = b0 ^ (~b1 & b2);
+            long eme = b1 ^ (~b2 & b3);
+            long emi = b2 ^ (~b3 & b4);
+            long emo = b3 ^ (~b4 & b0);
+            long emu = b4 ^ (~b0 & b1);
+
+            b0 = Long.rotateLeft(abi ^ di, 62);
+            b1 = Long.rotateLeft(ago ^ dO, 55);
+            b2 = Long.rotateLeft(aku ^ du, 39);
+            b3 = Long.rotateLeft(ama ^ da, 41);
+            b4 = Long.rotateLeft(ase ^ de, 2);
+            long esa = b0 ^ (~b1 & b2);
+            long ese = b1 ^ (~b2 & b3);
+            long esi = b2 ^ (~b3 & b4);
+            long eso = b3 ^ (~b4 & b0);
+            long esu = b4 ^ (~b0 & b1);
+
+            aba = eba; abe = ebe; abi = ebi; abo = ebo; abu = ebu;
+            aga = ega; age = ege; agi = egi; ago = ego; agu = egu;
+            aka = eka; ake = eke; aki = eki; ako = eko; aku = eku;
+            ama = ema; ame = eme; ami = emi; amo = emo; amu = emu;
+            asa = esa; ase = ese; asi = esi; aso = eso; asu = esu;
         }
-        s[0] = a00; s[1] = a01; s[2] = a02; s[3] = a03; s[4] = a04;
-        s[5] = a05; s[6] = a06; s[7] = a07; s[8] = a08; s[9] = a09;
-        s[10] = a10; s[11] = a11; s[12] = a12; s[13] = a13; s[14] = a14;
-        s[15] = a15; s[16] = a16; s[17] = a17; s[18] = a18; s[19] = a19;
-        s[20] = a20; s[21] = a21; s[22] = a22; s[23] = a23; s[24] = a24;
+        s[0] = aba; s[1] = abe; s[2] = abi; s[3] = abo; s[4] = abu;
+        s[5] = aga; s[6] = age; s[7] = agi; s[8] = ago; s[9] = agu;
+        s[10] = aka; s[11] = ake; s[12] = aki; s[13] = ako; s[14] = aku;
+        s[15] = ama; s[16] = ame; s[17] = ami; s[18] = amo; s[19] = amu;
+        s[20] = asa; s[21] = ase; s[22] = asi; s[23] = aso; s[24] = asu;
     }
 }
