@@ -1,11 +1,10 @@
 package dev.pqsign.cli;
 
+import dev.pqsign.core.Digests;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaePrivateKey;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 
 /**
@@ -86,12 +85,6 @@ final class HaetaeKeyFile {
     }
 
     private static byte[] check(byte[] b, int len) {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            md.update(b, 0, len);
-            return Arrays.copyOf(md.digest(), CHECK);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Digests.checkValue(b, len, CHECK);
     }
 }

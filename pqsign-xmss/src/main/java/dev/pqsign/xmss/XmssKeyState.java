@@ -1,10 +1,9 @@
 package dev.pqsign.xmss;
 
 import dev.pqsign.core.KeyExhaustedException;
+import dev.pqsign.core.Digests;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -214,13 +213,7 @@ public final class XmssKeyState {
     }
 
     private static byte[] check(byte[] b, int len) {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            md.update(b, 0, len);
-            return Arrays.copyOf(md.digest(), CHECK);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Digests.checkValue(b, len, CHECK);
     }
 
     private static void writeInt(byte[] b, int off, int v) {

@@ -3,7 +3,6 @@ package dev.pqsign.xmss;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -132,14 +131,10 @@ public final class XmssPublicKey {
 
     /** Key identity: SHA-256 of the family name and the RFC 8391 encoding (unambiguous across families). */
     public byte[] keyId() {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            md.update(params.family().name().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            md.update((byte) 0);
-            return md.digest(encoded());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        MessageDigest md = dev.pqsign.core.Digests.sha256();
+        md.update(params.family().name().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        md.update((byte) 0);
+        return md.digest(encoded());
     }
 
     @Override

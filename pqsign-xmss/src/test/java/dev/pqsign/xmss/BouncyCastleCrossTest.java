@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.stream.Stream;
 import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
+import org.bouncycastle.crypto.params.AsymmetricKeyParameter;
 import org.bouncycastle.crypto.digests.SHA256Digest;
 import org.bouncycastle.crypto.generators.XMSSKeyPairGenerator;
 import org.bouncycastle.crypto.generators.XMSSMTKeyPairGenerator;
@@ -63,81 +64,78 @@ class BouncyCastleCrossTest {
         return s;
     }
 
-    private interface BcSide {
-        byte[] root();
+    /** One BouncyCastle key: its public values, a signer (when it has the private key) and a verifier. */
+    private static final class BcSide {
+        private final XmssParameterSet params;
+        private final AsymmetricKeyParameter pub;
+        private final org.bouncycastle.crypto.Signer signer;
 
-        byte[] publicSeed();
+        BcSide(XmssParameterSet params, AsymmetricKeyParameter pub, AsymmetricKeyParameter priv) {
+            this.params = params;
+            this.pub = pub;
+            this.signer = priv == null ? null : newSigner(params);
+            if (signer != null) {
+                signer.init(true, priv);
+            }
+        }
 
-        byte[] sign(byte[] msg);
+        private static org.bouncycastle.crypto.Signer newSigner(XmssParameterSet p) {
+            return p.family() == XmssParameterSet.Family.XMSS ? new XMSSSigner() : new XMSSMTSigner();
+        }
 
-        boolean verify(byte[] msg, byte[] sig);
+        byte[] root() {
+            return pub instanceof XMSSPublicKeyParameters ? ((XMSSPublicKeyParameters) pub).getRoot()
+                    : ((XMSSMTPublicKeyParameters) pub).getRoot();
+        }
+
+        byte[] publicSeed() {
+            return pub instanceof XMSSPublicKeyParameters ? ((XMSSPublicKeyParameters) pub).getPublicSeed()
+                    : ((XMSSMTPublicKeyParameters) pub).getPublicSeed();
+        }
+
+        byte[] sign(byte[] msg) throws Exception {
+            signer.update(msg, 0, msg.length);
+            return signer.generateSignature();
+        }
+
+        boolean verify(byte[] msg, byte[] sig) {
+            org.bouncycastle.crypto.Signer v = newSigner(params);
+            v.init(false, pub);
+            v.update(msg, 0, msg.length);
+            return v.verifySignature(sig);
+        }
     }
 
+    /** A BouncyCastle key generated from {@code seed} (BouncyCastle draws SK_SEED, SK_PRF, PUB_SEED in that order). */
     private static BcSide bouncyCastle(XmssParameterSet p, byte[] seed) {
         SecureRandom rnd = new FixedRandom(seed);
+        AsymmetricCipherKeyPair kp;
         if (p.family() == XmssParameterSet.Family.XMSS) {
-            XMSSParameters bp = new XMSSParameters(p.height(), new SHA256Digest());
             XMSSKeyPairGenerator g = new XMSSKeyPairGenerator();
-            g.init(new XMSSKeyGenerationParameters(bp, rnd));
-            AsymmetricCipherKeyPair kp = g.generateKeyPair();
-            XMSSPublicKeyParameters pub = (XMSSPublicKeyParameters) kp.getPublic();
-            XMSSSigner signer = new XMSSSigner();
-            signer.init(true, kp.getPrivate());
-            return new BcSide() {
-                public byte[] root() {
-                    return pub.getRoot();
-                }
-
-                public byte[] publicSeed() {
-                    return pub.getPublicSeed();
-                }
-
-                public byte[] sign(byte[] msg) {
-                    signer.update(msg, 0, msg.length);
-                    return signer.generateSignature();
-                }
-
-                public boolean verify(byte[] msg, byte[] sig) {
-                    XMSSSigner v = new XMSSSigner();
-                    v.init(false, pub);
-                    v.update(msg, 0, msg.length);
-                    return v.verifySignature(sig);
-                }
-            };
+            g.init(new XMSSKeyGenerationParameters(new XMSSParameters(p.height(), new SHA256Digest()), rnd));
+            kp = g.generateKeyPair();
+        } else {
+            XMSSMTKeyPairGenerator g = new XMSSMTKeyPairGenerator();
+            g.init(new XMSSMTKeyGenerationParameters(new XMSSMTParameters(p.height(), p.layers(), new SHA256Digest()),
+                    rnd));
+            kp = g.generateKeyPair();
         }
-        XMSSMTParameters bp = new XMSSMTParameters(p.height(), p.layers(), new SHA256Digest());
-        XMSSMTKeyPairGenerator g = new XMSSMTKeyPairGenerator();
-        g.init(new XMSSMTKeyGenerationParameters(bp, rnd));
-        AsymmetricCipherKeyPair kp = g.generateKeyPair();
-        XMSSMTPublicKeyParameters pub = (XMSSMTPublicKeyParameters) kp.getPublic();
-        XMSSMTSigner signer = new XMSSMTSigner();
-        signer.init(true, kp.getPrivate());
-        return new BcSide() {
-            public byte[] root() {
-                return pub.getRoot();
-            }
+        return new BcSide(p, kp.getPublic(), kp.getPrivate());
+    }
 
-            public byte[] publicSeed() {
-                return pub.getPublicSeed();
-            }
-
-            public byte[] sign(byte[] msg) {
-                signer.update(msg, 0, msg.length);
-                return signer.generateSignature();
-            }
-
-            public boolean verify(byte[] msg, byte[] sig) {
-                XMSSMTSigner v = new XMSSMTSigner();
-                v.init(false, pub);
-                v.update(msg, 0, msg.length);
-                return v.verifySignature(sig);
-            }
-        };
+    /** BouncyCastle's view of one of our public keys. */
+    private static BcSide verifierOnly(XmssParameterSet p, XmssPublicKey key) {
+        AsymmetricKeyParameter pub = p.family() == XmssParameterSet.Family.XMSS
+                ? new XMSSPublicKeyParameters.Builder(new XMSSParameters(p.height(), new SHA256Digest()))
+                        .withRoot(key.root()).withPublicSeed(key.pubSeed()).build()
+                : new XMSSMTPublicKeyParameters.Builder(new XMSSMTParameters(p.height(), p.layers(), new SHA256Digest()))
+                        .withRoot(key.root()).withPublicSeed(key.pubSeed()).build();
+        return new BcSide(p, pub, null);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("sets")
-    void rfc8391Derivation_keysAndSignaturesByteIdenticalToBouncyCastle(XmssParameterSet p) {
+    void rfc8391Derivation_keysAndSignaturesByteIdenticalToBouncyCastle(XmssParameterSet p) throws Exception {
         byte[] seed = seed(p.n());
         BcSide bc = bouncyCastle(p, seed);
         XmssPrivateKey ours = XmssKeyGenerator.fromSeed(p, WotsDerivation.RFC8391, seed, 2, null);
@@ -171,56 +169,5 @@ class BouncyCastleCrossTest {
         bad[sig.length - 5] ^= 0x20;
         assertFalse(bcVerifier.verify(msg, bad), "BouncyCastle rejects a tampered signature");
         assertFalse(new XmssVerifier(ours.publicKey()).verify(msg, bad), "we reject it too");
-    }
-
-    private static BcSide verifierOnly(XmssParameterSet p, XmssPublicKey key) {
-        if (p.family() == XmssParameterSet.Family.XMSS) {
-            XMSSParameters bp = new XMSSParameters(p.height(), new SHA256Digest());
-            XMSSPublicKeyParameters pub = new XMSSPublicKeyParameters.Builder(bp).withRoot(key.root())
-                    .withPublicSeed(key.pubSeed()).build();
-            return new BcSide() {
-                public byte[] root() {
-                    return pub.getRoot();
-                }
-
-                public byte[] publicSeed() {
-                    return pub.getPublicSeed();
-                }
-
-                public byte[] sign(byte[] msg) {
-                    throw new UnsupportedOperationException();
-                }
-
-                public boolean verify(byte[] msg, byte[] sig) {
-                    XMSSSigner v = new XMSSSigner();
-                    v.init(false, pub);
-                    v.update(msg, 0, msg.length);
-                    return v.verifySignature(sig);
-                }
-            };
-        }
-        XMSSMTParameters bp = new XMSSMTParameters(p.height(), p.layers(), new SHA256Digest());
-        XMSSMTPublicKeyParameters pub = new XMSSMTPublicKeyParameters.Builder(bp).withRoot(key.root())
-                .withPublicSeed(key.pubSeed()).build();
-        return new BcSide() {
-            public byte[] root() {
-                return pub.getRoot();
-            }
-
-            public byte[] publicSeed() {
-                return pub.getPublicSeed();
-            }
-
-            public byte[] sign(byte[] msg) {
-                throw new UnsupportedOperationException();
-            }
-
-            public boolean verify(byte[] msg, byte[] sig) {
-                XMSSMTSigner v = new XMSSMTSigner();
-                v.init(false, pub);
-                v.update(msg, 0, msg.length);
-                return v.verifySignature(sig);
-            }
-        };
     }
 }
