@@ -22,6 +22,9 @@ import java.util.List;
  *       THREADS threads, each with its own store and signer on STATE, sign N messages each; exits 0.
  *   <li>{@code hold STATE MILLIS}: takes the state's lock through an update that prints
  *       {@code HOLDING}, sleeps MILLIS and writes the state back unchanged.
+ *   <li>{@code split STATE OUTDIR N PAUSE_MS}: splits STATE into N parts ({@code OUTDIR/part-i.state});
+ *       prints {@code SHRUNK} when the original has been shrunk and sleeps PAUSE_MS before each part
+ *       file is created, so that a kill can land between the durable steps; prints {@code DONE}.
  *   <li>{@code open STATE TIMEOUT_MS}: opens a signer with that lock timeout and signs one message into
  *       no file; prints {@code SIGNED <index>} or {@code ERROR <message>} (exit 3).
  * </ul>
@@ -50,6 +53,7 @@ public final class SignerChild {
                     Integer.parseInt(args[5]), Path.of(args[6]));
             case "hold" -> hold(out, state, Long.parseLong(args[2]));
             case "open" -> open(out, state, Long.parseLong(args[2]));
+            case "split" -> split(out, state, Path.of(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]));
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }
     }
@@ -142,6 +146,39 @@ public final class SignerChild {
             out.println("DONE");
             out.flush();
         }
+    }
+
+    private static void split(PrintStream out, Path state, Path outDir, int parts, long pauseMillis) throws Exception {
+        FilePartWriter files = new FilePartWriter(outDir);
+        try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(60))) {
+            XmssKeySplit.split(store, parts, new XmssKeySplit.PartWriter() {
+                @Override
+                public void checkAbsent(int part) throws java.io.IOException {
+                    files.checkAbsent(part);
+                }
+
+                @Override
+                public void create(int part, byte[] encodedState) throws java.io.IOException {
+                    if (part == 2) {
+                        out.println("SHRUNK");
+                        out.flush();
+                    }
+                    try {
+                        Thread.sleep(pauseMillis);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    files.create(part, encodedState);
+                }
+
+                @Override
+                public String describe(int part) {
+                    return files.describe(part);
+                }
+            });
+        }
+        out.println("DONE");
+        out.flush();
     }
 
     private static void open(PrintStream out, Path state, long timeoutMillis) throws Exception {
