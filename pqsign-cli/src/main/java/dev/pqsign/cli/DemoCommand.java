@@ -73,7 +73,7 @@ final class DemoCommand implements Callable<Integer> {
             keygenMs = (System.nanoTime() - t0) / 1e6;
             FileStateStore.create(stateFile, XmssKeyState.fresh(key).encode(), FileStateStore.DEFAULT_LOCK_TIMEOUT)
                     .close();
-            DurableFiles.writeAtomically(pubFile, key.publicKey().encoded());
+            KeygenCommand.writePublic(pubFile, key.publicKey().encoded());
             key.destroy();
         }
         XmssVerifier verifier = new XmssVerifier(XmssPublicKey.decode(p, Files.readAllBytes(pubFile)));

@@ -84,8 +84,10 @@ final class KeySplitCommand implements Callable<Integer> {
                 throw CliException.usage(p + " already exists; refusing to overwrite a key file (nothing was changed)");
             }
         }
+        boolean createdOut = false;
         if (!Files.isDirectory(out)) {
             Files.createDirectories(out);
+            createdOut = true;
             Path parent = out.toAbsolutePath().normalize().getParent();
             if (parent != null) {
                 // The new directory's own entry must survive a power loss too.
@@ -94,6 +96,7 @@ final class KeySplitCommand implements Callable<Integer> {
         }
 
         List<XmssKeySplit.Part> result;
+        boolean refused = true;
         try (FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(lockTimeout))) {
             result = XmssKeySplit.split(store, parts, new XmssKeySplit.PartWriter() {
                 @Override
@@ -115,12 +118,23 @@ final class KeySplitCommand implements Callable<Integer> {
                     return partFile(part).toString();
                 }
             });
+            refused = false;
         } catch (XmssKeySplit.PartWriteException e) {
+            refused = false;
             throw new CliException(CliException.FAILED, e.getMessage(), e);
         } catch (FileAlreadyExistsException e) {
             throw CliException.usage(e.getFile() + " " + e.getReason());
         } catch (IllegalArgumentException e) {
             throw CliException.usage(e.getMessage());
+        } finally {
+            if (refused && createdOut) {
+                // Nothing was split: do not leave the empty directory we made behind.
+                try {
+                    Files.deleteIfExists(out);
+                } catch (IOException ignored) {
+                    // not empty after all (someone else wrote into it): leave it
+                }
+            }
         }
         if (!pubPresent) {
             DurableFiles.writeAtomically(pubFile, pub);

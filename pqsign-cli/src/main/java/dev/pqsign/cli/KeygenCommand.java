@@ -49,7 +49,15 @@ final class KeygenCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         Object p = KeyFiles.parameterSet(params);
+        boolean existed = Files.isDirectory(out);
         Files.createDirectories(out);
+        if (!existed) {
+            // Make the new directory's own entry durable too, not just the files inside it.
+            Path parent = out.toAbsolutePath().getParent();
+            if (parent != null) {
+                DurableFiles.forceDirectory(parent);
+            }
+        }
         Path pubFile = out.resolve("key.pub");
         if (p instanceof XmssParameterSet) {
             return xmss((XmssParameterSet) p, pubFile, err);
@@ -72,7 +80,7 @@ final class KeygenCommand implements Callable<Integer> {
             Secrets.wipe(sk);
             kp.privateKey().destroy();
         }
-        DurableFiles.writeAtomically(pubFile, kp.publicKey().getEncoded());
+        writePublic(pubFile, kp.publicKey().getEncoded());
         spec.commandLine().getOut().printf("%s key generated in %.1f ms%n  public key:  %s%n  private key: %s%n",
                 hp.setName(), ms, pubFile, skFile);
         return 0;
@@ -115,7 +123,7 @@ final class KeygenCommand implements Callable<Integer> {
         } finally {
             Secrets.wipe(state);
         }
-        DurableFiles.writeAtomically(pubFile, key.publicKey().encoded());
+        writePublic(pubFile, key.publicKey().encoded());
         PrintWriter o = spec.commandLine().getOut();
         o.printf("%s key generated in %.1f ms (%s derivation, %d signatures)%n  public key: %s%n  key state:  %s%n",
                 p.setName(), ms, d.cliName(), p.maxSignatures(), pubFile, stateFile);
@@ -126,6 +134,16 @@ final class KeygenCommand implements Callable<Integer> {
         o.flush();
         key.destroy();
         return 0;
+    }
+
+    /** Public keys are meant to be shared: durable like everything else, but readable by all (0644). */
+    static void writePublic(Path file, byte[] bytes) throws IOException {
+        DurableFiles.writeAtomically(file, bytes);
+        try {
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        } catch (UnsupportedOperationException e) {
+            // Not a POSIX file system: its default permissions apply.
+        }
     }
 
     private static void refuseExisting(Path f) {

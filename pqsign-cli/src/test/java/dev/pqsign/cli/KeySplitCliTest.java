@@ -97,6 +97,7 @@ class KeySplitCliTest {
         }
         var r = CliRunner.run("key", "split", "--key", state.toString(), "--parts", "1025", "--out", out.toString());
         assertTrue(r.err().contains("1024 remaining") && r.err().contains("key.state"), r.err());
+        assertFalse(Files.exists(out), "the refused split left its new --out directory behind");
         r = CliRunner.run("key", "split", "--key", state.toString(), "--parts", "x", "--out", out.toString());
         assertEquals(2, r.exit(), r.toString());
         assertEquals(1024, XmssKeyState.decode(Files.readAllBytes(state)).endIndex());
