@@ -7,10 +7,10 @@ import java.io.IOException;
  * A state store in memory, so signing benchmarks measure the signature computation and not the
  * disk's fsync latency (reported separately; see docs/state-durability.md).
  */
-final class MemoryStateStore implements StateStore {
+public final class MemoryStateStore implements StateStore {
     private byte[] bytes;
 
-    MemoryStateStore(byte[] initial) {
+    public MemoryStateStore(byte[] initial) {
         this.bytes = initial.clone();
     }
 

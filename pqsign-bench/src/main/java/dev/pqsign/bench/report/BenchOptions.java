@@ -1,0 +1,95 @@
+package dev.pqsign.bench.report;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * What a report run measures and for how long.
+ *
+ * <p>Each (scheme, operation, implementation) is first warmed up for {@code warmupMs} (at least
+ * {@code minWarmup} calls), then sampled until {@code measureMs} have passed and at least
+ * {@code minSamples} samples exist, or {@code maxSamples} samples exist. One thread; XMSS keygen is
+ * measured both with all cores and with one thread.
+ *
+ * @param schemes scheme names to run (XMSS^MT set names, HAETAE-2/3/5, ML-DSA-44/65/87); empty: all
+ * @param warmupMs warm-up time per case
+ * @param minWarmup warm-up calls per case at least
+ * @param measureMs measuring time per case
+ * @param minSamples samples per case at least
+ * @param maxSamples samples per case at most
+ * @param bouncyCastle also measure BouncyCastle 1.87
+ * @param hashCounts run the child JVM that counts SHA-256 compressions per XMSS operation
+ * @param hashSigns signatures per set in the counting pass
+ * @param opcua run the OPC UA demo over the ethernet and 5g link profiles
+ * @param opcuaReadings readings per set and link in the OPC UA demo (5g: at most this)
+ * @param opcuaWarmup warm-up readings per set in the OPC UA demo
+ * @param command the command line to print in the report header
+ * @param log progress lines (never null)
+ */
+public record BenchOptions(List<String> schemes, long warmupMs, int minWarmup, long measureMs, int minSamples,
+        int maxSamples, boolean bouncyCastle, boolean hashCounts, int hashSigns, boolean opcua, int opcuaReadings,
+        int opcuaWarmup, String command, Consumer<String> log) {
+
+    /** The XMSS^MT sets of the study, then XMSSMT-SHA2_20/2_256. */
+    public static final List<String> XMSS_SETS = List.of("XMSSMT-SHA2_10/2_256", "XMSSMT-SHA2_20/4_256",
+            "XMSSMT-SHA2_30/6_256", "XMSSMT-SHA2_20/2_256");
+    public static final List<String> HAETAE_SETS = List.of("HAETAE-2", "HAETAE-3", "HAETAE-5");
+    public static final List<String> MLDSA_SETS = List.of("ML-DSA-44", "ML-DSA-65", "ML-DSA-87");
+
+    public BenchOptions {
+        schemes = List.copyOf(schemes);
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(log, "log");
+        if (warmupMs < 0 || minWarmup < 0 || measureMs < 0 || minSamples < 1 || maxSamples < minSamples
+                || hashSigns < 1 || opcuaReadings < 1 || opcuaWarmup < 0) {
+            throw new IllegalArgumentException("invalid benchmark options");
+        }
+        for (String s : schemes) {
+            if (!XMSS_SETS.contains(s) && !HAETAE_SETS.contains(s) && !MLDSA_SETS.contains(s)) {
+                throw new IllegalArgumentException("unknown scheme '" + s + "' (known: " + String.join(", ", XMSS_SETS)
+                        + ", " + String.join(", ", HAETAE_SETS) + ", " + String.join(", ", MLDSA_SETS) + ")");
+            }
+        }
+    }
+
+    /** The full run (default of {@code pqsign bench}): about 10 to 15 minutes on 2 cores. */
+    public static BenchOptions full(String command, Consumer<String> log) {
+        return new BenchOptions(List.of(), 1500, 20, 5000, 10, 5000, true, true, 256, true, 100, 20, command, log);
+    }
+
+    /** {@code --quick}: about 3 minutes on 2 cores. */
+    public static BenchOptions quick(String command, Consumer<String> log) {
+        return new BenchOptions(List.of(), 300, 5, 1000, 5, 2000, true, true, 64, true, 20, 5, command, log);
+    }
+
+    public boolean includes(String scheme) {
+        return schemes.isEmpty() || schemes.contains(scheme);
+    }
+
+    public BenchOptions withSchemes(List<String> s) {
+        return new BenchOptions(s, warmupMs, minWarmup, measureMs, minSamples, maxSamples, bouncyCastle, hashCounts,
+                hashSigns, opcua, opcuaReadings, opcuaWarmup, command, log);
+    }
+
+    public BenchOptions withOpcua(boolean on) {
+        return new BenchOptions(schemes, warmupMs, minWarmup, measureMs, minSamples, maxSamples, bouncyCastle,
+                hashCounts, hashSigns, on, opcuaReadings, opcuaWarmup, command, log);
+    }
+
+    public BenchOptions withHashCounts(boolean on) {
+        return new BenchOptions(schemes, warmupMs, minWarmup, measureMs, minSamples, maxSamples, bouncyCastle, on,
+                hashSigns, opcua, opcuaReadings, opcuaWarmup, command, log);
+    }
+
+    public BenchOptions withBouncyCastle(boolean on) {
+        return new BenchOptions(schemes, warmupMs, minWarmup, measureMs, minSamples, maxSamples, on, hashCounts,
+                hashSigns, opcua, opcuaReadings, opcuaWarmup, command, log);
+    }
+
+    /** Fixed sample counts and no time budget beyond them, for tests: {@code warmup} calls, {@code samples} samples. */
+    public BenchOptions withIterations(int warmup, int samples) {
+        return new BenchOptions(schemes, 0, warmup, 0, samples, samples, bouncyCastle, hashCounts, Math.max(1, samples),
+                opcua, opcuaReadings, opcuaWarmup, command, log);
+    }
+}

@@ -1,0 +1,83 @@
+package dev.pqsign.bench.report;
+
+import java.util.List;
+
+/**
+ * Everything one {@code pqsign bench} run measured.
+ *
+ * @param command command line that produced it
+ * @param machine machine and JVM description
+ * @param startedUtc ISO-8601 start time
+ * @param seconds wall time of the run
+ * @param results timings, one per (scheme, op, impl, threads)
+ * @param sizes key, signature and persisted-state sizes per (scheme, impl)
+ * @param hashCounts SHA-256 compressions per XMSS operation (empty if not run)
+ * @param hashCountNote why hash counts are missing, or {@code null}
+ * @param opcua OPC UA demo results per link profile (empty if not run)
+ * @param opcuaNote why the OPC UA results are missing, or {@code null}
+ * @param notes further remarks for the report (e.g. unavailable measurements)
+ */
+public record BenchReport(String command, Machine machine, String startedUtc, double seconds, List<Result> results,
+        List<Sizes> sizes, List<HashCount> hashCounts, String hashCountNote, List<OpcuaRun> opcua, String opcuaNote,
+        List<String> notes) {
+
+    public BenchReport {
+        results = List.copyOf(results);
+        sizes = List.copyOf(sizes);
+        hashCounts = List.copyOf(hashCounts);
+        opcua = List.copyOf(opcua);
+        notes = List.copyOf(notes);
+    }
+
+    /**
+     * Timing of one operation.
+     *
+     * @param scheme parameter-set name
+     * @param op keygen, sign or verify
+     * @param impl pqsign, pqsign-compact, pqsign-v1.1.2, pqsign-compact-v1.1.2 or bouncycastle
+     * @param threads threads the operation may use (XMSS keygen: all cores or 1; else 1)
+     * @param stats milliseconds per call
+     * @param allocatedBytes median bytes allocated by the measuring thread per call (-1: unknown)
+     */
+    public record Result(String scheme, String op, String impl, int threads, Stats stats, long allocatedBytes) {
+    }
+
+    /**
+     * Sizes in bytes.
+     *
+     * @param privateKeyBytes encoded private key (pqsign XMSS: the persisted key state, which holds the seeds)
+     * @param stateBytes persisted signing state (XMSS; pqsign: the 172-byte key state, BouncyCastle: its
+     *     serialised private key with the BDS traversal state), -1 for stateless schemes
+     * @param signatureMin shortest signature seen
+     * @param signatureMax longest signature seen
+     */
+    public record Sizes(String scheme, String impl, int publicKeyBytes, int privateKeyBytes, int stateBytes,
+            int signatureMin, int signatureMax) {
+    }
+
+    /**
+     * SHA-256 work per XMSS operation, from {@code XmssHashCounter} in a child JVM.
+     *
+     * @param op keygen (1 thread), load (open the stateful signer: rebuild caches), sign, verify
+     * @param n operations counted
+     * @param callsMean mean hash-function calls per operation
+     * @param compressionsMean mean SHA-256 compressions per operation
+     * @param compressionsMax most compressions of one operation
+     */
+    public record HashCount(String scheme, String op, int n, double callsMean, double compressionsMean,
+            long compressionsMax) {
+    }
+
+    /**
+     * One set of the OPC UA demo over one link profile (sensor server and operator client in this
+     * process on loopback, the link emulated by a relay).
+     */
+    public record OpcuaRun(String link, String scheme, int readings, long accepted, int signatureBytes, Stats sign,
+            Stats verify, Stats transfer, Stats endToEnd) {
+    }
+
+    /** Machine description. */
+    public record Machine(int cores, String cpuModel, String jvm, String os, long maxHeapBytes, double loadStart,
+            double loadEnd) {
+    }
+}

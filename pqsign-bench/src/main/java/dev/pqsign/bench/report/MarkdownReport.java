@@ -1,0 +1,323 @@
+package dev.pqsign.bench.report;
+
+import dev.pqsign.bench.report.BenchReport.Result;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Writes {@code report.md} and its SVG charts into a directory: tables in the layout of the
+ * industrial study (sizes and timings per XMSS^MT set, OPC UA latency per link) and the HAETAE /
+ * ML-DSA comparison, with the studies' published figures beside ours, labelled as other hardware.
+ */
+public final class MarkdownReport {
+    static final String[] CHART_OPS = {"keygen", "sign", "verify"};
+
+    private MarkdownReport() {
+    }
+
+    /** Writes report.md and the charts; returns the files written. */
+    public static List<Path> write(BenchReport r, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        List<Path> written = new ArrayList<>();
+        List<String> charts = new ArrayList<>();
+        for (String op : CHART_OPS) {
+            List<Charts.Bar> bars = new ArrayList<>();
+            for (Result x : r.results()) {
+                if (x.op().equals(op)) {
+                    bars.add(new Charts.Bar(x.scheme(), series(x), x.stats().median()));
+                }
+            }
+            if (!bars.isEmpty()) {
+                Path f = dir.resolve("time-" + op + ".svg");
+                Files.writeString(f, Charts.bars(op + ": median time per operation, pqsign vs BouncyCastle 1.87", bars),
+                        StandardCharsets.UTF_8);
+                written.add(f);
+                charts.add(f.getFileName().toString());
+            }
+        }
+        if (!r.opcua().isEmpty()) {
+            List<Charts.Range> ranges = new ArrayList<>();
+            for (BenchReport.OpcuaRun o : r.opcua()) {
+                ranges.add(new Charts.Range(o.scheme(), o.link(), o.endToEnd().median(), o.endToEnd().p99(),
+                        o.endToEnd().max()));
+            }
+            Path f = dir.resolve("opcua-end-to-end.svg");
+            Files.writeString(f, Charts.ranges("OPC UA end-to-end latency (sign → verdict), ethernet and 5g", ranges),
+                    StandardCharsets.UTF_8);
+            written.add(f);
+            charts.add(f.getFileName().toString());
+        }
+        Path md = dir.resolve("report.md");
+        Files.writeString(md, markdown(r, charts), StandardCharsets.UTF_8);
+        written.add(0, md);
+        return written;
+    }
+
+    static String series(Result x) {
+        if (x.op().equals("keygen") && x.scheme().startsWith("XMSS") && x.impl().equals("pqsign")) {
+            return x.impl() + " (" + x.threads() + (x.threads() == 1 ? " thread)" : " threads)");
+        }
+        return x.impl();
+    }
+
+    static String markdown(BenchReport r, List<String> charts) {
+        StringBuilder b = new StringBuilder(16384);
+        BenchReport.Machine m = r.machine();
+        b.append("# pqsign benchmark report\n\n");
+        b.append("- Command: `").append(r.command()).append("`\n");
+        b.append("- Started: ").append(r.startedUtc()).append(", took ").append(f1(r.seconds())).append(" s\n");
+        b.append("- Machine: ").append(m.cores()).append(" cores, ").append(m.cpuModel()).append("; ").append(m.os())
+                .append("\n");
+        b.append("- JVM: ").append(m.jvm()).append(", max heap ").append(m.maxHeapBytes() / (1024 * 1024))
+                .append(" MiB\n");
+        b.append("- Load average (1 min) at start / end: ").append(f2(m.loadStart())).append(" / ")
+                .append(f2(m.loadEnd())).append(" on ").append(m.cores()).append(" cores")
+                .append(m.loadStart() > m.cores() || m.loadEnd() > m.cores()
+                        ? " — **the machine was busy: timings, especially p99 and max, are noisy**" : "")
+                .append("\n\n");
+        b.append("All operations run on one thread (XMSS keygen also with all cores), after a warm-up; times are ")
+                .append("wall-clock milliseconds per call (median, p99 by nearest rank, max, n samples). pqsign signs ")
+                .append("XMSS^MT through `XmssStatefulSigner` with an in-memory state store (no fsync; an exhausted ")
+                .append("key is replaced outside the timed call). BouncyCastle is 1.87 (`XMSSMTSigner`, ")
+                .append("`pqc.crypto.haetae.HAETAESigner` with the v1.1.2 sampler, `MLDSASigner`). Figures from the ")
+                .append("studies were measured on **other hardware** and are shown for orientation only.\n\n");
+
+        xmssTables(r, b);
+        hashTable(r, b);
+        latticeTables(r, b);
+        opcuaTables(r, b);
+        if (!charts.isEmpty()) {
+            b.append("## Charts\n\n");
+            for (String c : charts) {
+                b.append("![").append(c).append("](").append(c).append(")\n\n");
+            }
+        }
+        allTable(r, b);
+        if (!r.notes().isEmpty()) {
+            b.append("## Notes\n\n");
+            for (String n : r.notes()) {
+                b.append("- ").append(n).append('\n');
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    private static void xmssTables(BenchReport r, StringBuilder b) {
+        Set<String> sets = new LinkedHashSet<>();
+        for (BenchReport.Sizes s : r.sizes()) {
+            if (s.scheme().startsWith("XMSS")) {
+                sets.add(s.scheme());
+            }
+        }
+        if (sets.isEmpty()) {
+            return;
+        }
+        b.append("## XMSS^MT sizes (study Table 1 layout)\n\n");
+        b.append("| set | public key | pqsign persisted state | BouncyCastle private key (with BDS state) ")
+                .append("| signature pqsign | signature BouncyCastle | signature in the study |\n");
+        b.append("|---|---:|---:|---:|---:|---:|---:|\n");
+        for (String s : sets) {
+            Optional<BenchReport.Sizes> p = size(r, s, "pqsign");
+            Optional<BenchReport.Sizes> c = size(r, s, "bouncycastle");
+            b.append("| ").append(s).append(" | ").append(p.map(x -> num(x.publicKeyBytes())).orElse("—"))
+                    .append(" | ").append(p.map(x -> num(x.stateBytes())).orElse("—")).append(" | ")
+                    .append(c.map(x -> num(x.stateBytes())).orElse("—")).append(" | ")
+                    .append(p.map(x -> num(x.signatureMax())).orElse("—")).append(" | ")
+                    .append(c.map(x -> num(x.signatureMax())).orElse("—")).append(" | ")
+                    .append(StudyReference.SIGNATURE_BYTES.containsKey(s)
+                            ? num(StudyReference.SIGNATURE_BYTES.get(s)) + " ¹" : "—")
+                    .append(" |\n");
+        }
+        b.append("\n¹ ").append(StudyReference.INDUSTRIAL).append(". The study assumed a 4-byte index for every ")
+                .append("set; RFC 8391 encodes ceil(h/8) bytes, hence 2 bytes fewer for h = 10 and 1 fewer for h = 20.")
+                .append("\n\n");
+
+        b.append("## XMSS^MT timings (study Table 2 layout), ms\n\n");
+        b.append("| set | operation | pqsign median | p99 | max | n | BouncyCastle median | p99 | max | n ")
+                .append("| BC / pqsign | study (RPi 3) ² |\n");
+        b.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (String s : sets) {
+            for (String op : CHART_OPS) {
+                List<Result> ours = find(r, s, op, "pqsign");
+                Optional<Result> bc = find(r, s, op, "bouncycastle").stream().findFirst();
+                for (Result x : ours) {
+                    String label = op.equals("keygen") ? "keygen (" + x.threads() + (x.threads() == 1 ? " thread)"
+                            : " threads)") : op;
+                    b.append("| ").append(s).append(" | ").append(label).append(" | ").append(cells(x.stats()))
+                            .append(" | ").append(bc.map(y -> cells(y.stats())).orElse("— | — | — | —")).append(" | ")
+                            .append(bc.map(y -> f1(y.stats().median() / x.stats().median()) + "×").orElse("—"))
+                            .append(" | ");
+                    Double study = op.equals("sign") ? StudyReference.SIGN_MS.get(s) : null;
+                    b.append(study == null ? "—" : ms(study)).append(" |\n");
+                }
+            }
+        }
+        b.append("\n² ").append(StudyReference.INDUSTRIAL).append(" (other hardware; only the figures cited in ")
+                .append("the project brief are filled in).\n\n");
+    }
+
+    private static void hashTable(BenchReport r, StringBuilder b) {
+        b.append("## SHA-256 compressions per XMSS^MT operation\n\n");
+        if (r.hashCounts().isEmpty()) {
+            b.append("Not measured: ").append(r.hashCountNote()).append("\n\n");
+            return;
+        }
+        b.append("Counted by `XmssHashCounter` in a child JVM started with `-Dpqsign.xmss.countHashes=true` ")
+                .append("(the timed runs do not count). keygen: one thread; load: opening the stateful signer ")
+                .append("(rebuilding its caches from the seeds); sign: mean and maximum over n consecutive ")
+                .append("signatures of a fresh key.\n\n");
+        b.append("| set | operation | n | hash calls (mean) | compressions (mean) | compressions (max) |\n");
+        b.append("|---|---|---:|---:|---:|---:|\n");
+        for (BenchReport.HashCount h : r.hashCounts()) {
+            b.append("| ").append(h.scheme()).append(" | ").append(h.op()).append(" | ").append(h.n()).append(" | ")
+                    .append(num(Math.round(h.callsMean()))).append(" | ").append(num(Math.round(h.compressionsMean())))
+                    .append(" | ").append(num(h.compressionsMax())).append(" |\n");
+        }
+        b.append('\n');
+    }
+
+    private static void latticeTables(BenchReport r, StringBuilder b) {
+        List<Result> rows = new ArrayList<>();
+        for (Result x : r.results()) {
+            if (!x.scheme().startsWith("XMSS")) {
+                rows.add(x);
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        b.append("## HAETAE and ML-DSA timings, ms\n\n");
+        b.append("`pqsign` = fast engine with the v1.2.0 sampler; `-compact` = the streaming engine; ")
+                .append("`-v1.1.2` = the v1.1.2 sampler (what BouncyCastle implements). ML-DSA is BouncyCastle only.")
+                .append("\n\n");
+        b.append("| scheme | operation | implementation | median | p99 | max | n | allocated bytes / op (median) |\n");
+        b.append("|---|---|---|---:|---:|---:|---:|---:|\n");
+        for (Result x : rows) {
+            b.append("| ").append(x.scheme()).append(" | ").append(x.op()).append(" | ").append(x.impl()).append(" | ")
+                    .append(cells(x.stats())).append(" | ")
+                    .append(x.allocatedBytes() < 0 ? "—" : num(x.allocatedBytes())).append(" |\n");
+        }
+        b.append("\n### Sizes, bytes\n\n| scheme | implementation | public key | private key | signature (min–max seen) |\n");
+        b.append("|---|---|---:|---:|---:|\n");
+        for (BenchReport.Sizes s : r.sizes()) {
+            if (!s.scheme().startsWith("XMSS")) {
+                b.append("| ").append(s.scheme()).append(" | ").append(s.impl()).append(" | ")
+                        .append(num(s.publicKeyBytes())).append(" | ").append(num(s.privateKeyBytes())).append(" | ")
+                        .append(s.signatureMin() == s.signatureMax() ? num(s.signatureMax())
+                                : num(s.signatureMin()) + "–" + num(s.signatureMax()))
+                        .append(" |\n");
+            }
+        }
+        b.append("\n### HAETAE memory\n\n");
+        b.append("| operation | compact engine, allocated bytes / op here (median over sets) | stack on Cortex-M4 ³ |\n");
+        b.append("|---|---:|---:|\n");
+        for (String[] ref : StudyReference.CORTEX_M4_STACK_KB) {
+            List<Long> a = new ArrayList<>();
+            for (Result x : rows) {
+                if (x.scheme().startsWith("HAETAE") && x.op().equals(ref[0]) && x.impl().startsWith("pqsign-compact")
+                        && !x.impl().contains("v1.1.2") && x.allocatedBytes() >= 0) {
+                    a.add(x.allocatedBytes());
+                }
+            }
+            a.sort(null);
+            b.append("| ").append(ref[0]).append(" | ").append(a.isEmpty() ? "—" : num(a.get(a.size() / 2)))
+                    .append(" | ").append(ref[1]).append(" KB |\n");
+        }
+        b.append("\n³ ").append(StudyReference.LOW_MEMORY).append(" (other hardware, C on bare metal). Bytes ")
+                .append("allocated on the Java heap per call are not a working set (a JVM allocates short-lived ")
+                .append("arrays and reuses per-thread contexts); see the notes below.\n\n");
+    }
+
+    private static void opcuaTables(BenchReport r, StringBuilder b) {
+        b.append("## Signed OPC UA telemetry (study Tables 4–6 layout), ms\n\n");
+        if (r.opcua().isEmpty()) {
+            b.append("Not measured: ").append(r.opcuaNote()).append("\n\n");
+            return;
+        }
+        b.append("`DemoRunner` from pqsign-opcua in this process: one sensor server (durable file state store, one ")
+                .append("fsync'd reservation per signature) and one operator client per set, the link emulated by ")
+                .append("a relay. end-to-end = start of signing → operator verdict. Each cell: median / p99 / max.\n\n");
+        Set<String> links = new LinkedHashSet<>();
+        r.opcua().forEach(o -> links.add(o.link()));
+        for (String link : links) {
+            b.append("### Link `").append(link).append("`\n\n");
+            b.append("| set | signature bytes | readings | sign | verify | transfer | end-to-end | study end-to-end ⁴ |\n");
+            b.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+            for (BenchReport.OpcuaRun o : r.opcua()) {
+                if (!o.link().equals(link)) {
+                    continue;
+                }
+                Double study = link.equals("ethernet") ? StudyReference.END_TO_END_ETHERNET_MS.get(o.scheme()) : null;
+                b.append("| ").append(o.scheme()).append(" | ").append(num(o.signatureBytes())).append(" | ")
+                        .append(o.accepted()).append('/').append(o.readings()).append(" | ").append(triple(o.sign()))
+                        .append(" | ").append(triple(o.verify())).append(" | ").append(triple(o.transfer()))
+                        .append(" | ").append(triple(o.endToEnd())).append(" | ")
+                        .append(study != null ? "≈ " + ms(study)
+                                : link.equals("5g") ? "+" + StudyReference.FIVE_G_EXTRA_TRANSFER + " over Ethernet" : "—")
+                        .append(" |\n");
+            }
+            b.append('\n');
+        }
+        b.append("⁴ ").append(StudyReference.INDUSTRIAL).append(" (other hardware and a real network).\n\n");
+    }
+
+    private static void allTable(BenchReport r, StringBuilder b) {
+        b.append("## All measurements\n\n| scheme | op | impl | threads | median ms | p99 ms | max ms | n ")
+                .append("| allocated bytes / op |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+        for (Result x : r.results()) {
+            b.append("| ").append(x.scheme()).append(" | ").append(x.op()).append(" | ").append(x.impl()).append(" | ")
+                    .append(x.threads()).append(" | ").append(cells(x.stats())).append(" | ")
+                    .append(x.allocatedBytes() < 0 ? "—" : num(x.allocatedBytes())).append(" |\n");
+        }
+        b.append("\nAllocated bytes are those of the measuring thread (`ThreadMXBean#getThreadAllocatedBytes`); ")
+                .append("keygen with all cores also allocates on worker threads, which this does not see.\n\n");
+    }
+
+    private static Optional<BenchReport.Sizes> size(BenchReport r, String scheme, String impl) {
+        return r.sizes().stream().filter(s -> s.scheme().equals(scheme) && s.impl().equals(impl)).findFirst();
+    }
+
+    private static List<Result> find(BenchReport r, String scheme, String op, String impl) {
+        return r.results().stream().filter(x -> x.scheme().equals(scheme) && x.op().equals(op) && x.impl().equals(impl))
+                .toList();
+    }
+
+    private static String cells(Stats s) {
+        return ms(s.median()) + " | " + ms(s.p99()) + " | " + ms(s.max()) + " | " + s.n();
+    }
+
+    private static String triple(Stats s) {
+        return ms(s.median()) + " / " + ms(s.p99()) + " / " + ms(s.max());
+    }
+
+    static String ms(double v) {
+        if (v >= 100) {
+            return String.format(Locale.ROOT, "%,.1f", v);
+        }
+        if (v >= 1) {
+            return String.format(Locale.ROOT, "%.2f", v);
+        }
+        return String.format(Locale.ROOT, "%.4f", v);
+    }
+
+    private static String num(long v) {
+        return String.format(Locale.ROOT, "%,d", v);
+    }
+
+    private static String f1(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    private static String f2(double v) {
+        return v < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", v);
+    }
+}
