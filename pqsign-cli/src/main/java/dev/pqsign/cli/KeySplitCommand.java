@@ -137,7 +137,7 @@ final class KeySplitCommand implements Callable<Integer> {
             }
         }
         if (!pubPresent) {
-            DurableFiles.writeAtomically(pubFile, pub);
+            KeygenCommand.writePublic(pubFile, pub);
         }
         PrintWriter o = spec.commandLine().getOut();
         o.printf("%s split into %d parts (%s):%n", key, parts, publicKey.parameterSet().setName());

@@ -49,6 +49,10 @@ class KeySplitCliTest {
         assertTrue(r.out().contains("part 2: indices [342, 683), 341 signatures"), r.out());
         assertTrue(r.out().contains("part 3: indices [683, 1024), 341 signatures"), r.out());
         assertArrayEquals(Files.readAllBytes(keyDir.resolve("key.pub")), Files.readAllBytes(out.resolve("key.pub")));
+        assertEquals("rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(out.resolve("key.pub"))));
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(out.resolve("part-2.state"))));
 
         r = CliRunner.run("inspect", state.toString());
         assertTrue(r.out().contains("next 1, end 342"), r.out());
