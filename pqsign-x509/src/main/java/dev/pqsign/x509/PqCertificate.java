@@ -261,7 +261,8 @@ public final class PqCertificate {
 
     public Optional<byte[]> authorityKeyIdentifier() {
         AuthorityKeyIdentifier aki = AuthorityKeyIdentifier.fromExtensions(extensions());
-        return aki == null || aki.getKeyIdentifier() == null ? Optional.empty() : Optional.of(aki.getKeyIdentifier());
+        return aki == null || aki.getKeyIdentifierObject() == null ? Optional.empty()
+                : Optional.of(aki.getKeyIdentifierOctets());
     }
 
     /** {@code true} if subject and issuer names are equal. */
