@@ -9,7 +9,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Date;
 import java.util.Objects;
 import java.util.Set;
@@ -188,9 +187,5 @@ public final class Certificates {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    static boolean sameKeyId(byte[] a, byte[] b) {
-        return Arrays.equals(a, b);
     }
 }

@@ -9,7 +9,6 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.EnumSet;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
@@ -292,9 +291,5 @@ public final class PqCertificate {
     public String toString() {
         return "PqCertificate[subject=" + subject() + ", issuer=" + issuer() + ", serial="
                 + serialNumber().toString(16) + "]";
-    }
-
-    static <T> T nonNull(T t, String what) {
-        return Objects.requireNonNull(t, what);
     }
 }

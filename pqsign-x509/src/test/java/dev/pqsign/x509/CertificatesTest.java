@@ -6,11 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.haetae.HaetaeKeyPair;
 import dev.pqsign.haetae.HaetaeKeyPairGenerator;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaeSigner;
+import dev.pqsign.state.FileStateStore;
+import dev.pqsign.xmss.XmssKeyGenerator;
+import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
+import dev.pqsign.xmss.XmssPrivateKey;
+import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
 import java.security.KeyFactory;
@@ -187,5 +193,21 @@ class CertificatesTest {
         assertTrue(d.contains("id-alg-xmssmt-hashsig"), d);
         assertTrue(d.contains("CA:                  yes"), d);
         assertEquals(XmssParameterSet.XMSSMT_SHA2_20_4_256, PublicKeys.verifierFor(rootCert).parameterSet());
+    }
+
+    @Test
+    void issue_withExhaustedCaKey_throwsKeyExhausted_lastIndexStillUsable(@TempDir Path tmp) throws Exception {
+        XmssPrivateKey key = XmssKeyGenerator.generate(XmssParameterSet.XMSS_SHA2_10_256);
+        try (FileStateStore store = FileStateStore.open(tmp.resolve("last.state"))) {
+            store.create(new XmssKeyState(key, 1023, 1024).encode());
+            try (XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
+                PqCertificate ca = Certificates.selfSigned(signer, "CN=last index", 3);
+                assertEquals(1023L, ca.signatureIndex().orElseThrow());
+                HaetaeKeyPair kp = HaetaeKeyPairGenerator.generate(HaetaeParameterSet.HAETAE_2, new SecureRandom());
+                KeyExhaustedException e = assertThrows(KeyExhaustedException.class,
+                        () -> Certificates.issue(signer, ca, kp.publicKey(), "CN=one too many", 1, false));
+                assertTrue(e.getMessage().contains("exhausted"), e.getMessage());
+            }
+        }
     }
 }
