@@ -11,10 +11,12 @@ import dev.pqsign.core.PqSignException;
 public class CertificateFormatException extends PqSignException {
     private static final long serialVersionUID = 1L;
 
+    /** @param message what is wrong, never secret material */
     public CertificateFormatException(String message) {
         super(message);
     }
 
+    /** @param message what is wrong, never secret material */
     public CertificateFormatException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -119,14 +119,17 @@ public final class CertificateTemplate {
         return subject;
     }
 
+    /** Start of validity, whole seconds. */
     public Instant notBefore() {
         return notBefore;
     }
 
+    /** End of validity, whole seconds. */
     public Instant notAfter() {
         return notAfter;
     }
 
+    /** Whether the certificate will be a CA. */
     public boolean isCa() {
         return ca;
     }

@@ -62,10 +62,12 @@ public final class ChainVerificationResult {
         return new ChainVerificationResult(reason, "certificate '" + cert.subject() + "': " + message, cert);
     }
 
+    /** {@code true} only if every check passed. */
     public boolean isValid() {
         return reason == Reason.VALID;
     }
 
+    /** The first failed check, or {@link Reason#VALID}. */
     public Reason reason() {
         return reason;
     }

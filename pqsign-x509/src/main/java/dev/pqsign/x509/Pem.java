@@ -41,6 +41,7 @@ public final class Pem {
             this.der = der;
         }
 
+        /** The label between BEGIN and the dashes, e.g. {@code CERTIFICATE}. */
         public String label() {
             return label;
         }

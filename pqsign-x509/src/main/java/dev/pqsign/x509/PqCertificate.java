@@ -152,14 +152,17 @@ public final class PqCertificate {
         return holder.getIssuer().toString();
     }
 
+    /** The serial number (positive for certificates pqsign issues). */
     public BigInteger serialNumber() {
         return holder.getSerialNumber();
     }
 
+    /** Start of the validity period (inclusive). */
     public Instant notBefore() {
         return holder.getNotBefore().toInstant();
     }
 
+    /** End of the validity period (inclusive). */
     public Instant notAfter() {
         return holder.getNotAfter().toInstant();
     }
@@ -253,11 +256,13 @@ public final class PqCertificate {
         return Optional.of(bits);
     }
 
+    /** The subject key identifier extension value, if present (a fresh array). */
     public Optional<byte[]> subjectKeyIdentifier() {
         SubjectKeyIdentifier ski = SubjectKeyIdentifier.fromExtensions(extensions());
         return ski == null ? Optional.empty() : Optional.of(ski.getKeyIdentifier());
     }
 
+    /** The keyIdentifier of the authority key identifier extension, if present (a fresh array). */
     public Optional<byte[]> authorityKeyIdentifier() {
         AuthorityKeyIdentifier aki = AuthorityKeyIdentifier.fromExtensions(extensions());
         return aki == null || aki.getKeyIdentifierObject() == null ? Optional.empty()

@@ -48,6 +48,7 @@ public final class PqPublicKey {
         return xmss != null;
     }
 
+    /** The key's parameter set ({@code XmssParameterSet} or {@code HaetaeParameterSet}). */
     public ParameterSet parameterSet() {
         return xmss != null ? xmss.parameterSet() : haetae.parameterSet();
     }

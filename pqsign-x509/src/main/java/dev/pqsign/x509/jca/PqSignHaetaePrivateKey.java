@@ -26,6 +26,7 @@ public final class PqSignHaetaePrivateKey implements PrivateKey, Destroyable {
 
     private final transient HaetaePrivateKey key;
 
+    /** Wraps a HAETAE private key (not copied: {@link #destroy()} wipes it). */
     public PqSignHaetaePrivateKey(HaetaePrivateKey key) {
         this.key = Objects.requireNonNull(key, "key");
     }

@@ -30,6 +30,7 @@ public final class PqSignProvider extends Provider {
     /** The provider name, for {@code getInstance(algorithm, PqSignProvider.NAME)}. */
     public static final String NAME = "PQSign";
 
+    /** Creates the provider; install it with {@code Security.addProvider(new PqSignProvider())}. */
     public PqSignProvider() {
         super(NAME, "0.1", "pqsign: XMSS / XMSS^MT (RFC 8391, RFC 9802) and HAETAE keys and signatures");
         String pkg = PqSignProvider.class.getPackageName() + ".";

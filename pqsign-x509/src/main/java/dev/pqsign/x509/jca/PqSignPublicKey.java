@@ -18,6 +18,7 @@ public final class PqSignPublicKey implements PublicKey {
 
     private final transient PqPublicKey key;
 
+    /** Wraps a pqsign public key. */
     public PqSignPublicKey(PqPublicKey key) {
         this.key = Objects.requireNonNull(key, "key");
     }

@@ -23,6 +23,7 @@ public final class XmssStatefulPrivateKey implements PrivateKey {
 
     private final transient XmssStatefulSigner signer;
 
+    /** Binds a JCA key to an open signer (and so to its state store). */
     public XmssStatefulPrivateKey(XmssStatefulSigner signer) {
         this.signer = Objects.requireNonNull(signer, "signer");
     }
@@ -37,6 +38,7 @@ public final class XmssStatefulPrivateKey implements PrivateKey {
         return new PqSignPublicKey(PqPublicKey.of(signer.publicKey()));
     }
 
+    /** The key's XMSS / XMSS^MT parameter set. */
     public XmssParameterSet parameterSet() {
         return signer.parameterSet();
     }
