@@ -117,6 +117,7 @@ public final class SensorServer implements AutoCloseable {
      */
     private long sequence = System.currentTimeMillis() * 1000;
     private boolean started;
+    private boolean closed;
 
     private SensorServer(Config config, SensorKey key) throws IOException {
         this.config = config;
@@ -167,7 +168,12 @@ public final class SensorServer implements AutoCloseable {
      */
     public static SensorServer start(Config config, SensorKey key) throws IOException {
         SensorServer s = new SensorServer(config, key);
-        s.startServer();
+        try {
+            s.startServer();
+        } catch (IOException | RuntimeException e) {
+            s.close(); // release the trust list's watcher thread and whatever Milo bound
+            throw e;
+        }
         return s;
     }
 
@@ -377,20 +383,24 @@ public final class SensorServer implements AutoCloseable {
         return namespace.nodeId(name);
     }
 
-    /** Stops the server; the signer's state stays where its store keeps it. */
+    /** Stops the server (idempotent); the signer's state stays where its store keeps it. */
     @Override
-    public void close() {
-        if (started) {
-            try {
-                namespace.shutdown();
-                server.shutdown().get(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (ExecutionException | TimeoutException e) {
-                // shutting down anyway; nothing the caller could do
-            }
-            started = false;
+    public synchronized void close() {
+        if (closed) {
+            return;
         }
+        closed = true;
+        try {
+            if (started) {
+                namespace.shutdown();
+            }
+            server.shutdown().get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            // shutting down anyway; nothing the caller could do
+        }
+        started = false;
         try {
             trustList.close();
         } catch (IOException ignored) {
