@@ -22,6 +22,16 @@ public enum KeyUsageBit {
         this.signing = signing;
     }
 
+    /** The RFC 5280 name, e.g. {@code digitalSignature}, {@code keyCertSign}. */
+    public String rfcName() {
+        String[] words = name().toLowerCase(java.util.Locale.ROOT).split("_");
+        StringBuilder sb = new StringBuilder(words[0]);
+        for (int i = 1; i < words.length; i++) {
+            sb.append(Character.toUpperCase(words[i].charAt(0))).append(words[i].substring(1));
+        }
+        return this == CRL_SIGN ? "cRLSign" : sb.toString();
+    }
+
     /** BouncyCastle's bit mask for this usage. */
     int mask() {
         return mask;

@@ -263,8 +263,9 @@ public final class PublicKeys {
         sb.append("  CA:                  ").append(cert.isCa() ? "yes" : "no");
         cert.pathLengthConstraint().ifPresent(n -> sb.append(", path length ").append(n));
         sb.append('\n');
-        sb.append("  Key usage:           ").append(cert.keyUsage().map(Object::toString).orElse("(extension absent)"))
-                .append('\n');
+        sb.append("  Key usage:           ").append(cert.keyUsage()
+                .map(bits -> bits.stream().map(KeyUsageBit::rfcName).collect(java.util.stream.Collectors.joining(", ")))
+                .orElse("(extension absent: unrestricted)")).append('\n');
         cert.subjectKeyIdentifier().ifPresent(k -> sb.append("  Subject key id:      ").append(Hex.encode(k)).append('\n'));
         cert.authorityKeyIdentifier().ifPresent(k -> sb.append("  Authority key id:    ").append(Hex.encode(k)).append('\n'));
         sb.append("  SHA-256 fingerprint: ").append(Hex.encode(sha256(cert.encoded()))).append('\n');

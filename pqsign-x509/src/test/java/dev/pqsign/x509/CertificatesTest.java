@@ -182,7 +182,7 @@ class CertificatesTest {
     }
 
     @Test
-    void pem_roundTrip_andDescribe() {
+    void pem_roundTrip_andDescribe() throws Exception {
         String pem = Pem.write(rootCert);
         assertTrue(pem.startsWith("-----BEGIN CERTIFICATE-----\n"));
         assertEquals(rootCert, Pem.readCertificate("some text before\n" + pem + "trailing text\n"));
@@ -192,6 +192,9 @@ class CertificatesTest {
         assertTrue(d.contains("XMSSMT-SHA2_20/4_256"), d);
         assertTrue(d.contains("id-alg-xmssmt-hashsig"), d);
         assertTrue(d.contains("CA:                  yes"), d);
+        assertTrue(d.contains("keyCertSign, cRLSign"), d);
+        assertEquals("nonRepudiation", KeyUsageBit.NON_REPUDIATION.rfcName());
+        assertEquals(rootCert.encoded().length, rootCert.toX509Certificate().getEncoded().length);
         assertEquals(XmssParameterSet.XMSSMT_SHA2_20_4_256, PublicKeys.verifierFor(rootCert).parameterSet());
     }
 
