@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.charset.StandardCharsets;
 
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -37,14 +38,25 @@ class HaetaeKatTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("sets")
     void kat_all100Records_matchOfficialSha256(HaetaeParameterSet p, HaetaeSampler s) {
-        byte[] generated = KatFiles.generate(p, s, HaetaeEngine.FAST, HaetaeKat.RECORDS);
+        checkFull(p, s, HaetaeEngine.FAST);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("sets")
+    @EnabledIfSystemProperty(named = "pqsign.long", matches = "true")
+    void kat_all100Records_compactEngine_matchOfficialSha256(HaetaeParameterSet p, HaetaeSampler s) {
+        checkFull(p, s, HaetaeEngine.COMPACT);
+    }
+
+    private static void checkFull(HaetaeParameterSet p, HaetaeSampler s, HaetaeEngine engine) {
+        byte[] generated = KatFiles.generate(p, s, engine, HaetaeKat.RECORDS);
         String sha = KatFiles.sha256(generated);
         String want = KatFiles.officialSha256(p, s);
         if (!sha.equals(want)) {
             String full = KatFiles.officialFullIfPresent(p, s);
             String where = full == null ? "(official file not available for a field diff)"
                     : KatFiles.firstDifference(full, new String(generated, StandardCharsets.US_ASCII));
-            fail(p.setName() + " " + s + ": SHA-256 " + sha + " != official " + want + "; " + where);
+            fail(p.setName() + " " + s + " " + engine + ": SHA-256 " + sha + " != official " + want + "; " + where);
         }
     }
 }

@@ -109,6 +109,19 @@ class HaetaePropertiesTest {
         }
     }
 
+    @Property(tries = 30)
+    void keys_encodeThenDecode_roundTrip(@ForAll HaetaeParameterSet p, @ForAll @Size(32) byte[] seed) {
+        HaetaeKeyPair kp = HaetaeKeyPairGenerator.fromSeed(p, seed);
+        byte[] pk = kp.publicKey().getEncoded();
+        byte[] sk = kp.privateKey().getEncoded();
+        assertEquals(kp.publicKey(), HaetaePublicKey.fromEncoded(pk));
+        HaetaePrivateKey back = HaetaePrivateKey.fromEncoded(p, sk);
+        assertArrayEquals(sk, back.getEncoded());
+        assertEquals(kp.publicKey(), back.publicKey());
+        byte[] sig = new HaetaeSigner(back).sign(MSG, CTX);
+        assertTrue(new HaetaeVerifier(HaetaePublicKey.fromEncoded(p, pk)).verify(MSG, CTX, sig));
+    }
+
     @Property(tries = 100)
     void packing_roundTrips(@ForAll long seed) {
         Random r = new Random(seed);
