@@ -69,10 +69,12 @@ public final class SequencedSigner implements IndexedSigner, AutoCloseable {
 
     /**
      * {@link #open(Signer, StateStore, int)} with the counter in {@code counterFile} (a
-     * {@link FileStateStore}), created at 0 if missing.
+     * {@link FileStateStore}), created at 0 if missing (with its parent directories).
      */
     public static SequencedSigner openFile(Signer signer, Path counterFile, int reservationBlock) throws IOException {
-        return open(signer, FileStateStore.open(counterFile.toAbsolutePath()), reservationBlock);
+        Path file = counterFile.toAbsolutePath();
+        java.nio.file.Files.createDirectories(file.getParent());
+        return open(signer, FileStateStore.open(file), reservationBlock);
     }
 
     static byte[] encode(long nextUnreserved) {

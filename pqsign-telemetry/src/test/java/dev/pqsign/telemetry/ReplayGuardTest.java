@@ -89,11 +89,11 @@ class ReplayGuardTest {
             assertTrue(g.tryAccept(a, 42));
         }
         Ed25519TestDouble k = Ed25519TestDouble.generate();
-        try (SequencedSigner s = SequencedSigner.openFile(k.signer(), dir.resolve("seq"), 1)) {
+        try (SequencedSigner s = SequencedSigner.openFile(k.signer(), dir.resolve("nested").resolve("seq"), 1)) {
             assertEquals(0, s.signIndexed(i -> new byte[0]).index());
             assertEquals(1, s.signIndexed(i -> new byte[0]).index());
         }
-        try (SequencedSigner s = SequencedSigner.openFile(k.signer(), dir.resolve("seq"), 1)) {
+        try (SequencedSigner s = SequencedSigner.openFile(k.signer(), dir.resolve("nested").resolve("seq"), 1)) {
             assertEquals(2, s.signIndexed(i -> new byte[0]).index());
         }
     }
