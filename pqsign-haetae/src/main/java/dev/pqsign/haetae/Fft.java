@@ -35,17 +35,43 @@ final class Fft {
         butterflies(re, im);
     }
 
+    /** Per-stage twiddles, contiguous so that the inner butterfly loop streams through arrays. */
+    private static final int[][] STAGE_RE = new int[9][];
+    private static final int[][] STAGE_IM = new int[9][];
+
+    static {
+        for (int s = 2; s <= 8; s++) {
+            int half = 1 << (s - 1);
+            STAGE_RE[s] = new int[half];
+            STAGE_IM[s] = new int[half];
+            for (int k = 0; k < half; k++) {
+                STAGE_RE[s][k] = ROOT_RE[k << (8 - s + 1)];
+                STAGE_IM[s][k] = ROOT_IM[k << (8 - s + 1)];
+            }
+        }
+    }
+
     private static void butterflies(int[] re, int[] im) {
-        for (int s = 1; s <= 8; s++) {
-            int m = 1 << s;
-            int half = m >> 1;
-            for (int n = 0; n < N; n += m) {
+        // stage 1: the only twiddle is 1 (2^16), and round(2^16 x / 2^16) = x exactly
+        for (int even = 0; even < N; even += 2) {
+            int odd = even + 1;
+            int tr = re[odd];
+            int ti = im[odd];
+            re[odd] = re[even] - tr;
+            im[odd] = im[even] - ti;
+            re[even] += tr;
+            im[even] += ti;
+        }
+        for (int s = 2; s <= 8; s++) {
+            int half = 1 << (s - 1);
+            int[] twr = STAGE_RE[s];
+            int[] twi = STAGE_IM[s];
+            for (int n = 0; n < N; n += 2 * half) {
                 for (int k = 0; k < half; k++) {
                     int even = n + k;
                     int odd = even + half;
-                    int tw = k << (8 - s + 1);
-                    int wr = ROOT_RE[tw];
-                    int wi = ROOT_IM[tw];
+                    long wr = twr[k];
+                    long wi = twi[k];
                     int tr = mulrnd16(wr, re[odd]) - mulrnd16(wi, im[odd]);
                     int ti = mulrnd16(wr, im[odd]) + mulrnd16(wi, re[odd]);
                     int ur = re[even];
