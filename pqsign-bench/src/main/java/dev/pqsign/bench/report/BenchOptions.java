@@ -55,12 +55,12 @@ public record BenchOptions(List<String> schemes, long warmupMs, int minWarmup, l
 
     /** The full run (default of {@code pqsign bench}): about 10 to 15 minutes on 2 cores. */
     public static BenchOptions full(String command, Consumer<String> log) {
-        return new BenchOptions(List.of(), 1500, 20, 5000, 10, 5000, true, true, 256, true, 100, 20, command, log);
+        return new BenchOptions(List.of(), 1500, 1, 5000, 10, 5000, true, true, 256, true, 100, 20, command, log);
     }
 
     /** {@code --quick}: about 3 minutes on 2 cores. */
     public static BenchOptions quick(String command, Consumer<String> log) {
-        return new BenchOptions(List.of(), 300, 5, 1000, 5, 2000, true, true, 64, true, 20, 5, command, log);
+        return new BenchOptions(List.of(), 300, 1, 800, 3, 2000, true, true, 64, true, 20, 5, command, log);
     }
 
     public boolean includes(String scheme) {
