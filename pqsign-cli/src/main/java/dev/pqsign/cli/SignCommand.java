@@ -127,7 +127,7 @@ final class SignCommand implements Callable<Integer> {
     private int signHaetae(HaetaePrivateKey sk, List<Path> outputs, PrintWriter o) throws IOException {
         HaetaeEngine e = switch (engine.toLowerCase(Locale.ROOT)) {
             case "fast" -> HaetaeEngine.FAST;
-            case "compact" -> engineNamed("COMPACT");
+            case "compact" -> HaetaeEngine.COMPACT;
             default -> throw CliException.usage("--engine must be fast or compact, got '" + engine + "'");
         };
         HaetaeSampler smp = switch (sampler.toLowerCase(Locale.ROOT)) {
@@ -158,15 +158,5 @@ final class SignCommand implements Callable<Integer> {
         }
         o.flush();
         return 0;
-    }
-
-    /** Engines beyond FAST may not exist in every build; name them instead of referring at compile time. */
-    static HaetaeEngine engineNamed(String name) {
-        for (HaetaeEngine e : HaetaeEngine.values()) {
-            if (e.name().equals(name)) {
-                return e;
-            }
-        }
-        throw CliException.usage("the " + name.toLowerCase(Locale.ROOT) + " HAETAE engine is not available in this build");
     }
 }
