@@ -12,10 +12,12 @@ public final class HaetaeKeyPair {
         this.privateKey = Objects.requireNonNull(privateKey);
     }
 
+    /** The verification key. */
     public HaetaePublicKey publicKey() {
         return publicKey;
     }
 
+    /** The signing key (its {@code toString()} shows no secret bytes). */
     public HaetaePrivateKey privateKey() {
         return privateKey;
     }

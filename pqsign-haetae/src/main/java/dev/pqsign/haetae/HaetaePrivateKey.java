@@ -66,6 +66,7 @@ public final class HaetaePrivateKey {
         return new HaetaePrivateKey(params, encoded);
     }
 
+    /** The parameter set this key belongs to. */
     public HaetaeParameterSet parameterSet() {
         return params;
     }

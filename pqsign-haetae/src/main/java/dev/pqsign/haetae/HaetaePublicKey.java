@@ -62,6 +62,7 @@ public final class HaetaePublicKey {
         return new HaetaePublicKey(p, encoded);
     }
 
+    /** The parameter set this key belongs to. */
     public HaetaeParameterSet parameterSet() {
         return params;
     }

@@ -105,6 +105,7 @@ public final class HaetaeSigner implements Signer {
         return key.parameterSet();
     }
 
+    /** The hyperball sampler version this signer uses. */
     public HaetaeSampler sampler() {
         return sampler;
     }

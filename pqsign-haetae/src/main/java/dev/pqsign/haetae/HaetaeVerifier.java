@@ -58,6 +58,7 @@ public final class HaetaeVerifier implements Verifier {
         return key.parameterSet();
     }
 
+    /** The key signatures are checked against. */
     public HaetaePublicKey publicKey() {
         return key;
     }

@@ -183,12 +183,14 @@ final class HyperballSampler {
      * {@code y.lo} (a reused scratch) and its square in {@code sqr}.
      */
     static long draw16(byte[] rand, Fp sqr, Fp y) {
-        long rand16 = le(rand, 0, 2);
+        int rand16 = (int) le(rand, 0, 2);
         long randRej = le(rand, 2, 6);
-        long x = 0;
+        // constant-time count of entries below rand16; 16-bit values, so int lanes suffice
+        int cnt = 0;
         for (int i = 0; i < CDT16.length; i++) {
-            x += ((CDT16[i] - rand16) >>> 63);
+            cnt += (CDT16[i] - rand16) >>> 31;
         }
+        long x = cnt;
         y.lo = le(rand, 8, 6);
         y.hi = le(rand, 14, 3) | (x << 24);
         long r = (y.lo >>> 15) ^ (y.hi << 33);
