@@ -127,6 +127,15 @@ public final class BenchRunner {
         } else {
             try {
                 opcua = OpcuaLatency.run(studySets, o);
+                StringBuilder links = new StringBuilder();
+                for (dev.pqsign.opcua.LinkProfile l : OpcuaLatency.LINKS) {
+                    links.append(links.length() == 0 ? "" : "; ").append(String.format(Locale.ROOT,
+                            "%s: %.2f ms one way, jitter up to %.2f ms, %.2f Mbit/s", l.name(), l.oneWayDelayMs(),
+                            l.jitterMs(), l.bandwidthMbitPerS()));
+                }
+                notes.add("OPC UA link profiles (pqsign-opcua LinkProfile): " + links + ". The demo runner reports "
+                        + "median, p99 and max per phase, not the individual samples, so the latency chart shows "
+                        + "those three points per set and link.");
             } catch (Exception e) {
                 opcuaNote = "OPC UA demo failed: " + e;
                 o.log().accept(opcuaNote);
