@@ -167,13 +167,17 @@ final class FastEngine {
             }
         }
         System.arraycopy(pk, pkOff, ctx.aKey, 0, p.pkBytes);
+        ctx.pkAbsorbed.initShake256().absorb(pk, pkOff, p.pkBytes);
         ctx.aValid = true;
     }
 
-    /** Absorbs pk || (ctxlen || ctx) || msg and squeezes {@code muLen} bytes into ctx.mu. */
-    private static void computeMu(HaetaeContext ctx, byte[] pk, int pkOff, byte[] context, int cOff, int cLen,
+    /**
+     * Absorbs pk || (ctxlen || ctx) || msg and squeezes {@code muLen} bytes into ctx.mu. Must follow
+     * {@link #expandPublic} for the same key, whose cached pk absorb it resumes.
+     */
+    private static void computeMu(HaetaeContext ctx, byte[] context, int cOff, int cLen,
             byte[] msg, int mOff, int mLen, int muLen) {
-        ctx.xof.initShake256().absorb(pk, pkOff, ctx.p.pkBytes).absorbByte(cLen);
+        ctx.xof.copyFrom(ctx.pkAbsorbed).absorbByte(cLen);
         if (cLen > 0) {
             ctx.xof.absorb(context, cOff, cLen);
         }
@@ -214,7 +218,7 @@ final class FastEngine {
         try {
             expandPublic(ctx, sk, skOff);
             unpackSecret(ctx, sk, skOff);
-            computeMu(ctx, sk, skOff, context, cOff, cLen, msg, mOff, mLen, CRHBYTES);
+            computeMu(ctx, context, cOff, cLen, msg, mOff, mLen, CRHBYTES);
             byte[] seed = ctx.seedbuf;
             xof.initShake256().absorb(ctx.key, 0, SEEDBYTES).absorb(rnd, rndOff, SEEDBYTES)
                     .absorb(ctx.mu, 0, CRHBYTES).squeeze(seed, 0, CRHBYTES);
@@ -506,7 +510,7 @@ final class FastEngine {
             return false;
         }
         writeTranscript(ctx, w, wprime);
-        computeMu(ctx, pk, pkOff, context, cOff, cLen, msg, mOff, mLen, SEEDBYTES);
+        computeMu(ctx, context, cOff, cLen, msg, mOff, mLen, SEEDBYTES);
         int[] cp = ctx.t1;
         Poly.challenge(cp, ctx.xof, p, ctx.transcript, ctx.mu);
         int d = 0;

@@ -15,6 +15,8 @@ import java.util.Arrays;
 final class HaetaeContext {
     final HaetaeParameterSet p;
     final Keccak xof = new Keccak();
+    /** SHAKE256 after absorbing the cached public key: mu = SHAKE256(pk || pre || M) resumes from it. */
+    final Keccak pkAbsorbed = new Keccak();
 
     /** Expanded public matrix A1 = (a1 | 2 A0) in NTT domain: k rows of l polynomials. */
     final int[][][] a;

@@ -140,6 +140,16 @@ final class Keccak {
         }
     }
 
+    /** Makes this instance an exact copy of {@code o} (resuming a cached absorb of a public prefix). */
+    Keccak copyFrom(Keccak o) {
+        System.arraycopy(o.s, 0, s, 0, 25);
+        System.arraycopy(o.block, 0, block, 0, block.length);
+        rate = o.rate;
+        pos = o.pos;
+        squeezing = o.squeezing;
+        return this;
+    }
+
     /** Clears the state (it may have absorbed secrets). */
     void wipe() {
         Arrays.fill(s, 0L);

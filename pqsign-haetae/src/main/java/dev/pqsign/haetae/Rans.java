@@ -19,6 +19,8 @@ final class Rans {
         final int[] freq;
         final int[] start;
         final byte[] slotToSymbol = new byte[SCALE];
+        /** Per slot: freq << 16 | (slot - start) << 6 | symbol (symbol < 64), one lookup per decoded symbol. */
+        final int[] slotInfo = new int[SCALE];
 
         Table(int... freq) {
             this.freq = freq.clone();
@@ -28,8 +30,12 @@ final class Rans {
                 start[s] = acc;
                 for (int j = 0; j < freq[s]; j++) {
                     slotToSymbol[acc + j] = (byte) s;
+                    slotInfo[acc + j] = freq[s] << 16 | j << 6 | s;
                 }
                 acc += freq[s];
+            }
+            if (freq.length > 64) {
+                throw new IllegalStateException("rANS alphabet larger than 64 symbols");
             }
             if (acc != SCALE) {
                 throw new IllegalStateException("rANS frequencies sum to " + acc + ", expected " + SCALE);
@@ -141,13 +147,13 @@ final class Rans {
 
         /** Decodes the next symbol. */
         int next(Table t) {
-            int slot = (int) (x & (SCALE - 1));
-            int s = t.slotToSymbol[slot];
-            x = t.freq[s] * (x >>> SCALE_BITS) + slot - t.start[s];
-            while (x < L && ptr < end) {
-                x = (x << 8) | (buf[ptr++] & 0xff);
+            int info = t.slotInfo[(int) x & (SCALE - 1)];
+            long v = (long) (info >>> 16) * (x >>> SCALE_BITS) + ((info >>> 6) & 0x3ff);
+            while (v < L && ptr < end) {
+                v = (v << 8) | (buf[ptr++] & 0xff);
             }
-            return s;
+            x = v;
+            return info & 0x3f;
         }
 
         /** Drops the reference to the caller's buffer. */
