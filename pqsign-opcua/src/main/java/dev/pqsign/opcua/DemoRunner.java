@@ -53,7 +53,10 @@ public final class DemoRunner {
         }
     }
 
-    /** Creates (or loads) the key of sensor number {@code i} (0-based) of a set. */
+    /**
+     * Creates (or loads) the key of sensor number {@code i} (0-based) of a set. The runner does
+     * not close the signers it is given; the caller owns them (and their state stores).
+     */
     @FunctionalInterface
     public interface KeyFactory {
         DemoKey create(int sensorIndex) throws IOException;
