@@ -160,6 +160,12 @@ public final class DemoRunner {
         List<ReadingVerifier.TrustedKey> trusted = new ArrayList<>();
         for (int i = 0; i < k; i++) {
             DemoKey key = set.keys().create(i);
+            int share = o.readings() / k + (i < o.readings() % k ? 1 : 0);
+            long needed = (long) share + o.warmupReadings() + (o.injectEvery() == 0 ? 0 : 2L * (share / o.injectEvery()));
+            if (key.sensorKey().signer() instanceof dev.pqsign.core.StatefulSigner st && st.remaining() < needed) {
+                throw new IOException("key of sensor " + i + " of set " + set.name() + " has " + st.remaining()
+                        + " signatures left, the run needs " + needed + "; use fewer readings or more sensors");
+            }
             keys.add(key);
             trusted.add(new ReadingVerifier.TrustedKey(key.sensorKey().keyId(), key.verifier(), set.embeddedIndex()));
         }

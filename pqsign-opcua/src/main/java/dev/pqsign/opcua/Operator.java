@@ -88,6 +88,29 @@ public final class Operator implements AutoCloseable {
      * @param latency durations (null if the sensor published no timing)
      */
     public record Observation(String sensor, long sequence, Verdict verdict, SignedReading reading, LatencyRecord latency) {
+
+        /**
+         * One log line: sensor, index, reason, end-to-end and transfer milliseconds, and the reading
+         * (control characters replaced) or the rejection detail.
+         */
+        public String describe() {
+            StringBuilder sb = new StringBuilder();
+            sb.append(sensor).append(" index=").append(verdict.index()).append(' ').append(verdict.reason());
+            if (latency != null) {
+                sb.append(String.format(java.util.Locale.ROOT, " e2e=%.3fms transfer=%.3fms",
+                        latency.endToEndNanos() / 1e6, latency.transferNanos() / 1e6));
+            }
+            String text = verdict.accepted() && reading != null ? reading.reading() : verdict.detail();
+            if (text.length() > 120) {
+                text = text.substring(0, 120) + "…";
+            }
+            sb.append(' ');
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                sb.append(Character.isISOControl(c) ? '?' : c);
+            }
+            return sb.toString();
+        }
     }
 
     private final Config config;

@@ -104,6 +104,7 @@ class SensorOperatorTest {
             assertEquals(p.reading(), o.reading());
             assertNotNull(o.latency());
             assertTrue(o.latency().endToEndNanos() >= o.latency().transferNanos());
+            assertTrue(o.describe().startsWith("s1 index=" + p.reading().index() + " ACCEPTED e2e="), o.describe());
         }
         assertEquals(20, operator.count(Reason.ACCEPTED));
     }
