@@ -42,6 +42,7 @@ class HaetaePropertiesTest {
         int b = bit % (sig.length * 8);
         sig[b >>> 3] ^= (byte) (1 << (b & 7));
         assertFalse(new HaetaeVerifier(KEYS.get(p).publicKey()).verify(MSG, CTX, sig));
+        assertFalse(new HaetaeVerifier(KEYS.get(p).publicKey(), CTX, HaetaeEngine.COMPACT).verify(MSG, sig));
     }
 
     @Property(tries = 100)
@@ -65,6 +66,21 @@ class HaetaePropertiesTest {
     @Property(tries = 200)
     void verify_arbitraryBytes_neverThrows(@ForAll HaetaeParameterSet p, @ForAll @Size(max = 3000) byte[] sig) {
         assertFalse(new HaetaeVerifier(KEYS.get(p).publicKey()).verify(MSG, CTX, sig));
+        assertFalse(new HaetaeVerifier(KEYS.get(p).publicKey(), CTX, HaetaeEngine.COMPACT).verify(MSG, sig));
+    }
+
+    @Property(tries = 200)
+    void verify_garbageOfTheExactLength_returnsFalseOnBothEngines(@ForAll HaetaeParameterSet p, @ForAll long seed,
+            @ForAll boolean keepHeader) {
+        Random r = new Random(seed);
+        byte[] sig = new byte[p.signatureBytes()];
+        r.nextBytes(sig);
+        if (keepHeader) {
+            // a genuine challenge, LowBits and size bytes in front of a random entropy-coded tail
+            System.arraycopy(SIGS.get(p), 0, sig, 0, 32 + p.l() * 256 + 2);
+        }
+        assertFalse(new HaetaeVerifier(KEYS.get(p).publicKey()).verify(MSG, CTX, sig));
+        assertFalse(new HaetaeVerifier(KEYS.get(p).publicKey(), CTX, HaetaeEngine.COMPACT).verify(MSG, sig));
     }
 
     @Provide
