@@ -67,6 +67,15 @@ public final class ApplicationIdentity {
             ks.setKeyEntry(ALIAS, kp.getPrivate(), password, new X509Certificate[] {cert});
             Files.createDirectories(pfx.toAbsolutePath().getParent());
             Path tmp = pfx.resolveSibling(pfx.getFileName() + ".tmp");
+            Files.deleteIfExists(tmp);
+            try {
+                // The key store password is not a secret the operator types in, so the file's
+                // permissions are what protects the private key.
+                Files.createFile(tmp, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            } catch (UnsupportedOperationException notPosix) {
+                Files.createFile(tmp);
+            }
             try (OutputStream out = Files.newOutputStream(tmp)) {
                 ks.store(out, password);
             }

@@ -351,6 +351,9 @@ class SensorOperatorTest {
             Operator.Observation o = observe(p.sequence());
             assertEquals("sec", o.sensor());
             assertEquals(Reason.ACCEPTED, o.verdict().reason());
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files
+                    .getPosixFilePermissions(dir.resolve("secure-sensor").resolve("pki").resolve("sensor-application.pfx"))),
+                    "the application key store must be readable by its owner only");
         }
     }
 }
