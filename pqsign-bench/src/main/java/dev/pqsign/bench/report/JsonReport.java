@@ -95,7 +95,10 @@ public final class JsonReport {
         }
     }
 
-    /** A finite number with 6 significant digits in plain notation, else {@code null}. */
+    /**
+     * A finite number in plain notation, else {@code null}: 3 decimals from 1 up (large counts keep all
+     * their integer digits), 6 significant digits below 1.
+     */
     static String num(double d) {
         if (!Double.isFinite(d)) {
             return "null";
@@ -103,7 +106,10 @@ public final class JsonReport {
         if (d == 0) {
             return "0";
         }
-        return new java.math.BigDecimal(d).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+        java.math.BigDecimal b = new java.math.BigDecimal(d);
+        b = Math.abs(d) >= 1 ? b.setScale(3, java.math.RoundingMode.HALF_EVEN)
+                : b.round(new java.math.MathContext(6));
+        return b.stripTrailingZeros().toPlainString();
     }
 
     static String str(String s) {
