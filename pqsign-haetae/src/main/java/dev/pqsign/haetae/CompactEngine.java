@@ -341,8 +341,8 @@ final class CompactEngine {
         int count = 0;
         while (count < limit) {
             xof.squeeze(c.draw, 0, v.drawBytes);
-            long r = v == HaetaeSampler.V1_2_0 ? HyperballSampler.draw83(c.draw, c.sqr, c.y)
-                    : HyperballSampler.draw16(c.draw, c.sqr, c.y);
+            long r = v == HaetaeSampler.V1_2_0 ? HyperballSampler.draw83(c.draw, 0, c.sqr, c.y)
+                    : HyperballSampler.draw16(c.draw, 0, c.sqr, c.y);
             if ((r & 1) != 0) {
                 if (out == null) {
                     c.sqsum.lo += c.sqr.lo;

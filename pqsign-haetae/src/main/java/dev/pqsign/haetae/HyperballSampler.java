@@ -151,8 +151,15 @@ final class HyperballSampler {
         int count = 0;
         int drawBytes = version.drawBytes;
         while (count < len) {
-            xof.squeeze(w.draw, 0, drawBytes);
-            long r = version == HaetaeSampler.V1_2_0 ? draw83(w.draw, w.sqr, w.y) : draw16(w.draw, w.sqr, w.y);
+            byte[] src = xof.buffer();
+            int at = xof.view(drawBytes);
+            if (at < 0) {
+                // the draw straddles two Keccak blocks: copy it out
+                xof.squeeze(w.draw, 0, drawBytes);
+                src = w.draw;
+                at = 0;
+            }
+            long r = version == HaetaeSampler.V1_2_0 ? draw83(src, at, w.sqr, w.y) : draw16(src, at, w.sqr, w.y);
             int accepted = (int) (r & 1);
             if (accepted != 0) {
                 if (count < N) {
@@ -182,17 +189,17 @@ final class HyperballSampler {
      * One v1.1.2 draw from 17 bytes. Returns the acceptance bit; the rounded sample is left in
      * {@code y.lo} (a reused scratch) and its square in {@code sqr}.
      */
-    static long draw16(byte[] rand, Fp sqr, Fp y) {
-        int rand16 = (int) le(rand, 0, 2);
-        long randRej = le(rand, 2, 6);
+    static long draw16(byte[] rand, int o, Fp sqr, Fp y) {
+        int rand16 = (int) le(rand, o + 0, 2);
+        long randRej = le(rand, o + 2, 6);
         // constant-time count of entries below rand16; 16-bit values, so int lanes suffice
         int cnt = 0;
         for (int i = 0; i < CDT16.length; i++) {
             cnt += (CDT16[i] - rand16) >>> 31;
         }
         long x = cnt;
-        y.lo = le(rand, 8, 6);
-        y.hi = le(rand, 14, 3) | (x << 24);
+        y.lo = le(rand, o + 8, 6);
+        y.hi = le(rand, o + 14, 3) | (x << 24);
         long r = (y.lo >>> 15) ^ (y.hi << 33);
         r += 1;
         r >>>= 1;
@@ -200,10 +207,10 @@ final class HyperballSampler {
     }
 
     /** One v1.2.0 draw from 26 bytes (83-bit CDT), as {@link #draw16}. */
-    static long draw83(byte[] rand, Fp sqr, Fp y) {
-        long randLo = le(rand, 0, 8);
-        long randHi = le(rand, 8, 3) & 0x7ffff;
-        long randRej = le(rand, 11, 6);
+    static long draw83(byte[] rand, int o, Fp sqr, Fp y) {
+        long randLo = le(rand, o + 0, 8);
+        long randHi = le(rand, o + 8, 3) & 0x7ffff;
+        long randRej = le(rand, o + 11, 6);
         // Constant-time count of table entries below the 83-bit random value. With both split into
         // 42 + 41 bit limbs, t = 2 (top_c - top_r) - [low_c < low_r] is negative exactly when
         // cdt < rnd (|low difference| < 2^41 cannot outweigh a nonzero top difference).
@@ -215,8 +222,8 @@ final class HyperballSampler {
         for (int i = 0; i < Cdt83.LEN; i++) {
             x += (2 * (top[i] - rTop) - ((low[i] - rLow) >>> 63)) >>> 63;
         }
-        y.lo = le(rand, 17, 6);
-        y.hi = le(rand, 23, 3) | (x << 24);
+        y.lo = le(rand, o + 17, 6);
+        y.hi = le(rand, o + 23, 3) | (x << 24);
         long r = ((y.lo >>> 15) + 1) >>> 1;
         r += y.hi << 32;
         return finishDraw(x, r, randRej, sqr, y, true);

@@ -122,6 +122,34 @@ final class Keccak {
         return block[pos++] & 0xff;
     }
 
+    /**
+     * Zero-copy squeeze for SHAKE256: if the next {@code n} output bytes lie in the current block,
+     * consumes them and returns their offset in {@link #buffer()}; otherwise consumes nothing and
+     * returns -1 (use {@link #squeeze}). The buffer has at least 32 bytes of slack after a SHAKE256
+     * block, so 8-byte reads that start inside the view stay in bounds.
+     */
+    int view(int n) {
+        if (!squeezing) {
+            finish();
+        }
+        if (pos == rate) {
+            permute();
+            extract();
+            pos = 0;
+        }
+        if (pos + n > rate) {
+            return -1;
+        }
+        int at = pos;
+        pos += n;
+        return at;
+    }
+
+    /** The internal output block that {@link #view} offsets refer to. */
+    byte[] buffer() {
+        return block;
+    }
+
     void squeeze(byte[] out, int off, int len) {
         if (!squeezing) {
             finish();
