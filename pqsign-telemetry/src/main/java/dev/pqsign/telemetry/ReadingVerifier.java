@@ -43,6 +43,14 @@ public final class ReadingVerifier {
             Objects.requireNonNull(embeddedIndex, "embeddedIndex");
         }
 
+        /**
+         * Pins a public key: its id is the SHA-256 of {@code publicKeyEncoding} (for a certificate:
+         * the raw key of its SubjectPublicKeyInfo, e.g. {@code PqCertificate.publicKey().rawEncoding()}).
+         */
+        public static TrustedKey forPublicKey(byte[] publicKeyEncoding, Verifier verifier, EmbeddedIndex embeddedIndex) {
+            return new TrustedKey(KeyId.ofPublicKey(publicKeyEncoding), verifier, embeddedIndex);
+        }
+
         /** The pinned parameter-set name. */
         public String parameterSetName() {
             return verifier.parameterSet().setName();
