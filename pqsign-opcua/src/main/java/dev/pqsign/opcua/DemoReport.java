@@ -48,14 +48,25 @@ public record DemoReport(List<SetResult> sets) {
     }
 
     /**
-     * The report as JSON: {@code {"sets":[{"name":…,"readings":…,"accepted":…,
-     * "injected_tampered":…,"rejected_tampered":…,"injected_replayed":…,"rejected_replayed":…,
-     * "signature_bytes":…,"sign_ms":{"p50":…,"p99":…,"max":…},"verify_ms":{…},"transfer_ms":{…},
-     * "end_to_end_ms":{…},"sensors":…,"lost":…,"rejected_genuine":…,"readings_per_second":…,
-     * "link":…,"cpu_ms_per_reading":…}]}}} — the first keys in exactly this order, the last six as
-     * additions.
+     * The report as JSON of exactly the agreed shape: {@code {"sets":[{"name":…,"readings":…,
+     * "accepted":…,"injected_tampered":…,"rejected_tampered":…,"injected_replayed":…,
+     * "rejected_replayed":…,"signature_bytes":…,"sign_ms":{"p50":…,"p99":…,"max":…},
+     * "verify_ms":{…},"transfer_ms":{…},"end_to_end_ms":{…}}]}}. Milliseconds with three decimals.
      */
     public String toJson() {
+        return json(false);
+    }
+
+    /**
+     * {@link #toJson()} with six more keys per set after the agreed ones: {@code "sensors"},
+     * {@code "lost"}, {@code "rejected_genuine"}, {@code "readings_per_second"}, {@code "link"},
+     * {@code "cpu_ms_per_reading"} (the K-sensor throughput report).
+     */
+    public String toJsonWithThroughput() {
+        return json(true);
+    }
+
+    private String json(boolean extras) {
         StringBuilder sb = new StringBuilder("{\"sets\":[");
         for (int i = 0; i < sets.size(); i++) {
             SetResult s = sets.get(i);
@@ -73,14 +84,16 @@ public record DemoReport(List<SetResult> sets) {
                     .append(",\"sign_ms\":").append(summary(s.sign()))
                     .append(",\"verify_ms\":").append(summary(s.verify()))
                     .append(",\"transfer_ms\":").append(summary(s.transfer()))
-                    .append(",\"end_to_end_ms\":").append(summary(s.endToEnd()))
-                    .append(",\"sensors\":").append(s.sensors())
-                    .append(",\"lost\":").append(s.lost())
-                    .append(",\"rejected_genuine\":").append(s.rejectedGenuine())
-                    .append(",\"readings_per_second\":").append(num(s.readingsPerSecond()))
-                    .append(",\"link\":").append(quote(s.link()))
-                    .append(",\"cpu_ms_per_reading\":").append(num(s.cpuMsPerReading()))
-                    .append('}');
+                    .append(",\"end_to_end_ms\":").append(summary(s.endToEnd()));
+            if (extras) {
+                sb.append(",\"sensors\":").append(s.sensors())
+                        .append(",\"lost\":").append(s.lost())
+                        .append(",\"rejected_genuine\":").append(s.rejectedGenuine())
+                        .append(",\"readings_per_second\":").append(num(s.readingsPerSecond()))
+                        .append(",\"link\":").append(quote(s.link()))
+                        .append(",\"cpu_ms_per_reading\":").append(num(s.cpuMsPerReading()));
+            }
+            sb.append('}');
         }
         return sb.append("]}").toString();
     }
