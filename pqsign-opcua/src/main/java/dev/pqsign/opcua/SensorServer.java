@@ -252,9 +252,10 @@ public final class SensorServer implements AutoCloseable {
     public void switchKey(SensorKey newKey) {
         Objects.requireNonNull(newKey, "newKey");
         synchronized (publishLock) {
+            // The key nodes are not touched here: they change together with the first reading
+            // signed by the new key, so a Read never pairs the new key id with an old reading.
             key = newKey;
             signer = new ReadingSigner(newKey.signer());
-            publishKeyNodes();
         }
     }
 
