@@ -186,11 +186,10 @@ final class FastEngine {
 
     // ---------------------------------------------------------------- signing
 
-    /** Unpacks s1, s2 (NTT domain) and key from sk; false if a coefficient is out of range. */
-    static boolean unpackSecret(HaetaeContext ctx, byte[] sk, int skOff) {
+    /** Unpacks s1, s2 and K from sk (ranges were checked when the key was parsed). */
+    static void unpackSecret(HaetaeContext ctx, byte[] sk, int skOff) {
         HaetaeParameterSet p = ctx.p;
         int o = skOff + p.pkBytes;
-        boolean ok = true;
         for (int j = 0; j < p.m; j++) {
             Packing.unpackEta(ctx.s1[j], sk, o);
             o += POLYETA_PACKEDBYTES;
@@ -204,7 +203,6 @@ final class FastEngine {
             o += p.poly2EtaPackedBytes;
         }
         System.arraycopy(sk, o, ctx.key, 0, SEEDBYTES);
-        return ok;
     }
 
     /**

@@ -2,8 +2,6 @@ package dev.pqsign.haetae;
 
 import dev.pqsign.core.ParameterSet;
 
-import java.util.Locale;
-
 /**
  * The three HAETAE parameter sets of the KpqC final specification (v1.2.0; keys and verification are
  * unchanged since v1.1.2).
@@ -189,9 +187,5 @@ public enum HaetaeParameterSet implements ParameterSet {
             }
         }
         return null;
-    }
-
-    String lower() {
-        return displayName.toLowerCase(Locale.ROOT);
     }
 }
