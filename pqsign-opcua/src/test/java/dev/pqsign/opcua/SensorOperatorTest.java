@@ -183,6 +183,49 @@ class SensorOperatorTest {
         assertEquals(garbage.length + 1, operator.count(Reason.MALFORMED));
     }
 
+    /** Seeded random values of random types on the three nodes: never accepted, never fatal. */
+    @Test
+    void randomGarbageOnNodes_neverAccepted_consoleSurvives() throws Exception {
+        java.util.Random rnd = new java.util.Random(20261130);
+        for (int i = 0; i < 40; i++) {
+            Object raw = randomValue(rnd);
+            Object sig = randomValue(rnd);
+            Object idx = randomValue(rnd);
+            Operator.Observation o = observe(sensor.publishRaw(raw, sig, idx));
+            assertFalse(o.verdict().accepted(), "garbage accepted: " + o);
+        }
+        assertEquals(Reason.ACCEPTED, publish("1500.00,after-random-garbage"));
+    }
+
+    private static Object randomValue(java.util.Random rnd) {
+        switch (rnd.nextInt(8)) {
+            case 0:
+                return null;
+            case 1: {
+                byte[] b = new byte[rnd.nextInt(3) == 0 ? 64 : rnd.nextInt(20_000)];
+                rnd.nextBytes(b);
+                return ByteString.of(b);
+            }
+            case 2: {
+                char[] c = new char[rnd.nextInt(200)];
+                for (int j = 0; j < c.length; j++) {
+                    c[j] = (char) rnd.nextInt(0xD800); // any BMP character outside surrogates, controls included
+                }
+                return new String(c);
+            }
+            case 3:
+                return Unsigned.uint(rnd.nextInt() & 0xffffffffL);
+            case 4:
+                return rnd.nextLong();
+            case 5:
+                return rnd.nextDouble();
+            case 6:
+                return rnd.nextBoolean();
+            default:
+                return new int[] {rnd.nextInt(), rnd.nextInt()};
+        }
+    }
+
     @Test
     void sensorRestart_indexContinuesWithoutReuse_operatorAcceptsAfterReconnect() throws Exception {
         long last = -1;
