@@ -160,15 +160,15 @@ final class HyperballSampler {
                 at = 0;
             }
             long r = version == HaetaeSampler.V1_2_0 ? draw83(src, at, w.sqr, w.y) : draw16(src, at, w.sqr, w.y);
-            int accepted = (int) (r & 1);
-            if (accepted != 0) {
-                if (count < N) {
-                    w.samples[base + count] = w.y.lo;
-                }
-                w.sqsum.lo += w.sqr.lo;
-                w.sqsum.hi += w.sqr.hi;
-                count++;
-            }
+            // Branch-free bookkeeping (as the reference): the sample is always stored at the current
+            // slot and the slot only advances when accepted. Without an unpredictable branch the CPU
+            // overlaps consecutive draws' multiplication chains. For len = 257 the extra sample lands
+            // in the next polynomial's first slot, which is overwritten when that polynomial is drawn.
+            long accepted = r & 1;
+            w.samples[base + count] = w.y.lo;
+            w.sqsum.lo += w.sqr.lo & -accepted;
+            w.sqsum.hi += w.sqr.hi & -accepted;
+            count += (int) accepted;
         }
         FixedPoint.renormalize(w.sqsum);
     }
