@@ -11,7 +11,17 @@ final class Charts {
     static final String[] PALETTE = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
         "#7f7f7f"};
 
+    /** Fixed colours for the usual series, so every chart colours an implementation (or link) alike. */
+    static final Map<String, String> COLOURS = Map.of("pqsign", "#1f77b4", "pqsign (1 thread)", "#17becf",
+            "pqsign-v1.1.2", "#2ca02c", "pqsign-compact", "#d62728", "pqsign-compact-v1.1.2", "#9467bd",
+            "bouncycastle", "#ff7f0e", "ethernet", "#1f77b4", "5g", "#ff7f0e");
+
     private Charts() {
+    }
+
+    static String colour(List<String> series, String s) {
+        String c = COLOURS.get(s);
+        return c != null ? c : PALETTE[series.indexOf(s) % PALETTE.length];
     }
 
     /** One bar: group (y label), series (colour), value (ms, &gt; 0). */
@@ -46,12 +56,12 @@ final class Charts {
         SvgWriter svg = new SvgWriter(width, height);
         svg.text(width / 2.0, 20, title, "middle", 14, true);
         Axis axis = new Axis(left, width - right, range[0], range[1]);
-        axis.draw(svg, top, top + plotH);
+        axis.draw(svg, top, top + plotH, "time per operation (log scale)");
         double y = top + 6;
         for (Map.Entry<String, List<Bar>> g : groups.entrySet()) {
             double gy = y;
             for (Bar b : g.getValue()) {
-                String colour = PALETTE[series.indexOf(b.series()) % PALETTE.length];
+                String colour = colour(series, b.series());
                 double x1 = axis.x(b.value());
                 svg.rect(left, y, Math.max(1, x1 - left), barH - 2, colour,
                         g.getKey() + " " + b.series() + ": " + ms(b.value()));
@@ -94,18 +104,19 @@ final class Charts {
         int top = 40;
         int plotH = groups.size() * (series.size() * rowH + 12);
         int width = 900;
-        int height = top + plotH + 60 + 22 * ((series.size() + 2) / 3);
+        int legendRows = (series.size() + 2) / 3;
+        int height = top + plotH + 80 + 20 * legendRows;
         SvgWriter svg = new SvgWriter(width, height);
         svg.text(width / 2.0, 20, title, "middle", 14, true);
         Axis axis = new Axis(left, width - right, range[0], range[1]);
-        axis.draw(svg, top, top + plotH);
+        axis.draw(svg, top, top + plotH, "latency (log scale)");
         double y = top + 6;
         for (String g : groups) {
             double gy = y;
             for (String s : series) {
                 for (Range r : ranges) {
                     if (r.group().equals(g) && r.series().equals(s)) {
-                        String c = PALETTE[series.indexOf(s) % PALETTE.length];
+                        String c = colour(series, s);
                         double cy = y + rowH / 2.0;
                         String tip = g + " " + s + ": median " + ms(r.p50()) + ", p99 " + ms(r.p99()) + ", max "
                                 + ms(r.max());
@@ -121,8 +132,8 @@ final class Charts {
             svg.text(left - 6, (gy + y) / 2 + 4, g, "end", 11, false);
             y += 12;
         }
-        svg.text(left, top + plotH + 56, "dot: median, ring: p99, bar: max (labels: median / max)", "start", 10,
-                false);
+        svg.text(left, top + plotH + 70 + 20 * legendRows, "dot: median, ring: p99, bar: max (labels: median / max)",
+                "start", 10, false);
         legend(svg, series, top + plotH + 36, left);
         return svg.finish();
     }
@@ -131,7 +142,7 @@ final class Charts {
         for (int i = 0; i < series.size(); i++) {
             double x = x0 + (i % 3) * 230;
             double y = y0 + (i / 3) * 20 + 20;
-            svg.rect(x, y - 10, 12, 12, PALETTE[i % PALETTE.length], null);
+            svg.rect(x, y - 10, 12, 12, colour(series, series.get(i)), null);
             svg.text(x + 18, y, series.get(i), "start", 11, false);
         }
     }
@@ -177,14 +188,14 @@ final class Charts {
             return x0 + (Math.log10(c) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo)) * (x1 - x0);
         }
 
-        void draw(SvgWriter svg, double top, double bottom) {
+        void draw(SvgWriter svg, double top, double bottom, String label) {
             for (double d = lo; d <= hi * 1.0001; d *= 10) {
                 double x = x(d);
                 svg.line(x, top, x, bottom, "#cccccc", 1, true);
                 svg.text(x, bottom + 14, ms(d), "middle", 10, false);
             }
             svg.line(x0, bottom, x1, bottom, "#333333", 1, false);
-            svg.text((x0 + x1) / 2, bottom + 28, "time per operation (log scale)", "middle", 10, false);
+            svg.text((x0 + x1) / 2, bottom + 28, label, "middle", 10, false);
         }
     }
 }
