@@ -147,15 +147,15 @@ public final class BenchRunner {
     }
 
     /**
-     * Runs the XMSS code paths (keygen on all cores and on one thread, signing, verification) for a
-     * while before the first measured case, so the first case does not pay for class loading and the
+     * Runs the XMSS code paths (keygen on all cores and on one thread, signing, verification) for at
+     * least 3 s (JIT compilation lags on a loaded machine) before the first measured case, so the first case does not pay for class loading and the
      * first JIT compilations that every later case reuses.
      */
     private void warmUpJvm() {
         if (BenchOptions.XMSS_SETS.stream().noneMatch(o::includes)) {
             return;
         }
-        long end = System.nanoTime() + Math.max(3 * o.warmupMs(), 0) * 1_000_000L;
+        long end = System.nanoTime() + (o.warmupMs() == 0 ? 0 : Math.max(3 * o.warmupMs(), 3000)) * 1_000_000L;
         XmssParameterSet p = XmssParameterSet.XMSSMT_SHA2_10_2_256;
         int rounds = 0;
         do {
