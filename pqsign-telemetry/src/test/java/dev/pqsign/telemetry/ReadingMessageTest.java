@@ -43,6 +43,33 @@ class ReadingMessageTest {
         assertEquals(16 + 1 + 1 + 20 + 8 + 4 + 38, m.length);
     }
 
+    /**
+     * An independent verifier written from the document's offset table alone (no ReadingMessage)
+     * accepts what ReadingSigner signs.
+     */
+    @Test
+    void independentVerifier_fromDocumentTable_acceptsSignedReading() throws Exception {
+        Ed25519TestDouble key = Ed25519TestDouble.generate();
+        ReadingSigner signer = new ReadingSigner(SequencedSigner.open(key.signer(), new InMemoryStateStore("c"), 1));
+        signer.sign("warm-up");
+        SignedReading r = signer.sign(EXAMPLE_READING);
+        String set = Ed25519TestDouble.PARAMS.setName();
+        byte[] text = r.reading().getBytes(StandardCharsets.UTF_8);
+        java.io.ByteArrayOutputStream m = new java.io.ByteArrayOutputStream();
+        m.write("PQSIGN-READING".getBytes(StandardCharsets.US_ASCII));
+        m.write(new byte[] {0, 0, 0x01, (byte) set.length()});
+        m.write(set.getBytes(StandardCharsets.US_ASCII));
+        for (int shift = 56; shift >= 0; shift -= 8) {
+            m.write((int) (r.index() >>> shift));
+        }
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            m.write(text.length >>> shift);
+        }
+        m.write(text);
+        assertEquals(1, r.index());
+        assertTrue(key.verifier().verify(m.toByteArray(), r.signature()));
+    }
+
     @Test
     void encode_layout_fieldsAtDocumentedOffsets() {
         byte[] m = ReadingMessage.encode("AB", 0x0102030405060708L, new byte[] {9});
