@@ -25,13 +25,13 @@ import picocli.CommandLine.Option;
     "Measure keygen, sign and verify (median, p99, max) of XMSS^MT, HAETAE and ML-DSA, pqsign beside "
         + "BouncyCastle 1.87; sizes, SHA-256 compressions per XMSS operation, allocated bytes per operation, "
         + "and OPC UA end-to-end latency over the ethernet and 5g link profiles.",
-    "The full run takes about 10-15 minutes on 2 cores, --quick about 3. Progress goes to stderr, a summary to stdout."})
+    "The full run takes about 8-10 minutes on 2 cores, --quick about 2-3. Progress goes to stderr, a summary to stdout."})
 final class BenchCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--quick", description = "Short warm-up and measuring time per case (about 3 minutes on 2 cores).")
+    @Option(names = "--quick", description = "Short warm-up and measuring time per case (about 2-3 minutes on 2 cores).")
     boolean quick;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Write all results as JSON to FILE.")
