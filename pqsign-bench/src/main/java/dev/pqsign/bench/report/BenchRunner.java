@@ -227,7 +227,7 @@ public final class BenchRunner {
             return bv.verifySignature(bsig);
         });
         XMSSMTPrivateKeyParameters priv = (XMSSMTPrivateKeyParameters) bs.keys.getPrivate();
-        int privLen = priv.toByteArray().length;
+        int privLen = priv.getEncoded().length;
         int pubLen = ((XMSSMTPublicKeyParameters) bs.keys.getPublic()).getEncoded().length;
         sizes.add(new Sizes(name, "bouncycastle", pubLen, privLen, privLen, bsig.length, bsig.length));
     }
