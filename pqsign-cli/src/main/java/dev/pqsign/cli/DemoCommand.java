@@ -1,132 +1,130 @@
 package dev.pqsign.cli;
 
-import dev.pqsign.core.IndexedSignature;
+import dev.pqsign.opcua.DemoReport;
+import dev.pqsign.opcua.DemoRunner;
+import dev.pqsign.opcua.LinkProfile;
+import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.state.DurableFiles;
-import dev.pqsign.state.FileStateStore;
-import dev.pqsign.xmss.XmssKeyGenerator;
-import dev.pqsign.xmss.XmssKeyState;
-import dev.pqsign.xmss.XmssParameterSet;
-import dev.pqsign.xmss.XmssPrivateKey;
-import dev.pqsign.xmss.XmssPublicKey;
-import dev.pqsign.xmss.XmssStatefulSigner;
-import dev.pqsign.xmss.XmssVerifier;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code pqsign demo}: for each of the study's three XMSS^MT sets, a real keygen (first run only; the
- * keys live in --data-dir), N signed readings through the durable stateful signer, verification of
- * each, and a tampered copy of each that must be rejected, with timings.
+ * {@code pqsign demo}: the study's setup on loopback. A sensor (OPC UA server + stateful signer) and
+ * an operator console (OPC UA client + verifier + replay guard) in one process, real Eclipse Milo
+ * over real sockets; N readings per set, tampered and replayed readings injected, and a table like
+ * the study's Table 6.
  */
-@Command(name = "demo", description = "Sign and verify readings with the study's three XMSS^MT sets; tampered readings must be rejected.")
+@Command(name = "demo", description = {"Signed OPC UA telemetry on loopback: sensor and operator in one process,",
+    "N readings per set, tampered and replayed readings injected, latency table (the study's Table 6)."})
 final class DemoCommand implements Callable<Integer> {
-    static final List<XmssParameterSet> STUDY_SETS = List.of(XmssParameterSet.XMSSMT_SHA2_10_2_256,
-            XmssParameterSet.XMSSMT_SHA2_20_4_256, XmssParameterSet.XMSSMT_SHA2_30_6_256);
+    static final List<String> STUDY_SETS = List.of("XMSSMT-SHA2_10/2_256", "XMSSMT-SHA2_20/4_256",
+            "XMSSMT-SHA2_30/6_256");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--data-dir", defaultValue = "pqsign-data", description = "Where keys are kept between runs (default ./pqsign-data).")
+    @Option(names = "--data-dir", defaultValue = "pqsign-data", description = "Keys, certificates, replay state (default ./pqsign-data).")
     Path dataDir;
 
-    @Option(names = "--readings", defaultValue = "100", description = "Readings per set (default 100).")
+    @Option(names = "--readings", defaultValue = "100", description = "Genuine readings per set (default 100).")
     int readings;
 
+    @Option(names = "--sets", split = ",", description = "Parameter sets (default: the study's three XMSS^MT sets). E.g. XMSSMT-SHA2_10/2_256,HAETAE-2.")
+    List<String> sets;
+
+    @Option(names = "--link", defaultValue = "loopback", description = "Link emulation: loopback (default), ethernet or 5g.")
+    String link;
+
+    @Option(names = "--sensors", defaultValue = "1", description = "Sensors per set, each its own server and key (default 1).")
+    int sensors;
+
+    @Option(names = "--security", defaultValue = "none", description = "OPC UA transport security: none (default) or sign-encrypt (Basic256Sha256).")
+    String security;
+
+    @Option(names = "--publishing-ms", defaultValue = "1", description = "Operator's publishing interval in ms (default 1).")
+    double publishingMs;
+
+    @Option(names = "--inject-every", defaultValue = "20", description = "Inject one tampered and one replayed reading after every N genuine ones (0: never).")
+    int injectEvery;
+
+    @Option(names = "--warmup", defaultValue = "20", description = "Warm-up readings per sensor, verified but not timed (default 20).")
+    int warmup;
+
+    @Option(names = "--batch", defaultValue = "1", description = {"Indices a sensor reserves per durable state write (default 1:",
+        "one fsync per reading; K > 1 is faster and a crash loses at most K - 1 unused indices)."})
+    int batch;
+
+    @Option(names = "--json", description = "Also write the figures as JSON to this file.")
+    Path json;
+
     @Override
-    public Integer call() throws IOException {
-        if (readings < 1) {
-            throw CliException.usage("--readings must be at least 1");
+    public Integer call() throws IOException, InterruptedException {
+        if (readings < 1 || sensors < 1 || injectEvery < 0 || warmup < 0 || !(publishingMs > 0) || batch < 1) {
+            throw CliException.usage("need --readings >= 1, --sensors >= 1, --inject-every >= 0, --warmup >= 0, "
+                    + "--publishing-ms > 0, --batch >= 1");
         }
-        PrintWriter o = spec.commandLine().getOut();
-        o.printf("%-22s %9s %9s %9s %9s %9s %9s %7s %9s %s%n", "SET", "KEYGEN ms", "LOAD ms", "SIGN p50", "SIGN p99",
-                "SIGN max", "VERIFY p50", "BYTES", "ACCEPTED", "TAMPERED REJECTED");
-        int failures = 0;
-        for (XmssParameterSet p : STUDY_SETS) {
-            failures += runSet(p, o);
+        LinkProfile profile;
+        try {
+            profile = LinkProfile.named(link);
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage(e.getMessage());
         }
-        o.flush();
-        if (failures > 0) {
-            spec.commandLine().getErr().println("pqsign demo: " + failures + " readings were not handled correctly");
+        TransportSecurity sec = switch (security.toLowerCase(Locale.ROOT)) {
+            case "none" -> TransportSecurity.NONE;
+            case "sign-encrypt", "basic256sha256" -> TransportSecurity.BASIC256SHA256_SIGN_AND_ENCRYPT;
+            default -> throw CliException.usage("--security must be none or sign-encrypt, got '" + security + "'");
+        };
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        DemoRunner.Options options = new DemoRunner.Options(dataDir, readings, profile, sensors, sec, publishingMs,
+                injectEvery, warmup);
+        List<Object> chosen = new ArrayList<>();
+        for (String name : sets == null ? STUDY_SETS : sets) {
+            chosen.add(KeyFiles.parameterSet(name));
+        }
+        Files.createDirectories(dataDir);
+        DemoReport report;
+        try (DemoKeys keys = new DemoKeys(dataDir, err, batch)) {
+            List<DemoRunner.SchemeSetup> setups = new ArrayList<>();
+            for (Object set : chosen) {
+                setups.add(keys.setup(set, signaturesPerSensor(options)));
+            }
+            out.printf("pqsign demo: %d readings per set, %d sensor(s) per set, link %s, security %s, batch %d, data in %s%n",
+                    readings, sensors, profile.name(), security, batch, dataDir);
+            out.flush();
+            report = DemoRunner.run(setups, options);
+        }
+        out.print(report.toTable());
+        out.flush();
+        if (json != null) {
+            DurableFiles.writeAtomically(json, (report.toJsonWithThroughput() + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        long bad = 0;
+        for (DemoReport.SetResult r : report.sets()) {
+            bad += (r.readings() - r.accepted()) + (r.injectedTampered() - r.rejectedTampered())
+                    + (r.injectedReplayed() - r.rejectedReplayed());
+        }
+        if (bad > 0) {
+            err.println("pqsign demo: " + bad + " readings were not handled as expected (lost, rejected genuine, or accepted injected)");
+            err.flush();
             return CliException.FAILED;
         }
         return 0;
     }
 
-    private int runSet(XmssParameterSet p, PrintWriter o) throws IOException {
-        Path dir = dataDir.resolve(p.setName().replace('/', '-'));
-        Path stateFile = dir.resolve("key.state");
-        Path pubFile = dir.resolve("key.pub");
-        double keygenMs = Double.NaN;
-        if (!Files.exists(stateFile)) {
-            Files.createDirectories(dir);
-            long t0 = System.nanoTime();
-            XmssPrivateKey key = XmssKeyGenerator.generate(p);
-            keygenMs = (System.nanoTime() - t0) / 1e6;
-            FileStateStore.create(stateFile, XmssKeyState.fresh(key).encode(), FileStateStore.DEFAULT_LOCK_TIMEOUT)
-                    .close();
-            KeygenCommand.writePublic(pubFile, key.publicKey().encoded());
-            key.destroy();
-        }
-        XmssVerifier verifier = new XmssVerifier(XmssPublicKey.decode(p, Files.readAllBytes(pubFile)));
-        double[] sign = new double[readings];
-        double[] verify = new double[readings];
-        int accepted = 0;
-        int tamperedRejected = 0;
-        long t0 = System.nanoTime();
-        try (FileStateStore store = FileStateStore.open(stateFile);
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
-            double loadMs = (System.nanoTime() - t0) / 1e6;
-            if (signer.remaining() < readings) {
-                throw new CliException(CliException.FAILED, p.setName() + " demo key in " + dir + " has only "
-                        + signer.remaining() + " signatures left; delete the directory to start over");
-            }
-            for (int i = 0; i < readings; i++) {
-                long s0 = System.nanoTime();
-                byte[][] signed = new byte[1][];
-                IndexedSignature s = signer.signIndexed(idx -> signed[0] = reading(idx));
-                long s1 = System.nanoTime();
-                byte[] msg = signed[0];
-                boolean ok = verifier.verify(msg, s.signature());
-                long s2 = System.nanoTime();
-                sign[i] = (s1 - s0) / 1e6;
-                verify[i] = (s2 - s1) / 1e6;
-                if (ok) {
-                    accepted++;
-                }
-                byte[] tampered = msg.clone();
-                tampered[tampered.length / 2] ^= 0x01;
-                if (!verifier.verify(tampered, s.signature())) {
-                    tamperedRejected++;
-                }
-            }
-            o.printf("%-22s %9s %9.1f %9.3f %9.3f %9.3f %9.3f %7d %9s %d/%d%n", p.setName(),
-                    Double.isNaN(keygenMs) ? "(reused)" : String.format("%.1f", keygenMs), loadMs, pct(sign, 50),
-                    pct(sign, 99), pct(sign, 100), pct(verify, 50), p.signatureBytes(), accepted + "/" + readings,
-                    tamperedRejected, readings);
-        }
-        return (readings - accepted) + (readings - tamperedRejected);
-    }
-
-    /** A reading like the study's: RPM and a high-precision timestamp. */
-    private static byte[] reading(long index) {
-        double rpm = 1500 + 25 * Math.sin(index / 10.0);
-        return String.format("rpm=%.2f;ts=%d;i=%d", rpm, System.currentTimeMillis() * 1000, index)
-                .getBytes(StandardCharsets.UTF_8);
-    }
-
-    static double pct(double[] v, int p) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int i = (int) Math.ceil(p / 100.0 * s.length) - 1;
-        return s[Math.max(0, Math.min(s.length - 1, i))];
+    /** Signatures one sensor may need: its share, warm-up, and the injected tampered readings (upper bound). */
+    static long signaturesPerSensor(DemoRunner.Options o) {
+        long share = (o.readings() + o.sensors() - 1) / o.sensors();
+        return share + o.warmupReadings() + (o.injectEvery() == 0 ? 0 : 2L * (share / o.injectEvery())) + 1;
     }
 }

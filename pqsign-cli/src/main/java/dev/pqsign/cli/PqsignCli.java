@@ -27,6 +27,12 @@ public final class PqsignCli implements Runnable {
         throw CliException.usage("missing command");
     }
 
+    private static void setDefault(String key, String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
+        }
+    }
+
     /** Builds the command line with pqsign's error handling. */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new PqsignCli());
@@ -67,6 +73,9 @@ public final class PqsignCli implements Runnable {
     }
 
     public static void main(String[] args) {
+        // Library logs: one line each, and Milo's INFO chatter off unless asked for.
+        setDefault("java.util.logging.SimpleFormatter.format", "%4$s %3$s: %5$s%6$s%n");
+        setDefault("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         System.exit(commandLine().execute(args));
     }
 }
