@@ -67,6 +67,29 @@ final class XmssSigning {
         return sig;
     }
 
+    /**
+     * Fills the upper-layer cache for signing at {@code idx}: the WOTS+ signatures of the layers
+     * above the bottom one sign tree roots, not messages, and are part of every signature made in
+     * the same bottom tree, so computing them when a key is loaded moves their cost out of the first
+     * signature. Does nothing unless upper layers are cached.
+     */
+    void prepareUpperLayers(long idx, AuthPathSource source) {
+        if (!cacheSegments || params.layers() == 1) {
+            return;
+        }
+        int treeHeight = params.treeHeight();
+        long mask = (1L << treeHeight) - 1;
+        byte[] scratch = new byte[params.wotsSignatureBytes() + treeHeight * params.n()];
+        int leaf = (int) (idx & mask);
+        long rest = idx >>> treeHeight;
+        source.authPath(0, rest, leaf, scratch, 0, node);
+        for (int layer = 1; layer < params.layers(); layer++) {
+            leaf = (int) (rest & mask);
+            rest >>>= treeHeight;
+            signLayer(layer, rest, leaf, scratch, 0, source);
+        }
+    }
+
     /** WOTS+ signs {@link #node} with the key pair (layer, tree, leaf), appends the auth path, advances node. */
     private int signLayer(int layer, long tree, int leaf, byte[] sig, int off, AuthPathSource source) {
         int segmentBytes = params.wotsSignatureBytes() + params.treeHeight() * params.n();

@@ -88,6 +88,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
         XmssStatefulSigner s = new XmssStatefulSigner(store, state, batch, threads);
         if (state.remaining() > 0) {
             s.cache.prepare(state.nextIndex(), state.endIndex());
+            s.signing.prepareUpperLayers(state.nextIndex(), s.cache);
         }
         return s;
     }
