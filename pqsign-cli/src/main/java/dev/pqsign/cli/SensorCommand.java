@@ -1,0 +1,342 @@
+package dev.pqsign.cli;
+
+import dev.pqsign.core.KeyExhaustedException;
+import dev.pqsign.core.StatePersistenceException;
+import dev.pqsign.opcua.SensorServer;
+import dev.pqsign.opcua.TransportSecurity;
+import dev.pqsign.telemetry.LineReadingSource;
+import dev.pqsign.telemetry.ReadingSource;
+import dev.pqsign.telemetry.SimulatedSpeedSensor;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code pqsign sensor}: an OPC UA server that signs and publishes readings until Ctrl-C or
+ * {@code --readings N}. Every index is reserved durably before its signature; on exit the signer is
+ * closed, so the key state on disk is exactly what was used.
+ */
+@Command(name = "sensor", description = {
+    "Run a sensor: an OPC UA server publishing signed readings (simulated, stdin, a file or a named pipe).",
+    "Stops after --readings N or on Ctrl-C; the key state stays consistent."})
+final class SensorCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--key", required = true, description = "Private key: DIR/key.state (XMSS / XMSS^MT) or DIR/key.sk (HAETAE; index counter in key.sk.counter).")
+    Path key;
+
+    @Option(names = "--cert", description = "The sensor's certificate (PEM or DER) for its key, published on the certificate node.")
+    Path cert;
+
+    @Option(names = "--port", defaultValue = "4840", description = "TCP port (default ${DEFAULT-VALUE}; 0 = any free port).")
+    int port;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "Address to bind (default ${DEFAULT-VALUE}).")
+    String bind;
+
+    @Option(names = "--name", defaultValue = "sensor", description = "Application name (default ${DEFAULT-VALUE}).")
+    String name;
+
+    @Option(names = "--rate", description = "Simulated readings per second (default 1; 0 = as fast as possible). Only with --source sim.")
+    Double rate;
+
+    @Option(names = "--source", defaultValue = "sim", description = "sim (simulated speed sensor), stdin (one reading per line), or a FILE / named pipe.")
+    String source;
+
+    @Option(names = "--readings", defaultValue = "0", description = "Stop after N readings (default 0 = until Ctrl-C or the end of the input).")
+    long readings;
+
+    @Option(names = "--data-dir", defaultValue = "pqsign-data/sensor", description = "Application certificate and trust list (default ${DEFAULT-VALUE}).")
+    Path dataDir;
+
+    @Option(names = "--security", defaultValue = "none", description = "Transport security: none or sign-encrypt (default ${DEFAULT-VALUE}).")
+    String security;
+
+    @Option(names = "--trust-client", arity = "1..*", description = "Operator application certificate(s) to trust (sign-encrypt).")
+    List<Path> trustClient = new ArrayList<>();
+
+    @Option(names = "--batch", defaultValue = "1", description = "Indices reserved per state write (default 1; a crash skips at most N-1).")
+    int batch;
+
+    @Option(names = "--lock-timeout", defaultValue = "10", description = "Seconds to wait for another process holding the key (default ${DEFAULT-VALUE}).")
+    int lockTimeout;
+
+    @Option(names = "--summary", description = "Print a summary every second instead of one line per reading.")
+    boolean summary;
+
+    @Option(names = "--seed", description = "Seed of the simulated sensor's noise (default: random).")
+    Long seed;
+
+    /** Guards the hand-over between the main loop and the Ctrl-C hook. */
+    private final Object lock = new Object();
+    private boolean stopping;
+    private boolean waitingForSource;
+    private Thread mainThread;
+
+    private SensorServer server;
+    private TelemetryKeys.OpenSensorKey openKey;
+    private ReadingSource readingSource;
+    private PrintWriter out;
+    private long published;
+    private long lastIndex = -1;
+    private double signMsTotal;
+    private boolean cleanedUp;
+    private String endReason = "";
+
+    @Override
+    public Integer call() throws IOException {
+        TelemetrySupport.quietLogging();
+        out = spec.commandLine().getOut();
+        if (readings < 0) {
+            throw CliException.usage("--readings must be 0 (no limit) or positive, got " + readings);
+        }
+        if (port < 0 || port > 65535) {
+            throw CliException.usage("--port must be 0..65535, got " + port);
+        }
+        TransportSecurity sec = TelemetrySupport.security(security);
+        if (!trustClient.isEmpty() && sec == TransportSecurity.NONE) {
+            throw CliException.usage("--trust-client needs --security sign-encrypt");
+        }
+        var clientCerts = trustClient.stream().map(TelemetrySupport::applicationCertificate).toList();
+        checkSource();
+        try {
+            openKey = TelemetryKeys.openSensorKey(key, cert, batch, lockTimeout);
+            server = SensorServer.start(new SensorServer.Config(name, dataDir, bind, port, sec), openKey.sensorKey);
+        } catch (IOException | RuntimeException e) {
+            cleanup();
+            throw e;
+        }
+        clientCerts.forEach(server::trustClient);
+        out.printf("sensor %s: %s%n", name, openKey.description);
+        if (sec != TransportSecurity.NONE) {
+            Path exported = TelemetrySupport.exportApplicationCertificate(server.applicationCertificate(), dataDir,
+                    "sensor-application.der");
+            out.printf("application certificate (give to operators' --trust-server): %s%n", exported);
+        }
+        out.printf("endpoint %s%n", server.endpointUrl());
+        out.flush();
+        try {
+            readingSource = openSource(); // after start-up, so a simulated sensor's schedule starts now
+        } catch (RuntimeException e) {
+            cleanup();
+            throw e;
+        }
+
+        mainThread = Thread.currentThread();
+        int exit;
+        ScheduledExecutorService ticker = null;
+        try (TelemetrySupport.CtrlC ctrlC = new TelemetrySupport.CtrlC(this::requestStop, this::forceCleanup)) {
+            try {
+                if (summary) {
+                    ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+                        Thread t = new Thread(r, "pqsign-sensor-summary");
+                        t.setDaemon(true);
+                        return t;
+                    });
+                    ticker.scheduleAtFixedRate(this::printSummary, 1, 1, TimeUnit.SECONDS);
+                }
+                exit = loop();
+            } finally {
+                if (ticker != null) {
+                    ticker.shutdownNow();
+                }
+                cleanup();
+            }
+            ctrlC.finished(exit);
+        }
+        return exit;
+    }
+
+    /** Checks the source options before anything is opened. */
+    private void checkSource() {
+        String s = source.toLowerCase(Locale.ROOT);
+        if (!s.equals("sim") && rate != null) {
+            throw CliException.usage("--rate applies to --source sim only (lines are published as they arrive)");
+        }
+        if (s.equals("sim")) {
+            if (rate != null && (!(rate >= 0) || Double.isInfinite(rate))) {
+                throw CliException.usage("--rate must be a non-negative number, got " + rate);
+            }
+            return;
+        }
+        if (seed != null) {
+            throw CliException.usage("--seed applies to --source sim only");
+        }
+        if (s.equals("stdin") || s.equals("-")) {
+            return;
+        }
+        Path p = Path.of(source);
+        if (!Files.exists(p) || Files.isDirectory(p)) {
+            throw CliException.usage("--source: " + p + " does not exist or is a directory (use sim, stdin or a file / named pipe)");
+        }
+        if (!Files.isReadable(p)) {
+            throw CliException.usage("--source: cannot read " + p);
+        }
+    }
+
+    private ReadingSource openSource() {
+        String s = source.toLowerCase(Locale.ROOT);
+        if (s.equals("sim")) {
+            double hz = rate == null ? 1.0 : rate;
+            return new SimulatedSpeedSensor(1500, 5, hz, seed != null ? seed : System.nanoTime(), Clock.systemUTC());
+        }
+        if (s.equals("stdin") || s.equals("-")) {
+            return new LineReadingSource(System.in);
+        }
+        Path p = Path.of(source);
+        try {
+            return LineReadingSource.open(p);
+        } catch (IOException e) {
+            throw CliException.usage("--source: cannot open " + p + ": " + e.getMessage());
+        }
+    }
+
+    /** Publishes until N readings, the end of the input, or a stop request. */
+    private int loop() {
+        while (readings == 0 || published < readings) {
+            String reading;
+            synchronized (lock) {
+                if (stopping) {
+                    endReason = "stopped";
+                    return 0;
+                }
+                waitingForSource = true;
+            }
+            try {
+                reading = readingSource.next();
+            } catch (InterruptedException e) {
+                reading = null;
+            } catch (IOException e) {
+                synchronized (lock) {
+                    waitingForSource = false;
+                    if (stopping) {
+                        endReason = "stopped";
+                        return 0;
+                    }
+                }
+                endReason = "input failed";
+                spec.commandLine().getErr().println("pqsign: sensor: cannot read --source " + source + ": " + e.getMessage());
+                return CliException.USAGE;
+            }
+            synchronized (lock) {
+                waitingForSource = false;
+                Thread.interrupted(); // an interrupt meant for the wait must not reach the signer's file I/O
+                if (stopping) {
+                    endReason = "stopped";
+                    return 0;
+                }
+            }
+            if (reading == null) {
+                endReason = "end of input";
+                return 0;
+            }
+            try {
+                SensorServer.Publication p = server.publish(reading);
+                synchronized (this) {
+                    published++;
+                    lastIndex = p.reading().index();
+                    signMsTotal += p.signNanos() / 1e6;
+                }
+                if (!summary) {
+                    out.printf(Locale.ROOT, "index=%d sign=%.3fms %s%n", p.reading().index(), p.signNanos() / 1e6,
+                            printable(reading));
+                    out.flush();
+                }
+            } catch (IllegalArgumentException e) {
+                spec.commandLine().getErr().println("pqsign: sensor: skipped reading: " + e.getMessage());
+            } catch (KeyExhaustedException | StatePersistenceException | IllegalStateException e) {
+                endReason = "signing stopped";
+                spec.commandLine().getErr().println("pqsign: sensor: " + e.getMessage());
+                return CliException.FAILED;
+            }
+        }
+        endReason = readings + " readings";
+        return 0;
+    }
+
+    /** Ctrl-C: make the loop end; wake it if it is waiting for the next reading (never while signing). */
+    private void requestStop() {
+        synchronized (lock) {
+            stopping = true;
+            if (waitingForSource && mainThread != null) {
+                mainThread.interrupt();
+            }
+        }
+    }
+
+    /** From the hook, if the loop did not end (an uninterruptible read of stdin): clean up here. */
+    private boolean forceCleanup() {
+        synchronized (lock) {
+            if (!waitingForSource) {
+                return false; // the loop is signing or already cleaning up; the hook keeps waiting for it
+            }
+        }
+        endReason = "stopped";
+        cleanup();
+        return true;
+    }
+
+    /** Closes server, key and source (idempotent); prints the totals. */
+    private synchronized void cleanup() {
+        if (cleanedUp) {
+            return;
+        }
+        cleanedUp = true;
+        if (server != null) {
+            server.close();
+        }
+        if (openKey != null) {
+            try {
+                openKey.close();
+            } catch (IOException e) {
+                spec.commandLine().getErr().println("pqsign: sensor: closing the key: " + e.getMessage());
+            }
+        }
+        if (readingSource != null && !(readingSource instanceof LineReadingSource && "stdin".equalsIgnoreCase(source))) {
+            try {
+                readingSource.close();
+            } catch (IOException ignored) {
+                // input is finished either way
+            }
+        }
+        if (server != null) {
+            String skipped = readingSource instanceof LineReadingSource
+                    ? ", " + ((LineReadingSource) readingSource).skipped() + " input lines skipped" : "";
+            out.printf(Locale.ROOT, "sensor stopped (%s): %d readings published, last index %s, sign avg %.3f ms%s%n",
+                    endReason, published, lastIndex < 0 ? "-" : Long.toString(lastIndex),
+                    published == 0 ? 0.0 : signMsTotal / published, skipped);
+            out.flush();
+        }
+    }
+
+    private synchronized void printSummary() {
+        out.printf(Locale.ROOT, "%d readings published, last index %s, sign avg %.3f ms%n", published,
+                lastIndex < 0 ? "-" : Long.toString(lastIndex), published == 0 ? 0.0 : signMsTotal / published);
+        out.flush();
+    }
+
+    static String printable(String s) {
+        StringBuilder sb = new StringBuilder(Math.min(s.length(), 121));
+        for (int i = 0; i < s.length() && i < 120; i++) {
+            char c = s.charAt(i);
+            sb.append(Character.isISOControl(c) ? '?' : c);
+        }
+        if (s.length() > 120) {
+            sb.append('…');
+        }
+        return sb.toString();
+    }
+}

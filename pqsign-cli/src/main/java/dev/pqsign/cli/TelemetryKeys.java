@@ -1,0 +1,227 @@
+package dev.pqsign.cli;
+
+import dev.pqsign.core.KeyFormatException;
+import dev.pqsign.core.Secrets;
+import dev.pqsign.haetae.HaetaeParameterSet;
+import dev.pqsign.haetae.HaetaePrivateKey;
+import dev.pqsign.haetae.HaetaePublicKey;
+import dev.pqsign.haetae.HaetaeSigner;
+import dev.pqsign.state.FileStateStore;
+import dev.pqsign.telemetry.EmbeddedIndex;
+import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.ReadingVerifier;
+import dev.pqsign.telemetry.SensorKey;
+import dev.pqsign.telemetry.SequencedSigner;
+import dev.pqsign.x509.CertificateChainVerifier;
+import dev.pqsign.x509.CertificateFormatException;
+import dev.pqsign.x509.ChainVerificationResult;
+import dev.pqsign.x509.PqCertificate;
+import dev.pqsign.x509.PqPublicKey;
+import dev.pqsign.x509.UnsupportedAlgorithmException;
+import dev.pqsign.xmss.XmssKeyState;
+import dev.pqsign.xmss.XmssParameterSet;
+import dev.pqsign.xmss.XmssPublicKey;
+import dev.pqsign.xmss.XmssStatefulSigner;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Keys for {@code pqsign sensor} (a durable indexed signer) and {@code pqsign operator} (a pinned key). */
+final class TelemetryKeys {
+    private TelemetryKeys() {
+    }
+
+    /** Suffix of the HAETAE index counter file kept next to {@code key.sk}. */
+    static final String COUNTER_SUFFIX = ".counter";
+
+    /** An open sensor key; {@link #close()} releases the signer (unused reserved XMSS indices are given back). */
+    static final class OpenSensorKey implements AutoCloseable {
+        final SensorKey sensorKey;
+        final String description;
+        private final AutoCloseable[] resources;
+        private boolean closed;
+
+        OpenSensorKey(SensorKey sensorKey, String description, AutoCloseable... resources) {
+            this.sensorKey = sensorKey;
+            this.description = description;
+            this.resources = resources;
+        }
+
+        /** Closes signer then store; idempotent. */
+        @Override
+        public synchronized void close() throws IOException {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            IOException first = null;
+            for (AutoCloseable r : resources) {
+                try {
+                    r.close();
+                } catch (Exception e) {
+                    if (first == null) {
+                        first = e instanceof IOException ? (IOException) e : new IOException(e.getMessage(), e);
+                    }
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
+        }
+    }
+
+    /**
+     * Opens a sensor key: an XMSS / XMSS^MT {@code key.state} (every index reserved durably before its
+     * signature, {@code batch} per state write) or a HAETAE {@code key.sk} (indices from a counter file
+     * {@code key.sk.counter} next to it, {@code batch} per write). {@code cert}, if given, must certify
+     * this key; it is published on the certificate node.
+     */
+    static OpenSensorKey openSensorKey(Path key, Path cert, int batch, int lockTimeoutSeconds) throws IOException {
+        if (batch < 1) {
+            throw CliException.usage("--batch must be at least 1, got " + batch);
+        }
+        byte[] head = KeyFiles.readSmall(key, "private key");
+        if (XmssKeyState.hasMagic(head)) {
+            Secrets.wipe(head);
+            FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(lockTimeoutSeconds));
+            XmssStatefulSigner signer;
+            try {
+                signer = XmssStatefulSigner.open(store, batch, Runtime.getRuntime().availableProcessors());
+            } catch (RuntimeException e) {
+                store.close();
+                throw e;
+            }
+            byte[] pub = signer.publicKey().encoded();
+            byte[] der;
+            try {
+                der = certificateFor(cert, pub);
+            } catch (RuntimeException e) {
+                signer.close();
+                store.close();
+                throw e;
+            }
+            String desc = String.format("%s, next index %d, %d signatures left", signer.parameterSet().setName(),
+                    signer.nextIndex(), signer.remaining());
+            return new OpenSensorKey(new SensorKey(signer, KeyId.ofPublicKey(pub), der), desc, signer, store);
+        }
+        if (HaetaeKeyFile.hasMagic(head)) {
+            HaetaePrivateKey sk = HaetaeKeyFile.decode(head);
+            Secrets.wipe(head);
+            byte[] pub = sk.publicKey().getEncoded();
+            byte[] der;
+            try {
+                der = certificateFor(cert, pub);
+            } catch (RuntimeException e) {
+                sk.destroy();
+                throw e;
+            }
+            Path counter = key.resolveSibling(key.getFileName() + COUNTER_SUFFIX);
+            SequencedSigner signer;
+            try {
+                signer = SequencedSigner.openFile(new HaetaeSigner(sk), counter, batch);
+            } catch (IOException | RuntimeException e) {
+                sk.destroy();
+                throw new IOException("cannot open index counter " + counter + ": " + e.getMessage(), e);
+            }
+            String desc = String.format("%s, index counter %s, next index %d", sk.parameterSet().setName(), counter,
+                    signer.nextIndex());
+            AutoCloseable wipe = sk::destroy;
+            return new OpenSensorKey(new SensorKey(signer, KeyId.ofPublicKey(pub), der), desc, signer, wipe);
+        }
+        Secrets.wipe(head);
+        throw CliException.usage(key + " is not a pqsign private key (neither an XMSS key.state nor a HAETAE key.sk)");
+    }
+
+    private static byte[] certificateFor(Path cert, byte[] publicKey) {
+        if (cert == null) {
+            return new byte[0];
+        }
+        PqCertificate c = CertificateSupport.read(cert);
+        byte[] certKey;
+        try {
+            certKey = c.publicKey().rawEncoding();
+        } catch (CertificateFormatException | UnsupportedAlgorithmException e) {
+            throw CliException.usage("certificate " + cert + ": " + e.getMessage());
+        }
+        if (!Arrays.equals(certKey, publicKey)) {
+            throw CliException.usage("certificate " + cert + " (" + c.subject() + ") certifies another key than --key");
+        }
+        return c.encoded();
+    }
+
+    /**
+     * The operator's pinned key from a public key file: RFC 8391 XMSS / XMSS^MT ({@code paramsName}
+     * needed only when the type code is shared by an XMSS and an XMSS^MT set, or for a raw
+     * {@code root || PUB_SEED}), a HAETAE public key, or a PEM certificate (its key is pinned as is).
+     */
+    static PqPublicKey publicKey(Path file, String paramsName) {
+        byte[] pub = KeyFiles.readSmall(file, "public key");
+        try {
+            if (KeyFiles.looksLikePem(pub)) {
+                if (paramsName != null) {
+                    throw CliException.usage("--params does not apply to a certificate (" + file + ")");
+                }
+                return CertificateSupport.read(file, pub).publicKey();
+            }
+            if (paramsName != null) {
+                Object p = KeyFiles.parameterSet(paramsName);
+                if (p instanceof XmssParameterSet) {
+                    XmssParameterSet xp = (XmssParameterSet) p;
+                    return PqPublicKey.of(pub.length == 2 * xp.n() ? XmssPublicKey.decodeRaw(xp, pub)
+                            : XmssPublicKey.decode(xp, pub));
+                }
+                return PqPublicKey.of(HaetaePublicKey.fromEncoded((HaetaeParameterSet) p, pub));
+            }
+            List<XmssParameterSet> candidates = XmssPublicKey.candidates(pub);
+            if (candidates.size() == 1) {
+                return PqPublicKey.of(XmssPublicKey.decode(candidates.get(0), pub));
+            }
+            if (candidates.size() > 1) {
+                throw CliException.usage("public key " + file + " fits "
+                        + candidates.stream().map(XmssParameterSet::setName).collect(Collectors.joining(" and "))
+                        + " (same type code); give --params NAME");
+            }
+            for (HaetaeParameterSet h : HaetaeParameterSet.values()) {
+                if (h.publicKeyBytes() == pub.length) {
+                    return PqPublicKey.of(HaetaePublicKey.fromEncoded(h, pub));
+                }
+            }
+            throw new KeyFormatException("not a recognised public key (" + pub.length
+                    + " bytes, no known XMSS type code or HAETAE key length); give --params for a raw key");
+        } catch (KeyFormatException | CertificateFormatException | UnsupportedAlgorithmException e) {
+            throw CliException.usage("public key " + file + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The subject key of {@code certFile} after checking the certificate against {@code rootFile}
+     * with {@link CertificateChainVerifier} (signature, validity now, CA constraints).
+     *
+     * @throws CliException exit 1 if the certificate is not valid under the root
+     */
+    static PqPublicKey certifiedKey(Path certFile, Path rootFile) {
+        PqCertificate leaf = CertificateSupport.read(certFile);
+        PqCertificate root = CertificateSupport.read(rootFile);
+        ChainVerificationResult r = CertificateChainVerifier.verify(leaf, root, Instant.now());
+        if (!r.isValid()) {
+            throw new CliException(CliException.FAILED, "certificate " + certFile + " is not valid under " + rootFile
+                    + ": " + r.message());
+        }
+        try {
+            return leaf.publicKey();
+        } catch (CertificateFormatException | UnsupportedAlgorithmException e) {
+            throw CliException.usage("certificate " + certFile + ": " + e.getMessage());
+        }
+    }
+
+    /** Pins {@code key}: id = SHA-256 of its raw encoding, index prefix for XMSS / XMSS^MT. */
+    static ReadingVerifier.TrustedKey trusted(PqPublicKey key) {
+        EmbeddedIndex idx = key.xmss().map(x -> EmbeddedIndex.bigEndianPrefix(x.parameterSet().indexBytes()))
+                .orElse(EmbeddedIndex.NONE);
+        return ReadingVerifier.TrustedKey.forPublicKey(key.rawEncoding(), key.verifier(), idx);
+    }
+}
