@@ -1,0 +1,143 @@
+package dev.pqsign.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code pqsign sensor} and {@code pqsign operator} as real processes (child JVMs on loopback):
+ * SIGTERM (what Ctrl-C does) stops both cleanly, with their summaries, exit 0 and the key state
+ * exactly at the last used index; a sensor reading stdin publishes each line and stops at its end.
+ */
+class SensorOperatorProcessTest {
+    private static final String SET = "XMSSMT-SHA2_20/4_256";
+
+    @TempDir
+    Path dir;
+
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void killLeftovers() {
+        for (Process p : started) {
+            p.destroyForcibly();
+        }
+    }
+
+    private String p(String name) {
+        return dir.resolve(name).toString();
+    }
+
+    private Process pqsign(String name, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(PqsignCli.class.getName());
+        cmd.addAll(List.of(args));
+        Process proc = new ProcessBuilder(cmd).redirectOutput(dir.resolve(name + ".out").toFile())
+                .redirectError(dir.resolve(name + ".err").toFile()).start();
+        started.add(proc);
+        return proc;
+    }
+
+    private String output(String name) throws IOException {
+        return Files.readString(dir.resolve(name + ".out"));
+    }
+
+    private String describe(String name) throws IOException {
+        return name + " stdout:\n" + output(name) + "\n" + name + " stderr:\n" + Files.readString(dir.resolve(name + ".err"));
+    }
+
+    private void await(String name, Process proc, Predicate<String> condition) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < deadline) {
+            if (condition.test(output(name))) {
+                return;
+            }
+            if (!proc.isAlive()) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("condition not reached; " + describe(name));
+    }
+
+    private static long count(String out, String prefix) {
+        return out.lines().filter(l -> l.startsWith(prefix)).count();
+    }
+
+    @Test
+    @Timeout(240)
+    void sigterm_stopsSensorAndOperatorCleanly_keyStateAtLastIndex() throws Exception {
+        assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
+        Process sensor = pqsign("sensor", "sensor", "--key", p("k/key.state"), "--port", "0", "--rate", "20",
+                "--data-dir", p("sensor-data"));
+        await("sensor", sensor, out -> out.contains("endpoint opc.tcp://"));
+        Matcher m = Pattern.compile("endpoint (opc\\.tcp://\\S+)").matcher(output("sensor"));
+        assertTrue(m.find());
+        Process operator = pqsign("operator", "operator", "--url", m.group(1), "--pub", p("k/key.pub"), "--params", SET,
+                "--publishing-ms", "2", "--data-dir", p("op"));
+        await("operator", operator, out -> count(out, "ACCEPTED index=") >= 5);
+
+        operator.destroy(); // SIGTERM
+        assertTrue(operator.waitFor(60, TimeUnit.SECONDS), describe("operator"));
+        assertEquals(0, operator.exitValue(), describe("operator"));
+        String op = output("operator");
+        assertEquals(0, count(op, "REJECTED"), op);
+        assertTrue(op.contains("summary: " + count(op, "ACCEPTED index=") + " readings, ACCEPTED "
+                + count(op, "ACCEPTED index=") + ", BAD_SIGNATURE 0"), op);
+
+        sensor.destroy();
+        assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), describe("sensor"));
+        assertEquals(0, sensor.exitValue(), describe("sensor"));
+        String s = output("sensor");
+        Matcher last = Pattern.compile("sensor stopped \\(stopped\\): (\\d+) readings published, last index (\\d+)")
+                .matcher(s);
+        assertTrue(last.find(), describe("sensor"));
+        long published = Long.parseLong(last.group(1));
+        long lastIndex = Long.parseLong(last.group(2));
+        assertEquals(published, count(s, "index="), s);
+        assertEquals(published - 1, lastIndex, s);
+        assertTrue(s.contains("index=" + lastIndex + " sign="), s);
+        // Every used index burned, nothing more (batch 1): the next signature continues right after.
+        var r = CliRunner.run("inspect", p("k/key.state"));
+        assertTrue(r.out().contains("next " + (lastIndex + 1) + ","), r.out() + "\n" + s);
+    }
+
+    @Test
+    @Timeout(120)
+    void stdinSource_publishesEachLine_stopsAtEndOfInput() throws Exception {
+        assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
+        Process sensor = pqsign("stdin", "sensor", "--key", p("k/key.state"), "--port", "0", "--source", "stdin",
+                "--data-dir", p("sensor-data"));
+        await("stdin", sensor, out -> out.contains("endpoint opc.tcp://"));
+        try (OutputStream in = sensor.getOutputStream()) {
+            in.write("1500.00,2026-11-30T01:00:00.000000000Z\n\nrpm=1499.5\n".getBytes(StandardCharsets.UTF_8));
+            in.write(("x".repeat(5000) + "\nlast\n").getBytes(StandardCharsets.UTF_8));
+        }
+        assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), describe("stdin"));
+        assertEquals(0, sensor.exitValue(), describe("stdin"));
+        String s = output("stdin");
+        assertTrue(s.contains("index=0 sign=") && s.contains(" 1500.00,2026-11-30T01:00:00.000000000Z"), s);
+        assertTrue(s.contains("index=1 sign=") && s.contains(" rpm=1499.5"), s);
+        assertTrue(s.contains("index=2 sign=") && s.contains(" last"), s);
+        assertTrue(s.contains("sensor stopped (end of input): 3 readings published, last index 2"), s);
+        assertTrue(s.contains("1 input lines skipped"), s);
+    }
+}
