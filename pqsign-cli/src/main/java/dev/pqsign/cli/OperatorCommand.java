@@ -117,15 +117,20 @@ final class OperatorCommand implements Callable<Integer> {
             }
             out.flush();
             try (TelemetrySupport.CtrlC ctrlC = new TelemetrySupport.CtrlC(stop::countDown, () -> false)) {
-                int exit;
+                int exit = CliException.FAILED; // if an exception ends the run, Ctrl-C's hook must not wait
+                boolean summarized = false;
                 try {
                     connect(operator, endpoint);
                     stop.await();
+                    exit = summary();
+                    summarized = true;
                 } finally {
                     operator.close();
-                    exit = summary();
+                    if (!summarized && seen > 0) {
+                        summary(); // ended by an error after some readings: the totals still count
+                    }
+                    ctrlC.finished(exit);
                 }
-                ctrlC.finished(exit);
                 return exit;
             }
         }

@@ -136,7 +136,7 @@ final class SensorCommand implements Callable<Integer> {
         }
 
         mainThread = Thread.currentThread();
-        int exit;
+        int exit = CliException.FAILED; // if an exception ends the loop, Ctrl-C's hook must not wait for it
         ScheduledExecutorService ticker = null;
         try (TelemetrySupport.CtrlC ctrlC = new TelemetrySupport.CtrlC(this::requestStop, this::forceCleanup)) {
             try {
@@ -154,8 +154,8 @@ final class SensorCommand implements Callable<Integer> {
                     ticker.shutdownNow();
                 }
                 cleanup();
+                ctrlC.finished(exit);
             }
-            ctrlC.finished(exit);
         }
         return exit;
     }
