@@ -185,7 +185,10 @@ final class OperatorCommand implements Callable<Integer> {
                 out.flush();
                 return;
             } catch (IOException e) {
-                if (System.nanoTime() >= deadline || stop.getCount() == 0) {
+                if (stop.getCount() == 0) {
+                    throw new CliException(CliException.FAILED, "stopped before the sensor answered: " + e.getMessage(), e);
+                }
+                if (System.nanoTime() >= deadline) {
                     throw new CliException(CliException.FAILED, e.getMessage(), e);
                 }
                 if (!told) {

@@ -122,6 +122,26 @@ class SensorOperatorProcessTest {
 
     @Test
     @Timeout(120)
+    void sigterm_whileOperatorWaitsForSensor_endsPromptlyWithExit1() throws Exception {
+        assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort(); // closed again: nobody listens there
+        }
+        Process operator = pqsign("waiting", "operator", "--port", Integer.toString(port), "--pub", p("k/key.pub"),
+                "--params", SET, "--connect-timeout", "120", "--data-dir", p("op"));
+        await("waiting", operator, out -> out.contains("waiting for the sensor at opc.tcp://127.0.0.1:" + port));
+        long t0 = System.nanoTime();
+        operator.destroy();
+        assertTrue(operator.waitFor(30, TimeUnit.SECONDS), describe("waiting"));
+        assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(15), describe("waiting"));
+        assertEquals(1, operator.exitValue(), describe("waiting"));
+        String err = Files.readString(dir.resolve("waiting.err"));
+        assertTrue(err.contains("pqsign: stopped before the sensor answered"), err);
+    }
+
+    @Test
+    @Timeout(120)
     void stdinSource_publishesEachLine_stopsAtEndOfInput() throws Exception {
         assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
         Process sensor = pqsign("stdin", "sensor", "--key", p("k/key.state"), "--port", "0", "--source", "stdin",
