@@ -141,6 +141,34 @@ class SensorOperatorCliTest {
     }
 
     @Test
+    @Timeout(180)
+    void haetaeSensor_withSummaryOutput_indicesFromCounterFile_continueAfterRestart() throws Exception {
+        var r = CliRunner.run("keygen", "--params", "HAETAE-2", "--out", p("h"));
+        assertEquals(0, r.exit(), r.toString());
+        RunningSensor sensor = new RunningSensor("sensor", "--key", p("h/key.sk"), "--port", "0", "--rate", "5",
+                "--readings", "15", "--summary", "--data-dir", p("sensor-data"));
+        String url = sensor.endpoint();
+        // No --params: a HAETAE public key is recognised by its length.
+        r = CliRunner.run("operator", "--url", url, "--pub", p("h/key.pub"), "--readings", "3", "--data-dir", p("op"));
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals(3, lines(r.out(), "ACCEPTED index=").size(), r.toString());
+        assertTrue(r.out().contains("pinned HAETAE-2 key"), r.out());
+
+        assertEquals(0, sensor.exit.get(120, TimeUnit.SECONDS), sensor.err.toString());
+        String s = sensor.out.toString();
+        assertTrue(lines(s, "index=").isEmpty(), s); // --summary: no line per reading
+        assertTrue(lines(s, "").stream().anyMatch(l -> l.matches("\\d+ readings published, last index \\d+, sign avg .*")), s);
+        assertTrue(s.contains("sensor stopped (15 readings): 15 readings published, last index 14"), s);
+        assertTrue(Files.isRegularFile(dir.resolve("h/key.sk.counter")));
+
+        RunningSensor again = new RunningSensor("sensor", "--key", p("h/key.sk"), "--port", "0", "--rate", "0",
+                "--readings", "1", "--data-dir", p("sensor-data"));
+        assertEquals(0, again.exit.get(120, TimeUnit.SECONDS), again.err.toString());
+        assertTrue(again.out.toString().contains("next index 15") && again.out.toString().contains("index=15 sign="),
+                again.out.toString());
+    }
+
+    @Test
     void badOptions_exit2_withOneLineErrors() throws Exception {
         String url = "opc.tcp://127.0.0.1:1/pqsign";
         Files.writeString(dir.resolve("junk.state"), "not a key");
