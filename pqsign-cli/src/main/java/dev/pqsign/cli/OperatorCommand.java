@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
  * (replay state persisted under {@code --data-dir}) and prints one line per verdict. Exit 0 if every
  * reading was accepted, 1 if any was rejected, 2 for bad usage or input.
  */
-@Command(name = "operator", description = {
+@Command(name = "operator", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, description = {
     "Run an operator console: subscribe to a sensor and verify every reading against a pinned key.",
     "Stops after --readings N or on Ctrl-C. Exit 0 all accepted, 1 any rejected, 2 usage / input error."})
 final class OperatorCommand implements Callable<Integer> {

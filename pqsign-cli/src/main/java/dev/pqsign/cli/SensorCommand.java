@@ -28,7 +28,7 @@ import picocli.CommandLine.Option;
  * {@code --readings N}. Every index is reserved durably before its signature; on exit the signer is
  * closed, so the key state on disk is exactly what was used.
  */
-@Command(name = "sensor", description = {
+@Command(name = "sensor", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, description = {
     "Run a sensor: an OPC UA server publishing signed readings (simulated, stdin, a file or a named pipe).",
     "Stops after --readings N or on Ctrl-C; the key state stays consistent."})
 final class SensorCommand implements Callable<Integer> {

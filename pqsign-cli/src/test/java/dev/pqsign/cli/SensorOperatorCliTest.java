@@ -202,6 +202,12 @@ class SensorOperatorCliTest {
         }
         var r = CliRunner.run("operator", "--url", url, "--pub", p("k/key.pub"));
         assertTrue(r.err().contains("give --params"), r.err());
+        r = CliRunner.run("sensor", "--help");
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().contains("--trust-client") && r.out().contains("--source"), r.out());
+        r = CliRunner.run("operator", "--help");
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().contains("--trust-server") && r.out().contains("--publishing-ms"), r.out());
         r = CliRunner.run("sensor", "--rate", "1");
         assertEquals(2, r.exit(), r.toString());
         assertTrue(r.err().contains("--key"), r.err());
