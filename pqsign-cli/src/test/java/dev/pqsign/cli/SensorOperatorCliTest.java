@@ -169,6 +169,44 @@ class SensorOperatorCliTest {
     }
 
     @Test
+    @Timeout(180)
+    void operator_reportsTamperedAndReplayedReadings_exit1() throws Exception {
+        // A sensor driven directly (pqsign-opcua), so that it can publish a tampered and a replayed reading.
+        try (TelemetryKeys.OpenSensorKey key = TelemetryKeys.openSensorKey(dir.resolve("k/key.state"), null, 1, 10);
+                dev.pqsign.opcua.SensorServer sensor = dev.pqsign.opcua.SensorServer.start(
+                        dev.pqsign.opcua.SensorServer.Config.loopback("s", dir.resolve("sensor-data"),
+                                dev.pqsign.opcua.TransportSecurity.NONE), key.sensorKey)) {
+            var first = sensor.publish("1500.00,2026-11-30T01:00:00.000000000Z");
+            RunningSensor operator = new RunningSensor("operator", "--url", sensor.endpointUrl(), "--pub",
+                    p("k/key.pub"), "--params", SET, "--readings", "4", "--publishing-ms", "2", "--data-dir", p("op"));
+            awaitLines(operator, "ACCEPTED index=0 ", 1);
+            sensor.publishTampered("1500.01,2026-11-30T01:00:01.000000000Z");
+            awaitLines(operator, "REJECTED(BAD_SIGNATURE) index=1 ", 1);
+            sensor.publish("1500.02,2026-11-30T01:00:02.000000000Z");
+            awaitLines(operator, "ACCEPTED index=2 ", 1);
+            sensor.publishSigned(first.reading());
+            assertEquals(1, operator.exit.get(120, TimeUnit.SECONDS), operator.out + "\n" + operator.err);
+            String out = operator.out.toString();
+            assertEquals(1, lines(out, "REJECTED(REPLAYED) index=0 ").size(), out);
+            assertTrue(out.contains("summary: 4 readings, ACCEPTED 2, BAD_SIGNATURE 1, REPLAYED 1, MALFORMED 0"), out);
+        }
+    }
+
+    private static void awaitLines(RunningSensor run, String prefix, int n) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (lines(run.out.toString(), prefix).size() >= n) {
+                return;
+            }
+            if (run.exit.isDone()) {
+                break;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no line '" + prefix + "'; stdout:\n" + run.out + "\nstderr:\n" + run.err);
+    }
+
+    @Test
     void badOptions_exit2_withOneLineErrors() throws Exception {
         String url = "opc.tcp://127.0.0.1:1/pqsign";
         Files.writeString(dir.resolve("junk.state"), "not a key");
