@@ -52,6 +52,7 @@ final class CachedAuthPaths implements AuthPathSource {
      * brings the next trees to where the per-signature schedule would have them.
      */
     void prepare(long idx, long endIndex) {
+        buildLayersInParallel(idx);
         long rest = idx;
         for (int layer = 0; layer < trees.length; layer++) {
             int leaf = (int) (rest & ((1L << treeHeight) - 1));
@@ -60,6 +61,48 @@ final class CachedAuthPaths implements AuthPathSource {
         }
         if (idx > 0) {
             afterSign(idx - 1, endIndex);
+        }
+    }
+
+    /**
+     * The trees of the different layers are independent, so a key with several layers builds them
+     * side by side when it is opened (each thread with its own hashing context); key load then costs
+     * about one tree instead of d. Trees too tall to keep whole are left to {@link #ensure}.
+     */
+    private void buildLayersInParallel(long idx) {
+        int d = trees.length;
+        if (threads <= 1 || d <= 1 || minStored > 0) {
+            return;
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+                Math.min(threads, d), r -> {
+                    Thread t = new Thread(r, "xmss-key-load");
+                    t.setDaemon(true);
+                    return t;
+                });
+        try {
+            java.util.List<java.util.concurrent.Future<StoredTree>> built = new java.util.ArrayList<>();
+            long rest = idx;
+            long[] index = new long[d];
+            for (int layer = 0; layer < d; layer++) {
+                rest >>>= treeHeight;
+                index[layer] = rest;
+                HashAddress subtree = new HashAddress().setLayer(layer).setTree(rest);
+                built.add(pool.submit(() -> TreeBuilder.build(key.newTreeHash(), key::newTreeHash, subtree, treeHeight,
+                        0, 1, null)));
+            }
+            for (int layer = 0; layer < d; layer++) {
+                trees[layer] = built.get(layer).get();
+                treeIndex[layer] = index[layer];
+                rebuiltLeaves += 1L << treeHeight;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("key load interrupted", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("key load failed", e.getCause());
+        } finally {
+            pool.shutdownNow();
         }
     }
 
