@@ -115,23 +115,18 @@ final class SensorCommand implements Callable<Integer> {
         try {
             openKey = TelemetryKeys.openSensorKey(key, cert, batch, lockTimeout);
             server = SensorServer.start(new SensorServer.Config(name, dataDir, bind, port, sec), openKey.sensorKey);
-        } catch (IOException | RuntimeException e) {
-            cleanup();
-            throw e;
-        }
-        clientCerts.forEach(server::trustClient);
-        out.printf("sensor %s: %s%n", name, openKey.description);
-        if (sec != TransportSecurity.NONE) {
-            Path exported = TelemetrySupport.exportApplicationCertificate(server.applicationCertificate(), dataDir,
-                    "sensor-application.der");
-            out.printf("application certificate (give to operators' --trust-server): %s%n", exported);
-        }
-        out.printf("endpoint %s%n", server.endpointUrl());
-        out.flush();
-        try {
+            clientCerts.forEach(server::trustClient);
+            out.printf("sensor %s: %s%n", name, openKey.description);
+            if (sec != TransportSecurity.NONE) {
+                Path exported = TelemetrySupport.exportApplicationCertificate(server.applicationCertificate(), dataDir,
+                        "sensor-application.der");
+                out.printf("application certificate (give to operators' --trust-server): %s%n", exported);
+            }
+            out.printf("endpoint %s%n", server.endpointUrl());
+            out.flush();
             readingSource = openSource(); // after start-up, so a simulated sensor's schedule starts now
-        } catch (RuntimeException e) {
-            cleanup();
+        } catch (IOException | RuntimeException e) {
+            cleanup(); // server, key (signer closed, state intact), source
             throw e;
         }
 

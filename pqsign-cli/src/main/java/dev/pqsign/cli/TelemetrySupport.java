@@ -59,7 +59,9 @@ final class TelemetrySupport {
             java.util.logging.Logger.getLogger("dev.pqsign.telemetry.ReadingVerifier");
 
     /**
-     * Quiets Milo's INFO chatter (slf4j-simple) unless the user configured logging, and the verifier's
+     * Quiets Milo's INFO and WARN chatter (slf4j-simple; e.g. a bind failure is reported by the CLI as
+     * one line anyway) unless the user configured logging; errors such as a refused untrusted peer
+     * stay visible. Also quiets the verifier's
      * rejection warnings, which the operator prints itself as REJECTED lines (PQSIGN_DEBUG=1 keeps both).
      */
     static void quietLogging() {
@@ -68,7 +70,7 @@ final class TelemetrySupport {
         }
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
-                    System.getenv("PQSIGN_DEBUG") != null ? "info" : "warn");
+                    System.getenv("PQSIGN_DEBUG") != null ? "info" : "error");
         }
         if (System.getProperty("org.slf4j.simpleLogger.logFile") == null) {
             System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");

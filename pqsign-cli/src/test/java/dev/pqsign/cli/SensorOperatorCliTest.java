@@ -240,6 +240,13 @@ class SensorOperatorCliTest {
         }
         var r = CliRunner.run("operator", "--url", url, "--pub", p("k/key.pub"));
         assertTrue(r.err().contains("give --params"), r.err());
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            r = CliRunner.run("sensor", "--key", p("k/key.state"), "--port", Integer.toString(taken.getLocalPort()),
+                    "--data-dir", p("sensor-data"));
+            assertEquals(2, r.exit(), r.toString());
+            assertEquals(1, r.err().strip().lines().count(), r.toString());
+            assertTrue(r.err().contains("failed to start on 127.0.0.1:" + taken.getLocalPort()), r.err());
+        }
         r = CliRunner.run("sensor", "--help");
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.out().contains("--trust-client") && r.out().contains("--source"), r.out());
