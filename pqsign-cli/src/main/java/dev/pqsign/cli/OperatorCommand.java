@@ -120,7 +120,17 @@ final class OperatorCommand implements Callable<Integer> {
                 int exit = CliException.FAILED; // if an exception ends the run, Ctrl-C's hook must not wait
                 boolean summarized = false;
                 try {
-                    connect(operator, endpoint);
+                    try {
+                        connect(operator, endpoint);
+                    } catch (CliException e) {
+                        // Report here, not from picocli's handler: after Ctrl-C the hook ends the JVM
+                        // as soon as finished() is called below, before the exception would be printed.
+                        PrintWriter err = spec.commandLine().getErr();
+                        err.println("pqsign: " + e.getMessage());
+                        err.flush();
+                        exit = e.exitCode;
+                        return exit;
+                    }
                     stop.await();
                     exit = summary();
                     summarized = true;
