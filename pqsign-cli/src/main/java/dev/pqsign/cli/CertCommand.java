@@ -2,7 +2,6 @@ package dev.pqsign.cli;
 
 import dev.pqsign.core.Signer;
 import dev.pqsign.haetae.HaetaePrivateKey;
-import dev.pqsign.haetae.HaetaePublicKey;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.x509.CertificateChainVerifier;
@@ -15,8 +14,6 @@ import dev.pqsign.x509.PqCertificate;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.x509.UnsupportedAlgorithmException;
 import dev.pqsign.xmss.XmssKeyState;
-import dev.pqsign.xmss.XmssParameterSet;
-import dev.pqsign.xmss.XmssPublicKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -153,36 +150,11 @@ final class CertCommand implements Runnable {
         public Integer call() throws IOException {
             checkDays(days);
             PqCertificate issuer = CertificateSupport.read(caCert);
-            PqPublicKey subjectKey = subjectKey(pub, params);
+            PqPublicKey subjectKey = KeyFiles.publicKey(pub, params);
             PqCertificate cert = withSigner(caKey, lockTimeout,
                     (signer, own) -> Certificates.issue(signer, issuer, subjectKey, subject, days, ca));
             write(out, cert, spec);
             return 0;
-        }
-    }
-
-    /** The public key in a key.pub file (XMSS RFC 8391 encoding or raw HAETAE key). */
-    static PqPublicKey subjectKey(Path file, String params) {
-        byte[] b = KeyFiles.readSmall(file, "public key");
-        try {
-            if (params != null) {
-                Object p = KeyFiles.parameterSet(params);
-                if (p instanceof XmssParameterSet) {
-                    return PqPublicKey.of(XmssPublicKey.decode((XmssParameterSet) p, b));
-                }
-                return PqPublicKey.of(HaetaePublicKey.fromEncoded((dev.pqsign.haetae.HaetaeParameterSet) p, b));
-            }
-            List<XmssParameterSet> candidates = XmssPublicKey.candidates(b);
-            if (candidates.size() == 1) {
-                return PqPublicKey.of(XmssPublicKey.decode(candidates.get(0), b));
-            }
-            if (candidates.size() > 1) {
-                throw CliException.usage("public key " + file + " could be " + candidates
-                        + "; name the set with --params");
-            }
-            return PqPublicKey.of(HaetaePublicKey.fromEncoded(b));
-        } catch (dev.pqsign.core.KeyFormatException e) {
-            throw CliException.usage("public key " + file + ": " + e.getMessage());
         }
     }
 

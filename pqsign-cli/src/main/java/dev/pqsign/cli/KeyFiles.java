@@ -8,6 +8,10 @@ import dev.pqsign.haetae.HaetaeVerifier;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPublicKey;
 import dev.pqsign.xmss.XmssVerifier;
+import dev.pqsign.x509.CertificateFormatException;
+import dev.pqsign.x509.PqPublicKey;
+import dev.pqsign.x509.UnsupportedAlgorithmException;
+import java.util.stream.Collectors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -108,6 +112,50 @@ final class KeyFiles {
             throw new KeyFormatException("not a recognised public key (" + pub.length
                     + " bytes, no known XMSS type code or HAETAE key length); give --params for a raw key");
         } catch (KeyFormatException e) {
+            throw CliException.usage("public key " + file + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The public key in a key file (operator pinning, certificate subjects): RFC 8391 XMSS / XMSS^MT ({@code paramsName}
+     * needed only when the type code is shared by an XMSS and an XMSS^MT set, or for a raw
+     * {@code root || PUB_SEED}), a HAETAE public key, or a PEM certificate (its key is pinned as is).
+     */
+    static PqPublicKey publicKey(Path file, String paramsName) {
+        byte[] pub = readSmall(file, "public key");
+        try {
+            if (looksLikePem(pub)) {
+                if (paramsName != null) {
+                    throw CliException.usage("--params does not apply to a certificate (" + file + ")");
+                }
+                return CertificateSupport.read(file, pub).publicKey();
+            }
+            if (paramsName != null) {
+                Object p = parameterSet(paramsName);
+                if (p instanceof XmssParameterSet) {
+                    XmssParameterSet xp = (XmssParameterSet) p;
+                    return PqPublicKey.of(pub.length == 2 * xp.n() ? XmssPublicKey.decodeRaw(xp, pub)
+                            : XmssPublicKey.decode(xp, pub));
+                }
+                return PqPublicKey.of(HaetaePublicKey.fromEncoded((HaetaeParameterSet) p, pub));
+            }
+            List<XmssParameterSet> candidates = XmssPublicKey.candidates(pub);
+            if (candidates.size() == 1) {
+                return PqPublicKey.of(XmssPublicKey.decode(candidates.get(0), pub));
+            }
+            if (candidates.size() > 1) {
+                throw CliException.usage("public key " + file + " fits "
+                        + candidates.stream().map(XmssParameterSet::setName).collect(Collectors.joining(" and "))
+                        + " (same type code); give --params NAME");
+            }
+            for (HaetaeParameterSet h : HaetaeParameterSet.values()) {
+                if (h.publicKeyBytes() == pub.length) {
+                    return PqPublicKey.of(HaetaePublicKey.fromEncoded(h, pub));
+                }
+            }
+            throw new KeyFormatException("not a recognised public key (" + pub.length
+                    + " bytes, no known XMSS type code or HAETAE key length); give --params for a raw key");
+        } catch (KeyFormatException | CertificateFormatException | UnsupportedAlgorithmException e) {
             throw CliException.usage("public key " + file + ": " + e.getMessage());
         }
     }

@@ -173,7 +173,7 @@ final class OperatorCommand implements Callable<Integer> {
             if (trust != null) {
                 throw CliException.usage("--trust goes with --cert, not --pub");
             }
-            return TelemetryKeys.publicKey(pub, params);
+            return KeyFiles.publicKey(pub, params);
         }
         if (params != null) {
             throw CliException.usage("--params goes with --pub, not --cert");

@@ -1,10 +1,7 @@
 package dev.pqsign.cli;
 
-import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
-import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaePrivateKey;
-import dev.pqsign.haetae.HaetaePublicKey;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.telemetry.EmbeddedIndex;
@@ -19,16 +16,12 @@ import dev.pqsign.x509.PqCertificate;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.x509.UnsupportedAlgorithmException;
 import dev.pqsign.xmss.XmssKeyState;
-import dev.pqsign.xmss.XmssParameterSet;
-import dev.pqsign.xmss.XmssPublicKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.List;
-import java.util.stream.Collectors;
 
 /** Keys for {@code pqsign sensor} (a durable indexed signer) and {@code pqsign operator} (a pinned key). */
 final class TelemetryKeys {
@@ -151,50 +144,6 @@ final class TelemetryKeys {
             throw CliException.usage("certificate " + cert + " (" + c.subject() + ") certifies another key than --key");
         }
         return c.encoded();
-    }
-
-    /**
-     * The operator's pinned key from a public key file: RFC 8391 XMSS / XMSS^MT ({@code paramsName}
-     * needed only when the type code is shared by an XMSS and an XMSS^MT set, or for a raw
-     * {@code root || PUB_SEED}), a HAETAE public key, or a PEM certificate (its key is pinned as is).
-     */
-    static PqPublicKey publicKey(Path file, String paramsName) {
-        byte[] pub = KeyFiles.readSmall(file, "public key");
-        try {
-            if (KeyFiles.looksLikePem(pub)) {
-                if (paramsName != null) {
-                    throw CliException.usage("--params does not apply to a certificate (" + file + ")");
-                }
-                return CertificateSupport.read(file, pub).publicKey();
-            }
-            if (paramsName != null) {
-                Object p = KeyFiles.parameterSet(paramsName);
-                if (p instanceof XmssParameterSet) {
-                    XmssParameterSet xp = (XmssParameterSet) p;
-                    return PqPublicKey.of(pub.length == 2 * xp.n() ? XmssPublicKey.decodeRaw(xp, pub)
-                            : XmssPublicKey.decode(xp, pub));
-                }
-                return PqPublicKey.of(HaetaePublicKey.fromEncoded((HaetaeParameterSet) p, pub));
-            }
-            List<XmssParameterSet> candidates = XmssPublicKey.candidates(pub);
-            if (candidates.size() == 1) {
-                return PqPublicKey.of(XmssPublicKey.decode(candidates.get(0), pub));
-            }
-            if (candidates.size() > 1) {
-                throw CliException.usage("public key " + file + " fits "
-                        + candidates.stream().map(XmssParameterSet::setName).collect(Collectors.joining(" and "))
-                        + " (same type code); give --params NAME");
-            }
-            for (HaetaeParameterSet h : HaetaeParameterSet.values()) {
-                if (h.publicKeyBytes() == pub.length) {
-                    return PqPublicKey.of(HaetaePublicKey.fromEncoded(h, pub));
-                }
-            }
-            throw new KeyFormatException("not a recognised public key (" + pub.length
-                    + " bytes, no known XMSS type code or HAETAE key length); give --params for a raw key");
-        } catch (KeyFormatException | CertificateFormatException | UnsupportedAlgorithmException e) {
-            throw CliException.usage("public key " + file + ": " + e.getMessage());
-        }
     }
 
     /**
