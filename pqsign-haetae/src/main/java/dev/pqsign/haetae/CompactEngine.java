@@ -370,16 +370,7 @@ final class CompactEngine {
             for (int i = 0; i < dims; i++) {
                 gaussStream(p, v, c, i, null);
             }
-            Fp s = c.sqsum;
-            s.lo += 1;
-            s.lo >>>= 1;
-            s.lo += (s.hi & 1) << 47;
-            s.hi >>>= 1;
-            s.hi += s.lo >>> 48;
-            s.lo &= FixedPoint.MASK48;
-            FixedPoint.newtonInvSqrt(c.invsqrt, s, c.startCube, c.startThreeHalves, c.scratch);
-            long scale = ((long) (p.b0 * LN + p.sqnm / 2)) << (28 - 13);
-            FixedPoint.mulHigh(c.radius, c.invsqrt, scale);
+            HyperballSampler.radius(p, c.sqsum, c.invsqrt, c.radius, c.startCube, c.startThreeHalves, c.scratch);
             long sq = 0;
             for (int i = 0; i < dims; i++) {
                 gaussStream(p, v, c, i, c.tmp);

@@ -88,6 +88,26 @@ final class HyperballSampler {
     }
 
     /**
+     * The scaling radius of a hyperball draw from the squared norm of its Gaussian vector:
+     * {@code radius = (b0 + sqnm/2) / sqrt(sqsum / 2)} in fixed point. Halves {@code sqsum} in place
+     * (rounding), as the reference does; shared by the fast and the compact engine so both compute
+     * bit for bit the same value.
+     */
+    static void radius(HaetaeParameterSet p, Fp sqsum, Fp invsqrt, Fp radius, Fp startCube, Fp startThreeHalves,
+            FixedPoint.Scratch scratch) {
+        Fp s = sqsum;
+        s.lo += 1;
+        s.lo >>>= 1;
+        s.lo += (s.hi & 1) << 47;
+        s.hi >>>= 1;
+        s.hi += s.lo >>> 48;
+        s.lo &= FixedPoint.MASK48;
+        FixedPoint.newtonInvSqrt(invsqrt, s, startCube, startThreeHalves, scratch);
+        long scale = ((long) (p.b0 * LN + p.sqnm / 2)) << (28 - 13);
+        FixedPoint.mulHigh(radius, invsqrt, scale);
+    }
+
+    /**
      * Samples y = (y1, y2) from the hyperball. Writes y1 (l polynomials) and y2 (k polynomials) in
      * fixed point, sets {@code w.b}, and returns the next nonce.
      */
@@ -103,17 +123,7 @@ final class HyperballSampler {
             for (int i = 2; i < dims; i++) {
                 gaussPoly(version, xof, w, seed, ni++, i, N);
             }
-            Fp s = w.sqsum;
-            // divide by 2, rounding
-            s.lo += 1;
-            s.lo >>>= 1;
-            s.lo += (s.hi & 1) << 47;
-            s.hi >>>= 1;
-            s.hi += s.lo >>> 48;
-            s.lo &= FixedPoint.MASK48;
-            FixedPoint.newtonInvSqrt(w.invsqrt, s, w.startCube, w.startThreeHalves, w.scratch);
-            long scale = ((long) (p.b0 * LN + p.sqnm / 2)) << (28 - 13);
-            FixedPoint.mulHigh(w.radius, w.invsqrt, scale);
+            radius(p, w.sqsum, w.invsqrt, w.radius, w.startCube, w.startThreeHalves, w.scratch);
             long sq = 0;
             for (int i = 0; i < dims; i++) {
                 int[] out = i < p.l ? y1[i] : y2[i - p.l];
