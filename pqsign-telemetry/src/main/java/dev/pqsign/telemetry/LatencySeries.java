@@ -24,6 +24,14 @@ public final class LatencySeries {
         return size;
     }
 
+    /**
+     * A copy of the samples in nanoseconds, in the order they were added, for callers that draw a
+     * distribution rather than the {@link #summary()} percentiles.
+     */
+    public synchronized long[] toArray() {
+        return Arrays.copyOf(samples, size);
+    }
+
     /** Summary in milliseconds; all zeros when empty. */
     public Summary summary() {
         long[] s;

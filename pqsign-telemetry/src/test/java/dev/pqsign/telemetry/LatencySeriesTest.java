@@ -31,6 +31,18 @@ class LatencySeriesTest {
     }
 
     @Test
+    void toArray_copyInInsertionOrder_clampedLikeSummary() {
+        LatencySeries s = new LatencySeries();
+        s.add(30);
+        s.add(-5);
+        s.add(10);
+        long[] a = s.toArray();
+        org.junit.jupiter.api.Assertions.assertArrayEquals(new long[] {30, 0, 10}, a);
+        a[0] = 99;
+        assertEquals(30, s.toArray()[0]);
+    }
+
+    @Test
     void summary_empty_zeros() {
         assertEquals(new LatencySeries.Summary(0, 0, 0, 0, 0), new LatencySeries().summary());
     }
