@@ -40,11 +40,17 @@ public record DemoReport(List<SetResult> sets) {
      * @param cpuMsPerReading CPU time of the whole process (sensors, operator, relays) per accepted
      *     reading during the set's run; with the machine's core count it bounds the throughput
      *     independently of other load ({@code NaN} if the JVM cannot tell)
+     * @param endToEndMs end-to-end latency of each accepted reading in milliseconds, in the order
+     *     measured (the samples behind {@code endToEnd}, for distribution charts); not in the JSON
      */
     public record SetResult(String name, int readings, long accepted, long injectedTampered, long rejectedTampered,
             long injectedReplayed, long rejectedReplayed, int signatureBytes, Summary sign, Summary verify,
             Summary transfer, Summary endToEnd, int sensors, long lost, long rejectedGenuine, double seconds,
-            double readingsPerSecond, String link, double cpuMsPerReading) {
+            double readingsPerSecond, String link, double cpuMsPerReading, List<Double> endToEndMs) {
+
+        public SetResult {
+            endToEndMs = List.copyOf(endToEndMs);
+        }
     }
 
     /**

@@ -230,7 +230,7 @@ public final class DemoRunner {
                         (int) tally.signatureBytes.get(), tally.stats.sign().summary(), tally.stats.verify().summary(),
                         tally.stats.transfer().summary(), tally.stats.endToEnd().summary(), k, tally.lost.get(),
                         tally.rejectedGenuine.get(), seconds, tally.accepted.get() / seconds, o.link().name(),
-                        cpuMsPerReading);
+                        cpuMsPerReading, millis(tally.stats.endToEnd().toArray()));
             } finally {
                 for (LinkEmulator r : relays) {
                     r.close();
@@ -240,6 +240,14 @@ public final class DemoRunner {
                 }
             }
         }
+    }
+
+    private static List<Double> millis(long[] nanos) {
+        List<Double> ms = new ArrayList<>(nanos.length);
+        for (long n : nanos) {
+            ms.add(n / 1e6);
+        }
+        return ms;
     }
 
     /** CPU time of this process in nanoseconds, or -1 if the platform does not report it. */

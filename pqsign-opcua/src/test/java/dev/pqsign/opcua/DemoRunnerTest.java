@@ -43,6 +43,10 @@ class DemoRunnerTest {
         assertEquals(0, r.lost());
         assertEquals(64, r.signatureBytes());
         assertEquals(60, r.endToEnd().count());
+        // the samples are the ones summarised: same count, same maximum
+        assertEquals(60, r.endToEndMs().size());
+        assertEquals(r.endToEnd().max(), r.endToEndMs().stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
+                1e-9);
         String json = report.toJson();
         assertTrue(json.matches("\\{\"sets\":\\[\\{\"name\":\"ED25519-TEST-DOUBLE\",\"readings\":60,\"accepted\":60,"
                 + "\"injected_tampered\":3,\"rejected_tampered\":3,\"injected_replayed\":3,\"rejected_replayed\":3,"
