@@ -11,6 +11,8 @@ import java.util.List;
  * @param seconds wall time of the run
  * @param results timings, one per (scheme, op, impl, threads)
  * @param sizes key, signature and persisted-state sizes per (scheme, impl)
+ * @param workingSets HAETAE engines' per-thread work areas (empty if not measured)
+ * @param workingSetNote why the working sets are missing, or {@code null}
  * @param hashCounts SHA-256 compressions per XMSS operation (empty if not run)
  * @param hashCountNote why hash counts are missing, or {@code null}
  * @param opcua OPC UA demo results per link profile (empty if not run)
@@ -18,12 +20,13 @@ import java.util.List;
  * @param notes further remarks for the report (e.g. unavailable measurements)
  */
 public record BenchReport(String command, Machine machine, String startedUtc, double seconds, List<Result> results,
-        List<Sizes> sizes, List<HashCount> hashCounts, String hashCountNote, List<OpcuaRun> opcua, String opcuaNote,
-        List<String> notes) {
+        List<Sizes> sizes, List<WorkingSet> workingSets, String workingSetNote, List<HashCount> hashCounts,
+        String hashCountNote, List<OpcuaRun> opcua, String opcuaNote, List<String> notes) {
 
     public BenchReport {
         results = List.copyOf(results);
         sizes = List.copyOf(sizes);
+        workingSets = List.copyOf(workingSets);
         hashCounts = List.copyOf(hashCounts);
         opcua = List.copyOf(opcua);
         notes = List.copyOf(notes);
@@ -56,6 +59,20 @@ public record BenchReport(String command, Machine machine, String startedUtc, do
     }
 
     /**
+     * Retained size of the per-thread work area an engine reuses for an operation
+     * ({@code dev.pqsign.haetae.HaetaeWorkingSet}), measured with JOL after the operation ran.
+     *
+     * @param scheme HAETAE parameter set
+     * @param op keygen, sign or verify
+     * @param impl pqsign (fast engine: one area per set, shared by the three operations) or
+     *     pqsign-compact (one area per operation, shared by the three sets)
+     * @param bytes deep size of the area (JOL {@code GraphLayout#totalSize}), without the shared
+     *     parameter-set constant it refers to
+     */
+    public record WorkingSet(String scheme, String op, String impl, long bytes) {
+    }
+
+    /**
      * SHA-256 work per XMSS operation, from {@code XmssHashCounter} in a child JVM.
      *
      * @param op keygen (1 thread), load (open the stateful signer: rebuild caches), sign, verify
@@ -71,9 +88,16 @@ public record BenchReport(String command, Machine machine, String startedUtc, do
     /**
      * One set of the OPC UA demo over one link profile (sensor server and operator client in this
      * process on loopback, the link emulated by a relay).
+     *
+     * @param endToEndSamplesMs end-to-end latency of each accepted reading (ms, in the order measured),
+     *     the samples behind {@code endToEnd}
      */
     public record OpcuaRun(String link, String scheme, int readings, long accepted, int signatureBytes, Stats sign,
-            Stats verify, Stats transfer, Stats endToEnd) {
+            Stats verify, Stats transfer, Stats endToEnd, List<Double> endToEndSamplesMs) {
+
+        public OpcuaRun {
+            endToEndSamplesMs = List.copyOf(endToEndSamplesMs);
+        }
     }
 
     /** Machine description. */

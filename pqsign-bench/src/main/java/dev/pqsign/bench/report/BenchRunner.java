@@ -59,6 +59,8 @@ public final class BenchRunner {
     private final SecureRandom random = new SecureRandom();
     private final List<Result> results = new ArrayList<>();
     private final List<Sizes> sizes = new ArrayList<>();
+    private final List<BenchReport.WorkingSet> workingSets = new ArrayList<>();
+    private String workingSetNote;
     private final List<String> notes = new ArrayList<>();
     private final int cores = Runtime.getRuntime().availableProcessors();
 
@@ -86,6 +88,9 @@ public final class BenchRunner {
                 haetae(p);
             }
         }
+        if (workingSets.isEmpty() && workingSetNote == null) {
+            workingSetNote = "not run (no HAETAE set selected)";
+        }
         if (o.bouncyCastle()) {
             for (String s : BenchOptions.MLDSA_SETS) {
                 if (o.includes(s)) {
@@ -96,9 +101,14 @@ public final class BenchRunner {
         if (java.util.Arrays.stream(HaetaeEngine.values()).noneMatch(e -> e.name().equals("COMPACT"))) {
             notes.add("The HAETAE compact engine is not in this build.");
         }
-        notes.add("HAETAE compact engine working set: pqsign-haetae exposes no public API for it (its "
-                + "CompactWorkingSetTest measures the per-operation contexts with JOL inside the module); "
-                + "this report shows bytes allocated per operation instead.");
+        if (!workingSets.isEmpty()) {
+            notes.add("HAETAE working set: deep size (JOL GraphLayout.totalSize) of the per-thread work area each "
+                    + "engine reuses (pqsign-haetae HaetaeWorkingSet), measured after the timed operations on the "
+                    + "measuring thread, without the shared parameter-set constant. The fast engine keeps one area "
+                    + "per parameter set for all three operations; the compact engine one per operation, sized for "
+                    + "the largest set. Besides it, each call allocates the bytes in the allocation column (outputs "
+                    + "and short-lived objects).");
+        }
 
         List<BenchReport.HashCount> hashes = List.of();
         String hashNote = null;
@@ -133,9 +143,8 @@ public final class BenchRunner {
                             "%s: %.2f ms one way, jitter up to %.2f ms, %.2f Mbit/s", l.name(), l.oneWayDelayMs(),
                             l.jitterMs(), l.bandwidthMbitPerS()));
                 }
-                notes.add("OPC UA link profiles (pqsign-opcua LinkProfile): " + links + ". The demo runner reports "
-                        + "median, p99 and max per phase, not the individual samples, so the latency chart shows "
-                        + "those three points per set and link.");
+                notes.add("OPC UA link profiles (pqsign-opcua LinkProfile): " + links + ". The latency chart is the "
+                        + "empirical distribution of every accepted reading's end-to-end latency per set and link.");
             } catch (Exception e) {
                 opcuaNote = "OPC UA demo failed: " + e;
                 o.log().accept(opcuaNote);
@@ -143,7 +152,7 @@ public final class BenchRunner {
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         return new BenchReport(o.command(), MachineInfo.describe(loadStart, MachineInfo.loadAverage()), started,
-                seconds, results, sizes, hashes, hashNote, opcua, opcuaNote, notes);
+                seconds, results, sizes, workingSets, workingSetNote, hashes, hashNote, opcua, opcuaNote, notes);
     }
 
     /**
@@ -352,6 +361,7 @@ public final class BenchRunner {
             }
             record(name, "verify", haetaeImpl(e, null), 1, () -> v.verify(MESSAGE, signature));
         }
+        workingSets(p);
         if (!o.bouncyCastle()) {
             return;
         }
@@ -379,6 +389,20 @@ public final class BenchRunner {
         record(name, "verify", "bouncycastle", 1, () -> bv.verifySignature(MESSAGE, bsig));
         sizes.add(new Sizes(name, "bouncycastle", ((HAETAEPublicKeyParameters) bk.getPublic()).getEncoded().length,
                 ((HAETAEPrivateKeyParameters) bk.getPrivate()).getEncoded().length, -1, minMax[0], minMax[1]));
+    }
+
+    /** The engines' per-thread work areas, on this thread, which has just run every HAETAE operation. */
+    private void workingSets(HaetaeParameterSet p) {
+        if (workingSetNote != null) {
+            return;
+        }
+        try {
+            workingSets.addAll(WorkingSets.measure(p, o.log()));
+        } catch (RuntimeException | LinkageError e) {
+            // JOL reads object layouts through JVM internals; a JVM it does not support must not end the run
+            workingSetNote = "JOL could not measure the working set: " + e;
+            o.log().accept(workingSetNote);
+        }
     }
 
     // ------------------------------------------------------------------ ML-DSA (BouncyCastle only)

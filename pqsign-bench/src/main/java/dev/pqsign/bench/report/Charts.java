@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The report's charts, drawn with {@link SvgWriter}: horizontal bars and ranges on a logarithmic time axis. */
+/**
+ * The report's charts, drawn with {@link SvgWriter}: horizontal bars and cumulative distributions on a
+ * logarithmic time axis.
+ */
 final class Charts {
     static final String[] PALETTE = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
         "#7f7f7f"};
@@ -75,67 +78,140 @@ final class Charts {
         return svg.finish();
     }
 
-    /** One range: group (y label), series (colour), p50, p99, max (ms). */
-    record Range(String group, String series, double p50, double p99, double max) {
+    /** Dash patterns told apart at a glance; the n-th group of a distribution chart gets the n-th. */
+    static final String[] DASHES = {null, "7,4", "2,3", "9,3,2,3"};
+
+    /**
+     * The samples of one series of a distribution chart: {@code colourKey} picks the colour (the
+     * link), {@code dashKey} the dash pattern (the parameter set).
+     */
+    record Distribution(String colourKey, String dashKey, List<Double> samplesMs) {
+        Distribution {
+            samplesMs = List.copyOf(samplesMs);
+        }
+
+        String label() {
+            return colourKey + " · " + dashKey + " (n = " + samplesMs.size() + ")";
+        }
     }
 
     /**
-     * Latency distributions as ranges on a log axis: a line from the median to the maximum, dots at the
-     * median (filled), p99 and maximum.
+     * Empirical cumulative distributions on a log x axis: per series a step line through every sample
+     * (y = share of samples at or below x), a dot at its maximum, dashed guides at 50 % and 99 %.
+     * Steps show the whole distribution, including the tail a median / p99 / max summary hides.
      */
-    static String ranges(String title, List<Range> ranges) {
-        List<String> series = new ArrayList<>();
-        List<String> groups = new ArrayList<>();
-        List<Double> values = new ArrayList<>();
-        for (Range r : ranges) {
-            if (!series.contains(r.series())) {
-                series.add(r.series());
+    static String distributions(String title, String xLabel, List<Distribution> series) {
+        List<String> colours = new ArrayList<>();
+        List<String> dashes = new ArrayList<>();
+        List<Double> all = new ArrayList<>();
+        for (Distribution d : series) {
+            if (!colours.contains(d.colourKey())) {
+                colours.add(d.colourKey());
             }
-            if (!groups.contains(r.group())) {
-                groups.add(r.group());
+            if (!dashes.contains(d.dashKey())) {
+                dashes.add(d.dashKey());
             }
-            values.add(r.p50());
-            values.add(r.max());
+            all.addAll(d.samplesMs());
         }
-        double[] range = logRange(values.stream().mapToDouble(Double::doubleValue).toArray());
-        int rowH = 16;
-        int left = 190;
-        int right = 60;
-        int top = 40;
-        int plotH = groups.size() * (series.size() * rowH + 12);
+        double[] range = niceLogRange(all.stream().mapToDouble(Double::doubleValue).toArray());
+        int left = 70;
+        int right = 40;
+        int top = 50;
+        int plotH = 320;
         int width = 900;
-        int legendRows = (series.size() + 2) / 3;
-        int height = top + plotH + 80 + 20 * legendRows;
+        int legendRows = (series.size() + 1) / 2;
+        int height = top + plotH + 50 + 20 * legendRows + 20;
         SvgWriter svg = new SvgWriter(width, height);
         svg.text(width / 2.0, 20, title, "middle", 14, true);
         Axis axis = new Axis(left, width - right, range[0], range[1]);
-        axis.draw(svg, top, top + plotH, "latency (log scale)");
-        double y = top + 6;
-        for (String g : groups) {
-            double gy = y;
-            for (String s : series) {
-                for (Range r : ranges) {
-                    if (r.group().equals(g) && r.series().equals(s)) {
-                        String c = colour(series, s);
-                        double cy = y + rowH / 2.0;
-                        String tip = g + " " + s + ": median " + ms(r.p50()) + ", p99 " + ms(r.p99()) + ", max "
-                                + ms(r.max());
-                        svg.line(axis.x(r.p50()), cy, axis.x(r.max()), cy, c, 2, false);
-                        svg.circle(axis.x(r.p50()), cy, 5, c, tip);
-                        svg.circle(axis.x(r.p99()), cy, 3.5, "white", tip);
-                        svg.line(axis.x(r.max()), cy - 5, axis.x(r.max()), cy + 5, c, 2, false);
-                        svg.text(axis.x(r.max()) + 5, cy + 4, ms(r.p50()) + " / " + ms(r.max()), "start", 9, false);
-                    }
-                }
-                y += rowH;
-            }
-            svg.text(left - 6, (gy + y) / 2 + 4, g, "end", 11, false);
-            y += 12;
+        axis.drawTicks(svg, top, top + plotH, xLabel, ticks125(range[0], range[1]));
+        double bottom = top + plotH;
+        for (int pct = 0; pct <= 100; pct += 25) {
+            double y = bottom - pct / 100.0 * plotH;
+            svg.line(left, y, width - right, y, "#eeeeee", 1, false);
+            svg.text(left - 6, y + 4, pct + " %", "end", 10, false);
         }
-        svg.text(left, top + plotH + 70 + 20 * legendRows, "dot: median, ring: p99, bar: max (labels: median / max)",
-                "start", 10, false);
-        legend(svg, series, top + plotH + 36, left);
+        for (double q : new double[] {0.5, 0.99}) {
+            double y = bottom - q * plotH;
+            svg.line(left, y, width - right, y, "#999999", 1, true);
+            svg.text(width - right + 3, y + 4, q == 0.5 ? "p50" : "p99", "start", 9, false);
+        }
+        svg.line(left, top, left, bottom, "#333333", 1, false);
+        svg.text(left, top - 8, "share of readings at or below x", "start", 10, false);
+        for (Distribution d : series) {
+            double[] s = d.samplesMs().stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            if (s.length == 0) {
+                continue;
+            }
+            String colour = colour(colours, d.colourKey());
+            String dash = DASHES[dashes.indexOf(d.dashKey()) % DASHES.length];
+            // a step per sample: along at the previous share, then up to the new one
+            double[] xs = new double[2 * s.length];
+            double[] ys = new double[2 * s.length];
+            for (int i = 0; i < s.length; i++) {
+                xs[2 * i] = axis.x(s[i]);
+                ys[2 * i] = bottom - (double) i / s.length * plotH;
+                xs[2 * i + 1] = xs[2 * i];
+                ys[2 * i + 1] = bottom - (double) (i + 1) / s.length * plotH;
+            }
+            Stats st = Stats.of(s);
+            String tip = d.label() + ": median " + ms(st.median()) + ", p99 " + ms(st.p99()) + ", max " + ms(st.max());
+            svg.polyline(xs, ys, colour, 2, dash, tip);
+            svg.circle(xs[xs.length - 1], top, 3, colour, tip);
+        }
+        for (int i = 0; i < series.size(); i++) {
+            Distribution d = series.get(i);
+            double x = left + (i % 2) * 410;
+            double y = bottom + 56 + (i / 2) * 20;
+            svg.polyline(new double[] {x, x + 28}, new double[] {y - 4, y - 4}, colour(colours, d.colourKey()), 2,
+                    DASHES[dashes.indexOf(d.dashKey()) % DASHES.length], null);
+            svg.text(x + 34, y, d.label(), "start", 11, false);
+        }
         return svg.finish();
+    }
+
+    /** Bounds on the 1-2-5 grid around the (positive) values: {lo, hi}. */
+    static double[] niceLogRange(double[] v) {
+        double lo = Double.MAX_VALUE;
+        double hi = 0;
+        for (double d : v) {
+            if (d > 0 && Double.isFinite(d)) {
+                lo = Math.min(lo, d);
+                hi = Math.max(hi, d);
+            }
+        }
+        if (hi == 0) {
+            return new double[] {0.001, 1};
+        }
+        double[] grid = ticks125(Math.pow(10, Math.floor(Math.log10(lo))), Math.pow(10, Math.ceil(Math.log10(hi))));
+        double a = grid[0];
+        double b = grid[grid.length - 1];
+        for (double g : grid) {
+            if (g <= lo) {
+                a = g;
+            }
+        }
+        for (int i = grid.length - 1; i >= 0; i--) {
+            if (grid[i] >= hi) {
+                b = grid[i];
+            }
+        }
+        return b > a ? new double[] {a, b} : new double[] {a, a * 2};
+    }
+
+    /** 1, 2 and 5 times the powers of ten from {@code lo} to {@code hi} (both on that grid, lo &gt; 0). */
+    static double[] ticks125(double lo, double hi) {
+        List<Double> t = new ArrayList<>();
+        for (double decade = Math.pow(10, Math.floor(Math.log10(lo) + 1e-9)); decade <= hi * 1.0001; decade *= 10) {
+            for (int m : new int[] {1, 2, 5}) {
+                // rounding keeps 0.1 * 2 etc. exactly on the grid, so the ends compare equal
+                double v = Double.parseDouble(String.format(Locale.ROOT, "%.6g", decade * m));
+                if (v >= lo * 0.9999 && v <= hi * 1.0001) {
+                    t.add(v);
+                }
+            }
+        }
+        return t.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     private static void legend(SvgWriter svg, List<String> series, double y0, double x0) {
@@ -189,7 +265,16 @@ final class Charts {
         }
 
         void draw(SvgWriter svg, double top, double bottom, String label) {
+            List<Double> decades = new ArrayList<>();
             for (double d = lo; d <= hi * 1.0001; d *= 10) {
+                decades.add(d);
+            }
+            drawTicks(svg, top, bottom, label, decades.stream().mapToDouble(Double::doubleValue).toArray());
+        }
+
+        /** Grid lines and labels at {@code ticks}, the axis line and its label. */
+        void drawTicks(SvgWriter svg, double top, double bottom, String label, double[] ticks) {
+            for (double d : ticks) {
                 double x = x(d);
                 svg.line(x, top, x, bottom, "#cccccc", 1, true);
                 svg.text(x, bottom + 14, ms(d), "middle", 10, false);

@@ -6,11 +6,14 @@ package dev.pqsign.bench.report;
  *   "median_ms":..,"p99_ms":..,"max_ms":..,"mean_ms":..,"n":..}],
  *  "sizes":[{"scheme":..,"impl":..,"public_key_bytes":..,"private_key_bytes":..,"state_bytes":..|null,
  *   "signature_bytes_min":..,"signature_bytes_max":..}],
+ *  "working_set":[{"scheme":"HAETAE-2","op":"keygen|sign|verify","impl":"pqsign|pqsign-compact","bytes":..}],
+ *  "working_set_note":..|null,
  *  "hash_counts":[{"scheme":..,"op":"keygen|load|sign|verify","n":..,"calls_mean":..,
  *   "sha256_compressions_mean":..,"sha256_compressions_max":..}], "hash_counts_note":..|null,
  *  "allocation":[{"scheme":..,"op":..,"impl":..,"threads":..,"bytes_per_op_median":..}],
  *  "opcua":[{"link":"ethernet|5g","scheme":..,"readings":..,"accepted":..,"signature_bytes":..,
- *   "sign_ms":{"median":..,"p99":..,"max":..,"n":..},"verify_ms":{..},"transfer_ms":{..},"end_to_end_ms":{..}}],
+ *   "sign_ms":{"median":..,"p99":..,"max":..,"n":..},"verify_ms":{..},"transfer_ms":{..},"end_to_end_ms":{..},
+ *   "end_to_end_samples_ms":[..]}],
  *  "opcua_note":..|null,
  *  "machine":{"cores":..,"cpu_model":..,"jvm":..,"os":..,"max_heap_bytes":..,"load_average_start":..,
  *   "load_average_end":..},
@@ -43,7 +46,14 @@ public final class JsonReport {
                     .append(",\"signature_bytes_min\":").append(s.signatureMin()).append(",\"signature_bytes_max\":")
                     .append(s.signatureMax()).append('}');
         });
-        b.append("],\n\"hash_counts\":[");
+        b.append("],\n\"working_set\":[");
+        sep(b, r.workingSets().size(), i -> {
+            BenchReport.WorkingSet w = r.workingSets().get(i);
+            b.append("{\"scheme\":").append(str(w.scheme())).append(",\"op\":").append(str(w.op()))
+                    .append(",\"impl\":").append(str(w.impl())).append(",\"bytes\":").append(w.bytes()).append('}');
+        });
+        b.append("],\n\"working_set_note\":").append(str(r.workingSetNote()));
+        b.append(",\n\"hash_counts\":[");
         sep(b, r.hashCounts().size(), i -> {
             BenchReport.HashCount h = r.hashCounts().get(i);
             b.append("{\"scheme\":").append(str(h.scheme())).append(",\"op\":").append(str(h.op())).append(",\"n\":")
@@ -68,7 +78,11 @@ public final class JsonReport {
                     .append(",\"signature_bytes\":").append(o.signatureBytes()).append(",\"sign_ms\":")
                     .append(stats(o.sign())).append(",\"verify_ms\":").append(stats(o.verify()))
                     .append(",\"transfer_ms\":").append(stats(o.transfer())).append(",\"end_to_end_ms\":")
-                    .append(stats(o.endToEnd())).append('}');
+                    .append(stats(o.endToEnd())).append(",\"end_to_end_samples_ms\":[");
+            for (int k = 0; k < o.endToEndSamplesMs().size(); k++) {
+                b.append(k == 0 ? "" : ",").append(num(o.endToEndSamplesMs().get(k)));
+            }
+            b.append("]}");
         });
         b.append("],\n\"opcua_note\":").append(str(r.opcuaNote()));
         BenchReport.Machine m = r.machine();

@@ -45,14 +45,8 @@ public final class MarkdownReport {
             }
         }
         if (!r.opcua().isEmpty()) {
-            List<Charts.Range> ranges = new ArrayList<>();
-            for (BenchReport.OpcuaRun o : r.opcua()) {
-                ranges.add(new Charts.Range(o.scheme(), o.link(), o.endToEnd().median(), o.endToEnd().p99(),
-                        o.endToEnd().max()));
-            }
             Path f = dir.resolve("opcua-end-to-end.svg");
-            Files.writeString(f, Charts.ranges("OPC UA end-to-end latency (sign → verdict), ethernet and 5g", ranges),
-                    StandardCharsets.UTF_8);
+            Files.writeString(f, opcuaChart(r.opcua()), StandardCharsets.UTF_8);
             written.add(f);
             charts.add(f.getFileName().toString());
         }
@@ -60,6 +54,16 @@ public final class MarkdownReport {
         Files.writeString(md, markdown(r, charts), StandardCharsets.UTF_8);
         written.add(0, md);
         return written;
+    }
+
+    /** The OPC UA chart: distribution of every reading's end-to-end latency, one series per set and link. */
+    static String opcuaChart(List<BenchReport.OpcuaRun> runs) {
+        List<Charts.Distribution> series = new ArrayList<>();
+        for (BenchReport.OpcuaRun o : runs) {
+            series.add(new Charts.Distribution(o.link(), o.scheme(), o.endToEndSamplesMs()));
+        }
+        return Charts.distributions("OPC UA end-to-end latency per reading (sign → verdict), by link profile",
+                "end-to-end latency (log scale)", series);
     }
 
     /** Chart series of a result: XMSS keygen with one thread is its own series ("pqsign" = all cores). */
@@ -223,24 +227,62 @@ public final class MarkdownReport {
                         .append(" |\n");
             }
         }
+        haetaeMemory(r, rows, b);
+    }
+
+    /** The HAETAE memory table: working sets (JOL) and allocation beside the Cortex-M4 stack figures. */
+    private static void haetaeMemory(BenchReport r, List<Result> rows, StringBuilder b) {
+        if (rows.stream().noneMatch(x -> x.scheme().startsWith("HAETAE"))) {
+            return;
+        }
+        Set<String> sets = new LinkedHashSet<>();
+        r.workingSets().forEach(w -> sets.add(w.scheme()));
         b.append("\n### HAETAE memory\n\n");
-        b.append("| operation | compact engine, allocated bytes / op here (median over sets) | stack on Cortex-M4 ³ |\n");
-        b.append("|---|---:|---:|\n");
+        if (r.workingSets().isEmpty()) {
+            b.append("Working set not measured: ").append(r.workingSetNote()).append("\n\n");
+        }
+        b.append("| operation | compact engine working set (JOL) | fast engine working set (JOL), ")
+                .append(sets.isEmpty() ? "—" : String.join(" / ", sets))
+                .append(" | compact engine allocated bytes / op (median over sets) | stack on Cortex-M4 ³ |\n");
+        b.append("|---|---:|---:|---:|---:|\n");
         for (String[] ref : StudyReference.CORTEX_M4_STACK_KB) {
             List<Long> a = new ArrayList<>();
             for (Result x : rows) {
-                if (x.scheme().startsWith("HAETAE") && x.op().equals(ref[0]) && x.impl().startsWith("pqsign-compact")
-                        && !x.impl().contains("v1.1.2") && x.allocatedBytes() >= 0) {
+                if (x.scheme().startsWith("HAETAE") && x.op().equals(ref[0]) && x.impl().equals("pqsign-compact")
+                        && x.allocatedBytes() >= 0) {
                     a.add(x.allocatedBytes());
                 }
             }
             a.sort(null);
-            b.append("| ").append(ref[0]).append(" | ").append(a.isEmpty() ? "—" : num(a.get(a.size() / 2)))
-                    .append(" | ").append(ref[1]).append(" KB |\n");
+            b.append("| ").append(ref[0]).append(" | ").append(workingSet(r, "pqsign-compact", ref[0])).append(" | ")
+                    .append(workingSet(r, "pqsign", ref[0])).append(" | ")
+                    .append(a.isEmpty() ? "—" : num(a.get(a.size() / 2))).append(" | ").append(ref[1])
+                    .append(" KB |\n");
         }
-        b.append("\n³ ").append(StudyReference.LOW_MEMORY).append(" (other hardware, C on bare metal). Bytes ")
-                .append("allocated on the Java heap per call are not a working set (a JVM allocates short-lived ")
-                .append("arrays and reuses per-thread contexts); see the notes below.\n\n");
+        b.append("\n³ ").append(StudyReference.LOW_MEMORY).append(" (other hardware: C on bare metal, stack bytes). ")
+                .append("Working set here: deep size (JOL `GraphLayout.totalSize`, object headers and the SHAKE state ")
+                .append("included) of the per-thread work area the engine keeps between calls (`HaetaeWorkingSet`). ")
+                .append("The compact engine keeps one per operation, sized for the largest set, so it is the same for ")
+                .append("every set; the fast engine keeps one per set for all three operations, so its figure repeats ")
+                .append("in each row. Each call also allocates the bytes in the allocation column (outputs and ")
+                .append("short-lived objects), which the garbage collector reclaims.\n\n");
+    }
+
+    /** Working-set bytes of {@code impl} for {@code op} over the sets measured: one number if they agree. */
+    private static String workingSet(BenchReport r, String impl, String op) {
+        List<Long> v = new ArrayList<>();
+        for (BenchReport.WorkingSet w : r.workingSets()) {
+            if (w.impl().equals(impl) && w.op().equals(op)) {
+                v.add(w.bytes());
+            }
+        }
+        if (v.isEmpty()) {
+            return "—";
+        }
+        if (v.stream().distinct().count() == 1) {
+            return num(v.get(0)) + " B";
+        }
+        return String.join(" / ", v.stream().map(MarkdownReport::num).toList()) + " B";
     }
 
     private static void opcuaTables(BenchReport r, StringBuilder b) {
@@ -251,7 +293,8 @@ public final class MarkdownReport {
         }
         b.append("`DemoRunner` from pqsign-opcua in this process: one sensor server (durable file state store, one ")
                 .append("fsync'd reservation per signature) and one operator client per set, the link emulated by ")
-                .append("a relay. end-to-end = start of signing → operator verdict. Each cell: median / p99 / max.\n\n");
+                .append("a relay. end-to-end = start of signing → operator verdict. Each cell: median / p99 / max; ")
+                .append("`opcua-end-to-end.svg` shows the distribution of every reading's end-to-end latency.\n\n");
         Set<String> links = new LinkedHashSet<>();
         r.opcua().forEach(o -> links.add(o.link()));
         for (String link : links) {

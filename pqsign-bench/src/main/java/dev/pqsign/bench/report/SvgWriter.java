@@ -60,6 +60,31 @@ final class SvgWriter {
         return this;
     }
 
+    /**
+     * An unfilled polyline through ({@code xs[i]}, {@code ys[i]}); {@code dash} is an SVG dash array
+     * ("6,3") or {@code null} for a solid line.
+     */
+    SvgWriter polyline(double[] xs, double[] ys, String stroke, double width, String dash, String tooltip) {
+        if (xs.length != ys.length) {
+            throw new IllegalArgumentException("xs and ys differ in length");
+        }
+        b.append("<polyline points=\"");
+        for (int i = 0; i < xs.length; i++) {
+            b.append(i == 0 ? "" : " ").append(f(xs[i])).append(',').append(f(ys[i]));
+        }
+        b.append("\" fill=\"none\" stroke=\"").append(esc(stroke)).append("\" stroke-width=\"").append(f(width))
+                .append('"');
+        if (dash != null) {
+            b.append(" stroke-dasharray=\"").append(esc(dash)).append('"');
+        }
+        if (tooltip != null) {
+            b.append("><title>").append(esc(tooltip)).append("</title></polyline>\n");
+        } else {
+            b.append("/>\n");
+        }
+        return this;
+    }
+
     /** Text; {@code anchor} is start, middle or end. */
     SvgWriter text(double x, double y, String text, String anchor, int size, boolean bold) {
         b.append("<text x=\"").append(f(x)).append("\" y=\"").append(f(y)).append("\" text-anchor=\"")

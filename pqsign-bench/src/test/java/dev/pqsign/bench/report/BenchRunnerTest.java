@@ -86,6 +86,27 @@ class BenchRunnerTest {
     }
 
     @Test
+    void json_workingSetOfBothHaetaeEnginesPerOperation() {
+        Map<String, Object> j = json();
+        assertNull(j.get("working_set_note"), String.valueOf(j.get("working_set_note")));
+        Map<String, Double> bytes = new java.util.HashMap<>();
+        for (Map<String, Object> w : list(j, "working_set")) {
+            assertEquals("HAETAE-2", w.get("scheme"));
+            bytes.put(w.get("impl") + " " + w.get("op"), (Double) w.get("bytes"));
+        }
+        assertEquals(6, bytes.size(), bytes.toString());
+        for (String op : List.of("keygen", "sign", "verify")) {
+            double compact = bytes.get("pqsign-compact " + op);
+            double fast = bytes.get("pqsign " + op);
+            assertTrue(compact > 0, op);
+            // the compact engine streams what the fast engine holds as whole vectors
+            assertTrue(compact < fast, op + ": compact " + compact + " B, fast " + fast + " B");
+            // one fast area per set serves all three operations
+            assertEquals(bytes.get("pqsign keygen"), fast);
+        }
+    }
+
+    @Test
     void json_hashCountsComeFromTheCountingChildJvm() {
         Map<String, Object> j = json();
         assertNull(j.get("hash_counts_note"), String.valueOf(j.get("hash_counts_note")));
@@ -120,6 +141,8 @@ class BenchRunnerTest {
         assertTrue(md.contains("| XMSSMT-SHA2_10/2_256 | 68 | 172 |"), md);
         assertTrue(md.contains("4,644 ¹"), "study signature size beside ours");
         assertTrue(md.contains("other hardware"));
+        assertTrue(md.matches("(?s).*\\| sign \\| [0-9,]+ B \\| [0-9,]+ B \\| [0-9,]+ \\| 5\\.8–6\\.1 KB \\|.*"),
+                "working sets beside the Cortex-M4 stack figure: " + md);
         int svgs = 0;
         for (Path f : files) {
             if (f.toString().endsWith(".svg")) {
