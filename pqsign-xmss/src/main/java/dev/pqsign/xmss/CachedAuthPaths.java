@@ -88,8 +88,14 @@ final class CachedAuthPaths implements AuthPathSource {
                 rest >>>= treeHeight;
                 index[layer] = rest;
                 HashAddress subtree = new HashAddress().setLayer(layer).setTree(rest);
-                built.add(pool.submit(() -> TreeBuilder.build(key.newTreeHash(), key::newTreeHash, subtree, treeHeight,
-                        0, 1, null)));
+                built.add(pool.submit(() -> {
+                    TreeHash bulk = key.newTreeHash();
+                    try {
+                        return TreeBuilder.build(bulk, key::newTreeHash, subtree, treeHeight, 0, 1, null);
+                    } finally {
+                        bulk.hasher.wipe();
+                    }
+                }));
             }
             for (int layer = 0; layer < d; layer++) {
                 trees[layer] = built.get(layer).get();
@@ -165,7 +171,15 @@ final class CachedAuthPaths implements AuthPathSource {
             if (b != null && b.tree == tree && b.isComplete()) {
                 trees[layer] = b.result();
             } else {
-                trees[layer] = TreeBuilder.build(local, key::newTreeHash, subtree, treeHeight, minStored, threads, null);
+                // A whole-tree build is throughput work (key load, or a tree the schedule did not
+                // precompute): it gets its own mid-state-resuming context, wiped afterwards.
+                TreeHash bulk = key.newTreeHash();
+                try {
+                    trees[layer] = TreeBuilder.build(bulk, key::newTreeHash, subtree, treeHeight, minStored, threads,
+                            null);
+                } finally {
+                    bulk.hasher.wipe();
+                }
                 rebuiltLeaves += 1L << treeHeight;
             }
             next[layer] = null;

@@ -7,10 +7,12 @@ import dev.pqsign.core.Secrets;
  * (PUB_SEED, and for signing SK_SEED and SK_PRF): F, H, H_msg, PRF and PRF_keygen, built on one
  * {@link HashCore}.
  *
- * <p>All inputs are assembled in one scratch buffer, so the hot paths allocate nothing except the
- * mid-state clones. When {@code paddingLen + n} fills a hash block (every n = 32 and n = 64 SHA-2
- * set), the constant first block of PRF(PUB_SEED, .), PRF_keygen(SK_SEED, .) and PRF(SK_PRF, .) is
- * absorbed once per key and resumed from its mid-state.
+ * <p>All inputs are assembled in one scratch buffer. When {@code paddingLen + n} fills a hash block
+ * (every n = 32 and n = 64 SHA-2 set) and mid-states are enabled, the constant first block of
+ * PRF(PUB_SEED, .), PRF_keygen(SK_SEED, .) and PRF(SK_PRF, .) is absorbed once per key and resumed
+ * from its mid-state: one compression less per PRF call, but each resumption clones a
+ * {@code MessageDigest} (about 200 bytes of garbage), because the JDK has no allocation-free way to
+ * restore a SHA-2 chaining value. Without mid-states nothing is allocated at all.
  *
  * <p>Not thread-safe: one instance per thread. Holds secret seeds; {@link #wipe()} clears them.
  */
@@ -36,11 +38,21 @@ final class Hasher {
     private final byte[] key;
     private final byte[] mask;
 
+    /** A hasher that resumes PRF mid-states where it can (fewest compressions). */
+    Hasher(XmssParameterSet params, byte[] pubSeed, byte[] skSeed, byte[] skPrf) {
+        this(params, pubSeed, skSeed, skPrf, true);
+    }
+
     /**
      * @param skSeed SK_SEED or {@code null} for verification-only use
      * @param skPrf SK_PRF or {@code null} for verification-only use
+     * @param resumeMidstates {@code true} to hash the constant first PRF block once per key and clone
+     *     its mid-state per call (throughput: key generation, tree builds, verification);
+     *     {@code false} to hash every PRF input in full and allocate nothing (a real-time signer's
+     *     steady state, where the clones' garbage would bring GC pauses into the signing loop; with
+     *     SHA instructions a clone costs about as much as the compression it saves)
      */
-    Hasher(XmssParameterSet params, byte[] pubSeed, byte[] skSeed, byte[] skPrf) {
+    Hasher(XmssParameterSet params, byte[] pubSeed, byte[] skSeed, byte[] skPrf, boolean resumeMidstates) {
         this.params = params;
         this.n = params.n();
         this.pad = params.hash().paddingLen();
@@ -51,9 +63,9 @@ final class Hasher {
         this.buf = new byte[pad + 4 * n + 32];
         this.key = new byte[n];
         this.mask = new byte[2 * n];
-        this.prfPubSeedMid = prefix(PAD_PRF, this.pubSeed);
-        this.prfKeygenMid = this.skSeed == null ? null : prefix(PAD_PRF_KEYGEN, this.skSeed);
-        this.prfSkPrfMid = this.skPrf == null ? null : prefix(PAD_PRF, this.skPrf);
+        this.prfPubSeedMid = resumeMidstates ? prefix(PAD_PRF, this.pubSeed) : null;
+        this.prfKeygenMid = resumeMidstates && this.skSeed != null ? prefix(PAD_PRF_KEYGEN, this.skSeed) : null;
+        this.prfSkPrfMid = resumeMidstates && this.skPrf != null ? prefix(PAD_PRF, this.skPrf) : null;
     }
 
     private Object prefix(int domain, byte[] k) {

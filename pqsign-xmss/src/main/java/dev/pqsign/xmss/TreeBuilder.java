@@ -2,6 +2,8 @@ package dev.pqsign.xmss;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,8 +53,15 @@ final class TreeBuilder {
             t.setDaemon(true);
             return t;
         });
+        // Worker contexts hold the key's seeds: remember them all so they can be wiped at the end (a
+        // task still running after a failure only hashes zeros into a result nobody reads).
+        Queue<TreeHash> created = new ConcurrentLinkedQueue<>();
         try {
-            ThreadLocal<TreeHash> workers = ThreadLocal.withInitial(perThread);
+            ThreadLocal<TreeHash> workers = ThreadLocal.withInitial(() -> {
+                TreeHash th = perThread.get();
+                created.add(th);
+                return th;
+            });
             List<Future<?>> futures = new ArrayList<>();
             for (int c = 0; c < chunks; c++) {
                 final int chunk = c;
@@ -76,6 +85,9 @@ final class TreeBuilder {
             throw new IllegalStateException("tree computation failed", e.getCause());
         } finally {
             pool.shutdownNow();
+            for (TreeHash th : created) {
+                th.hasher.wipe();
+            }
         }
         // Combine the chunk roots upwards to the tree root.
         byte[] level = chunkRoots;

@@ -50,9 +50,18 @@ public final class XmssPrivateKey {
         return skPrf;
     }
 
-    /** A fresh per-thread hashing context for this key. */
+    /** A fresh per-thread hashing context for this key that resumes PRF mid-states (fewest compressions). */
     TreeHash newTreeHash() {
-        return new TreeHash(new Hasher(params, publicKey.pubSeedRef(), skSeed, skPrf), derivation);
+        return newTreeHash(true);
+    }
+
+    /**
+     * A fresh per-thread hashing context for this key.
+     *
+     * @param resumeMidstates see {@link Hasher#Hasher(XmssParameterSet, byte[], byte[], byte[], boolean)}
+     */
+    TreeHash newTreeHash(boolean resumeMidstates) {
+        return new TreeHash(new Hasher(params, publicKey.pubSeedRef(), skSeed, skPrf, resumeMidstates), derivation);
     }
 
     /** Overwrites the secret seeds; the key is unusable afterwards. */

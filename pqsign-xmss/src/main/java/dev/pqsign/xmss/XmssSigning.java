@@ -21,10 +21,16 @@ final class XmssSigning {
     private final byte[][] segmentRoot;
     private boolean cacheSegments;
 
+    /** A signer that resumes PRF mid-states (fewest compressions; allocates per PRF call). */
     XmssSigning(XmssPrivateKey key) {
+        this(key, true);
+    }
+
+    /** @param resumeMidstates see {@link Hasher#Hasher(XmssParameterSet, byte[], byte[], byte[], boolean)} */
+    XmssSigning(XmssPrivateKey key, boolean resumeMidstates) {
         this.key = key;
         this.params = key.parameterSet();
-        this.treeHash = key.newTreeHash();
+        this.treeHash = key.newTreeHash(resumeMidstates);
         this.node = new byte[params.n()];
         this.wotsSk = new byte[params.wotsSignatureBytes()];
         int d = params.layers();

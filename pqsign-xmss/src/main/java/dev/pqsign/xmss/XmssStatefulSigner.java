@@ -52,7 +52,9 @@ public final class XmssStatefulSigner implements StatefulSigner {
         this.key = state.key();
         this.keyId = key.publicKey().keyId();
         this.batch = batch;
-        this.signing = new XmssSigning(key).cachingUpperLayers();
+        // The steady state hashes without mid-state clones: nothing allocated per hash call, so no
+        // GC pause lands in the signing loop (docs/stateful-signing.md, "Latency").
+        this.signing = new XmssSigning(key, false).cachingUpperLayers();
         this.cache = new CachedAuthPaths(key, signing.treeHash, threads);
         this.next = state.nextIndex();
         this.reservedEnd = state.nextIndex();
