@@ -160,9 +160,10 @@ final class Charts {
             svg.circle(xs[xs.length - 1], top, 3, colour, tip);
         }
         for (int i = 0; i < series.size(); i++) {
+            // column-major, so series given link by link fill one column per link
             Distribution d = series.get(i);
-            double x = left + (i % 2) * 410;
-            double y = bottom + 56 + (i / 2) * 20;
+            double x = left + (i / legendRows) * 410;
+            double y = bottom + 56 + (i % legendRows) * 20;
             svg.polyline(new double[] {x, x + 28}, new double[] {y - 4, y - 4}, colour(colours, d.colourKey()), 2,
                     DASHES[dashes.indexOf(d.dashKey()) % DASHES.length], null);
             svg.text(x + 34, y, d.label(), "start", 11, false);
@@ -244,6 +245,16 @@ final class Charts {
         return new double[] {lo, hi};
     }
 
+    /** An axis label: the tick value without trailing zeros ("0.5 ms", "20 ms"). */
+    static String tick(double v) {
+        if (v < 0.01) {
+            return new java.math.BigDecimal(v * 1000).round(new java.math.MathContext(3)).stripTrailingZeros()
+                    .toPlainString() + " µs";
+        }
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString()
+                + " ms";
+    }
+
     static String ms(double v) {
         if (v >= 100) {
             return String.format(Locale.ROOT, "%.0f ms", v);
@@ -277,7 +288,7 @@ final class Charts {
             for (double d : ticks) {
                 double x = x(d);
                 svg.line(x, top, x, bottom, "#cccccc", 1, true);
-                svg.text(x, bottom + 14, ms(d), "middle", 10, false);
+                svg.text(x, bottom + 14, tick(d), "middle", 10, false);
             }
             svg.line(x0, bottom, x1, bottom, "#333333", 1, false);
             svg.text((x0 + x1) / 2, bottom + 28, label, "middle", 10, false);
