@@ -83,7 +83,7 @@ class FileStateStoreConcurrencyTest {
         Path go = dir.resolve("go");
         List<ChildJvm> jvms = new ArrayList<>();
         for (int c = 0; c < children; c++) {
-            jvms.add(ChildJvm.start(dir, "count", file.toString(), String.valueOf(perChild), go.toString()));
+            jvms.add(StoreChild.start(dir, "count", file.toString(), String.valueOf(perChild), go.toString()));
         }
         for (ChildJvm jvm : jvms) {
             assertEquals("READY", jvm.awaitLine(1, 60_000), jvm.stderr());
@@ -116,7 +116,7 @@ class FileStateStoreConcurrencyTest {
     void update_whileAnotherProcessUpdatesInATightLoop_isNotStarved() throws Exception {
         Path file = dir.resolve("key.state");
         FileStateStore.create(file, Counter.encode(0), TIMEOUT).close();
-        ChildJvm hog = ChildJvm.start(dir, "forever", file.toString());
+        ChildJvm hog = StoreChild.start(dir, "forever", file.toString());
         try {
             assertEquals("1", hog.awaitLine(1, 60_000), hog.stderr());
             long maxWaitNanos = 0;
@@ -146,7 +146,7 @@ class FileStateStoreConcurrencyTest {
     void update_lockHeldByOtherProcess_timesOutWithClearMessage_thenSucceedsAfterHolderDies() throws Exception {
         Path file = dir.resolve("key.state");
         FileStateStore.create(file, Counter.encode(5), TIMEOUT).close();
-        ChildJvm holder = ChildJvm.start(dir, "hold", file.toString(), "60000");
+        ChildJvm holder = StoreChild.start(dir, "hold", file.toString(), "60000");
         try {
             assertEquals("HOLDING", holder.awaitLine(1, 30_000), holder.stderr());
             try (FileStateStore store = FileStateStore.open(file, Duration.ofMillis(300))) {

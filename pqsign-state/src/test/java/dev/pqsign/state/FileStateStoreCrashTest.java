@@ -63,7 +63,7 @@ class FileStateStoreCrashTest {
         List<ChildJvm> running = new ArrayList<>();
         List<ChildJvm> all = new ArrayList<>();
         for (int i = 0; i < writers; i++) {
-            ChildJvm c = ChildJvm.start(dir, "forever", file.toString());
+            ChildJvm c = StoreChild.start(dir, "forever", file.toString());
             running.add(c);
             all.add(c);
         }
@@ -71,7 +71,7 @@ class FileStateStoreCrashTest {
             Thread.sleep(50 + random.nextInt(200));
             ChildJvm victim = running.remove(random.nextInt(running.size()));
             victim.kill();
-            ChildJvm c = ChildJvm.start(dir, "forever", file.toString());
+            ChildJvm c = StoreChild.start(dir, "forever", file.toString());
             running.add(c);
             all.add(c);
         }
@@ -110,7 +110,7 @@ class FileStateStoreCrashTest {
         int killedMidRun = 0;
         int leftTemp = 0;
         for (int k = 0; k < kills; k++) {
-            ChildJvm child = ChildJvm.start(dir, "forever", file.toString());
+            ChildJvm child = StoreChild.start(dir, "forever", file.toString());
             String first = child.awaitLine(1, 60_000);
             assertNotNull(first, "child printed nothing; " + child.stderr());
             // The first value must continue exactly where the last run left the file.

@@ -4,20 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,36 +28,8 @@ class RealFaultTest {
     @TempDir
     Path dir;
 
-    private final List<Path> mounts = new ArrayList<>();
-
-    private static boolean run(String... cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        p.getInputStream().readAllBytes();
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            return false;
-        }
-        return p.exitValue() == 0;
-    }
-
-    private void mount(Path mountPoint, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("mount"));
-        cmd.addAll(Arrays.asList(args));
-        cmd.add(mountPoint.toString());
-        boolean ok = run(cmd.toArray(String[]::new));
-        assumeTrue(ok, "cannot mount here (not root, or no CAP_SYS_ADMIN): " + cmd);
-        mounts.add(mountPoint);
-    }
-
-    @AfterEach
-    void unmount() throws Exception {
-        for (int i = mounts.size() - 1; i >= 0; i--) {
-            Path m = mounts.get(i);
-            if (!run("umount", m.toString())) {
-                run("umount", "-l", m.toString());
-            }
-        }
-    }
+    @RegisterExtension
+    final Mounts mounts = new Mounts();
 
     private static byte[] pattern(int size, int seed) {
         byte[] b = new byte[size];
@@ -75,7 +43,7 @@ class RealFaultTest {
     void update_onFullTmpfs_failsAtWriteStepAndKeepsOldState() throws Exception {
         Path mp = Files.createDirectory(dir.resolve("tmpfs"));
         // 16 KiB = 4 pages: a 10 KiB state (3 pages) fits, a second 10 KiB copy beside it does not.
-        mount(mp, "-t", "tmpfs", "-o", "size=16k,mode=0700", "tmpfs");
+        mounts.mount(mp, "-t", "tmpfs", "-o", "size=16k,mode=0700", "tmpfs");
         Path file = mp.resolve("key.state");
         byte[] old = pattern(10 * 1024, 1);
         try (FileStateStore store = FileStateStore.create(file, old, TIMEOUT)) {
@@ -99,8 +67,8 @@ class RealFaultTest {
         Path file = rw.resolve("key.state");
         FileStateStore.create(file, Counter.encode(9), TIMEOUT).close();
         Path ro = Files.createDirectory(dir.resolve("ro"));
-        mount(ro, "--bind", rw.toString());
-        mount(ro, "-o", "remount,bind,ro");
+        mounts.mount(ro, "--bind", rw.toString());
+        mounts.mount(ro, "-o", "remount,bind,ro");
         Path roFile = ro.resolve("key.state");
         try (FileStateStore store = FileStateStore.open(roFile, TIMEOUT)) {
             IOException e = assertThrows(IOException.class, () -> store.update(Counter::increment));

@@ -1,7 +1,7 @@
 package dev.pqsign.state;
 
+import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -21,6 +21,11 @@ public final class StoreChild {
     private StoreChild() {
     }
 
+    /** Starts a child running this class; a counter store needs little heap, so 64 MB. */
+    static ChildJvm start(Path workDir, String... args) throws IOException {
+        return ChildJvm.start(workDir, 64, StoreChild.class, args);
+    }
+
     public static void main(String[] args) throws Exception {
         PrintStream out = System.out;
         String mode = args[0];
@@ -30,18 +35,7 @@ public final class StoreChild {
                 case "count" -> {
                     int n = Integer.parseInt(args[2]);
                     if (args.length > 3) {
-                        // Start line: report readiness, then wait for the parent's go file so that
-                        // all children really run their updates at the same time.
-                        Path go = Path.of(args[3]);
-                        out.println("READY");
-                        out.flush();
-                        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-                        while (!Files.exists(go)) {
-                            if (System.nanoTime() > deadline) {
-                                throw new IllegalStateException("no go file " + go + " after 60 s");
-                            }
-                            Thread.sleep(1);
-                        }
+                        ChildJvm.signalReadyAndAwaitGo(out, Path.of(args[3]), Duration.ofSeconds(60));
                     }
                     for (int i = 0; i < n; i++) {
                         out.println(Counter.decode(store.update(Counter::increment)));

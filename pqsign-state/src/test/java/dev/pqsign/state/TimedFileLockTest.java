@@ -33,7 +33,7 @@ class TimedFileLockTest {
         Path file = dir.resolve("key.state");
         FileStateStore.create(file, Counter.encode(0), Duration.ofSeconds(5)).close();
         lockFile = dir.resolve("key.state.lock");
-        holder = ChildJvm.start(dir, "hold", file.toString(), "1500");
+        holder = StoreChild.start(dir, "hold", file.toString(), "1500");
         assertEquals("HOLDING", holder.awaitLine(1, 60_000), holder.stderr());
     }
 
