@@ -102,12 +102,10 @@ public final class BenchRunner {
             notes.add("The HAETAE compact engine is not in this build.");
         }
         if (!workingSets.isEmpty()) {
-            notes.add("HAETAE working set: deep size (JOL GraphLayout.totalSize) of the per-thread work area each "
-                    + "engine reuses (pqsign-haetae HaetaeWorkingSet), measured after the timed operations on the "
-                    + "measuring thread, without the shared parameter-set constant. The fast engine keeps one area "
-                    + "per parameter set for all three operations; the compact engine one per operation, sized for "
-                    + "the largest set. Besides it, each call allocates the bytes in the allocation column (outputs "
-                    + "and short-lived objects).");
+            notes.add("HAETAE working set: JOL deep size of each engine's per-thread work area (pqsign-haetae "
+                    + "HaetaeWorkingSet) after the timed operations, without the shared parameter-set constant; "
+                    + "fast engine: one area per set for all operations, compact engine: one per operation for all "
+                    + "sets.");
         }
 
         List<BenchReport.HashCount> hashes = List.of();
