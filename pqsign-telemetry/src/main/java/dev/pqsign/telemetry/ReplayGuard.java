@@ -40,13 +40,33 @@ public final class ReplayGuard implements AutoCloseable {
     private final Map<KeyId, KeyState> keys = new HashMap<>();
 
     /**
-     * A guard keeping each key's state in {@code dir}/{@code <key id hex>.replay} (a
-     * {@link FileStateStore}: atomic durable replace, cross-process lock). The directory is created
-     * if missing.
+     * A guard keeping each key's state in {@code dir}/{@code <key id hex>.marks} (a
+     * {@link SlotFileStore}: two checksummed slots overwritten in place, one {@code fdatasync} per
+     * accepted reading, cross-process lock). The directory is created if missing.
+     *
+     * <p>A key's state written by earlier versions ({@code <key id hex>.replay}, a
+     * {@code FileStateStore}) is carried over when its {@code .marks} file is first created, so an
+     * upgrade does not reopen replays; the old file is left in place and no longer written.
      */
     public static ReplayGuard inDirectory(Path dir) throws IOException {
         Files.createDirectories(dir);
-        return new ReplayGuard(key -> FileStateStore.open(dir.resolve(key.hex() + ".replay")));
+        return new ReplayGuard(key -> {
+            SlotFileStore store = SlotFileStore.open(dir.resolve(key.hex() + ".marks"));
+            Path legacy = dir.resolve(key.hex() + ".replay");
+            if (!store.exists() && Files.exists(legacy)) {
+                byte[] previous;
+                try (FileStateStore old = FileStateStore.open(legacy)) {
+                    previous = old.read();
+                }
+                decode(key, previous, legacy.toString()); // refuse to carry over a foreign or broken state
+                try {
+                    store.create(previous);
+                } catch (java.nio.file.FileAlreadyExistsException raced) {
+                    // another process carried it over first
+                }
+            }
+            return store;
+        });
     }
 
     /** @param provider opens each key's store on first use */
