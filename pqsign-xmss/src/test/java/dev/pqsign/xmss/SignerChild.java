@@ -1,11 +1,12 @@
 package dev.pqsign.xmss;
 
 import dev.pqsign.core.IndexedSignature;
+import dev.pqsign.state.ChildJvm;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +32,11 @@ import java.util.List;
  */
 public final class SignerChild {
     private SignerChild() {
+    }
+
+    /** Starts a child running this class; 96 MB, as a signer's tree caches need more than a bare store. */
+    static ChildJvm start(Path workDir, String... args) throws IOException {
+        return ChildJvm.start(workDir, 96, SignerChild.class, args);
     }
 
     /** The message signed under {@code index}, so the parent can verify any signature file. */
@@ -91,15 +97,7 @@ public final class SignerChild {
             stores.add(store);
             signers.add(XmssStatefulSigner.open(store, batch, 1));
         }
-        out.println("READY");
-        out.flush();
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (!Files.exists(go)) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("no go file " + go + " after 120 s");
-            }
-            Thread.sleep(1);
-        }
+        ChildJvm.signalReadyAndAwaitGo(out, go, Duration.ofSeconds(120));
         List<Thread> workers = new ArrayList<>();
         Throwable[] failure = new Throwable[1];
         for (int t = 0; t < threads; t++) {
@@ -149,33 +147,23 @@ public final class SignerChild {
     }
 
     private static void split(PrintStream out, Path state, Path outDir, int parts, long pauseMillis) throws Exception {
-        FilePartWriter files = new FilePartWriter(outDir);
+        FilePartWriter files = new FilePartWriter(outDir) {
+            @Override
+            public void create(int part, byte[] encodedState) throws IOException {
+                if (part == 2) {
+                    out.println("SHRUNK");
+                    out.flush();
+                }
+                try {
+                    Thread.sleep(pauseMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                super.create(part, encodedState);
+            }
+        };
         try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(60))) {
-            XmssKeySplit.split(store, parts, new XmssKeySplit.PartWriter() {
-                @Override
-                public void checkAbsent(int part) throws java.io.IOException {
-                    files.checkAbsent(part);
-                }
-
-                @Override
-                public void create(int part, byte[] encodedState) throws java.io.IOException {
-                    if (part == 2) {
-                        out.println("SHRUNK");
-                        out.flush();
-                    }
-                    try {
-                        Thread.sleep(pauseMillis);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    files.create(part, encodedState);
-                }
-
-                @Override
-                public String describe(int part) {
-                    return files.describe(part);
-                }
-            });
+            XmssKeySplit.split(store, parts, files);
         }
         out.println("DONE");
         out.flush();

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.core.StatePersistenceException;
+import dev.pqsign.state.ChildJvm;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.state.StateLockTimeoutException;
 import java.io.ByteArrayOutputStream;
@@ -49,12 +50,12 @@ class XmssMultiProcessTest {
 
         int[] batches = {1, 1, 4};
         int threadsPerChild = 2;
-        List<SignerJvm> children = new ArrayList<>();
+        List<ChildJvm> children = new ArrayList<>();
         for (int batch : batches) {
-            children.add(SignerJvm.start(dir, "count", state.toString(), sigs.toString(), Integer.toString(batch),
+            children.add(SignerChild.start(dir, "count", state.toString(), sigs.toString(), Integer.toString(batch),
                     Integer.toString(threadsPerChild), Integer.toString(PER_THREAD), go.toString()));
         }
-        for (SignerJvm c : children) {
+        for (ChildJvm c : children) {
             assertEquals("READY", c.awaitLine(1, 120_000), c.stderr());
         }
         // Two more signers in this JVM, each with its own store object on the same file.
@@ -79,7 +80,7 @@ class XmssMultiProcessTest {
         }
         pool.shutdown();
         List<Long> all = new ArrayList<>();
-        for (SignerJvm c : children) {
+        for (ChildJvm c : children) {
             assertEquals(0, c.await(180), c.stderr());
             List<String> lines = c.lines();
             assertEquals(1 + threadsPerChild * PER_THREAD, lines.size(), c.stderr());
@@ -128,7 +129,7 @@ class XmssMultiProcessTest {
         try (FileStateStore store = FileStateStore.open(state, Duration.ofMillis(300));
                 XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
             assertEquals(0, signer.signIndexed(SignerChild::message).index());
-            SignerJvm holder = SignerJvm.start(dir, "hold", state.toString(), "60000");
+            ChildJvm holder = SignerChild.start(dir, "hold", state.toString(), "60000");
             try {
                 assertEquals("HOLDING", holder.awaitLine(1, 120_000), holder.stderr());
                 long t0 = System.nanoTime();
@@ -143,7 +144,7 @@ class XmssMultiProcessTest {
                 assertFalse(signer.isUsable(), "a signer whose reservation failed must not sign again");
 
                 // A second process that wants the key meanwhile gets the same clear message.
-                SignerJvm waiter = SignerJvm.start(dir, "open", state.toString(), "300");
+                ChildJvm waiter = SignerChild.start(dir, "open", state.toString(), "300");
                 assertEquals(3, waiter.await(120), waiter.stderr());
                 String line = waiter.lines().get(0);
                 assertTrue(line.startsWith("ERROR ") && line.contains("locked by another process")

@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.pqsign.core.IndexedSignature;
 import dev.pqsign.core.StatePersistenceException;
 import dev.pqsign.state.DurableWriteException;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.state.Mounts;
 import dev.pqsign.state.WriteStep;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,14 +17,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -42,40 +40,8 @@ class XmssRealFaultTest {
     @TempDir
     Path dir;
 
-    private final List<Path> mounts = new ArrayList<>();
-
-    private static boolean run(String... cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        p.getInputStream().readAllBytes();
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            return false;
-        }
-        return p.exitValue() == 0;
-    }
-
-    private void mount(Path mountPoint, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("mount"));
-        cmd.addAll(Arrays.asList(args));
-        cmd.add(mountPoint.toString());
-        boolean ok = run(cmd.toArray(String[]::new));
-        assumeTrue(ok, "cannot mount here (not root, or no CAP_SYS_ADMIN): " + cmd);
-        mounts.add(mountPoint);
-    }
-
-    private void unmount(Path mountPoint) throws Exception {
-        if (!run("umount", mountPoint.toString())) {
-            run("umount", "-l", mountPoint.toString());
-        }
-        mounts.remove(mountPoint);
-    }
-
-    @AfterEach
-    void unmountAll() throws Exception {
-        for (int i = mounts.size() - 1; i >= 0; i--) {
-            unmount(mounts.get(i));
-        }
-    }
+    @RegisterExtension
+    final Mounts mounts = new Mounts();
 
     private static byte[] msg(long i) {
         return ("fault reading " + i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -91,8 +57,8 @@ class XmssRealFaultTest {
                 XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
             assertEquals(0, signer.signIndexed(XmssRealFaultTest::msg).index());
             // The same path becomes read-only under the running signer.
-            mount(keyDir, "--bind", keyDir.toString());
-            mount(keyDir, "-o", "remount,bind,ro");
+            mounts.mount(keyDir, "--bind", keyDir.toString());
+            mounts.mount(keyDir, "-o", "remount,bind,ro");
             List<IndexedSignature> released = new ArrayList<>();
             StatePersistenceException e = assertThrows(StatePersistenceException.class,
                     () -> released.add(signer.signIndexed(XmssRealFaultTest::msg)));
@@ -102,8 +68,8 @@ class XmssRealFaultTest {
                     && e.getMessage().contains("unusable"), e.getMessage());
             assertFalse(signer.isUsable());
             System.out.println("read-only directory: " + e.getMessage());
-            unmount(keyDir);
-            unmount(keyDir);
+            mounts.unmount(keyDir);
+            mounts.unmount(keyDir);
             // Writable again, but this signer stays unusable; it must be reopened.
             StatePersistenceException again = assertThrows(StatePersistenceException.class,
                     () -> signer.sign(msg(9)));
@@ -122,7 +88,7 @@ class XmssRealFaultTest {
     void sign_onFullTmpfs_throwsAtWriteTempReleasesNothingAndStaysUnusable() throws Exception {
         XmssPrivateKey key = XmssStatefulSignerTest.key(SET, 52);
         Path mp = Files.createDirectory(dir.resolve("tmpfs"));
-        mount(mp, "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs");
+        mounts.mount(mp, "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs");
         Path state = mp.resolve("key.state");
         Path filler = mp.resolve("filler");
         try (FileStateStore store = FileStateStore.create(state, XmssKeyState.fresh(key).encode(), TIMEOUT);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.pqsign.state.ChildJvm;
 import dev.pqsign.state.FileStateStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -98,7 +99,7 @@ class XmssSignerCrashTest {
         int leftTemp = 0;
         for (int k = 0; k < kills; k++) {
             String where = "seed " + seed + ", batch " + batch + ", run " + k;
-            SignerJvm child = SignerJvm.start(dir, "loop", state.toString(), sigs.toString(), Integer.toString(batch));
+            ChildJvm child = SignerChild.start(dir, "loop", state.toString(), sigs.toString(), Integer.toString(batch));
             if (random.nextInt(8) == 0) {
                 // Now and then kill while the JVM starts or rebuilds its caches.
                 Thread.sleep(random.nextInt(600));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.core.KeyExhaustedException;
+import dev.pqsign.state.ChildJvm;
 import dev.pqsign.state.FileStateStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,7 +56,7 @@ class XmssSplitCrashTest {
             Path runDir = Files.createDirectory(dir.resolve("run" + k));
             Path state = runDir.resolve("key.state");
             FileStateStore.create(state, new XmssKeyState(key, 100, 500).encode(), Duration.ofSeconds(10)).close();
-            SignerJvm child = SignerJvm.start(runDir, "split", state.toString(), runDir.toString(),
+            ChildJvm child = SignerChild.start(runDir, "split", state.toString(), runDir.toString(),
                     Integer.toString(PARTS), Long.toString(PAUSE_MS));
             if (k % 4 == 0) {
                 Thread.sleep(random.nextInt(400)); // usually still starting: before the shrink

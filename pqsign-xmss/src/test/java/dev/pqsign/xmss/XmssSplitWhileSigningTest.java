@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.core.IndexedSignature;
 import dev.pqsign.core.KeyExhaustedException;
+import dev.pqsign.state.ChildJvm;
 import dev.pqsign.state.FileStateStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,8 +36,8 @@ class XmssSplitWhileSigningTest {
         Path state = dir.resolve("key.state");
         Path sigs = Files.createDirectory(dir.resolve("sigs"));
         FileStateStore.create(state, new XmssKeyState(key, 0, 400).encode(), Duration.ofSeconds(10)).close();
-        SignerJvm a = SignerJvm.start(dir, "loop", state.toString(), sigs.toString(), "4");
-        SignerJvm b = SignerJvm.start(dir, "loop", state.toString(), sigs.toString(), "4");
+        ChildJvm a = SignerChild.start(dir, "loop", state.toString(), sigs.toString(), "4");
+        ChildJvm b = SignerChild.start(dir, "loop", state.toString(), sigs.toString(), "4");
         assertNotNull(a.awaitLine(3, 120_000), a.stderr());
         assertNotNull(b.awaitLine(3, 120_000), b.stderr());
 
@@ -50,13 +51,13 @@ class XmssSplitWhileSigningTest {
         assertEquals(400, parts.get(1).endIndex());
 
         // Both signers run into the new end and stop with "exhausted".
-        for (SignerJvm c : List.of(a, b)) {
+        for (ChildJvm c : List.of(a, b)) {
             assertNotEquals(0, c.await(180));
             assertTrue(c.stderrText().contains(KeyExhaustedException.class.getName())
                     && c.stderrText().contains("exhausted"), c.stderr());
         }
         Set<Long> used = new HashSet<>();
-        for (SignerJvm c : List.of(a, b)) {
+        for (ChildJvm c : List.of(a, b)) {
             for (String line : c.lines()) {
                 long idx = Long.parseLong(line);
                 assertTrue(idx < cut, "a signer of the original used index " + idx + " given to part 2 (>= " + cut + ")");
