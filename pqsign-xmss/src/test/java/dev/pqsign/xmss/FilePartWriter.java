@@ -7,7 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
-/** Test {@link XmssKeySplit.PartWriter}: {@code DIR/part-<i>.state}, create-only and durable. */
+/**
+ * Test {@link XmssKeySplit.PartWriter}: {@code DIR/part-<i>.state}, create-only and durable. Not final:
+ * tests that need a failure or a pause before a part file is created override {@link #create}.
+ */
 class FilePartWriter implements XmssKeySplit.PartWriter {
     final Path dir;
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
@@ -47,22 +46,8 @@ class XmssKeySplitPropertiesTest {
         long next = Math.min(a, b);
         long end = Math.max(a, b);
         MemoryStateStore store = new MemoryStateStore(new XmssKeyState(KEY, next, end).encode());
-        List<byte[]> created = new ArrayList<>();
-        XmssKeySplit.PartWriter mem = new XmssKeySplit.PartWriter() {
-            @Override
-            public void checkAbsent(int part) {
-            }
-
-            @Override
-            public void create(int part, byte[] encodedState) {
-                created.add(encodedState.clone());
-            }
-
-            @Override
-            public String describe(int part) {
-                return "mem-" + part;
-            }
-        };
+        MemoryPartWriter mem = new MemoryPartWriter();
+        List<byte[]> created = mem.created();
         if (end - next < parts) {
             byte[] before = store.bytes.clone();
             if (end == next) {

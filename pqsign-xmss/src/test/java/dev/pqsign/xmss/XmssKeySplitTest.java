@@ -183,24 +183,13 @@ class XmssKeySplitTest {
     void split_partWriteFails_originalKeepsOnlyItsRangeAndLostIndicesAreNeverUsed() throws Exception {
         Path original = dir.resolve("key.state");
         FileStateStore.create(original, new XmssKeyState(KEY, 0, 30).encode(), TIMEOUT).close();
-        FilePartWriter real = new FilePartWriter(dir);
-        XmssKeySplit.PartWriter failing = new XmssKeySplit.PartWriter() {
-            @Override
-            public void checkAbsent(int part) throws IOException {
-                real.checkAbsent(part);
-            }
-
+        FilePartWriter failing = new FilePartWriter(dir) {
             @Override
             public void create(int part, byte[] encodedState) throws IOException {
                 if (part == 3) {
                     throw new IOException("injected: No space left on device");
                 }
-                real.create(part, encodedState);
-            }
-
-            @Override
-            public String describe(int part) {
-                return real.describe(part);
+                super.create(part, encodedState);
             }
         };
         try (FileStateStore store = FileStateStore.open(original, TIMEOUT)) {
@@ -211,32 +200,17 @@ class XmssKeySplitTest {
                     e.getMessage());
         }
         assertEquals(10, XmssKeyState.decode(Files.readAllBytes(original)).endIndex());
-        XmssKeyState p2 = XmssKeyState.decode(Files.readAllBytes(real.path(2)));
+        XmssKeyState p2 = XmssKeyState.decode(Files.readAllBytes(failing.path(2)));
         assertEquals(10, p2.nextIndex());
         assertEquals(20, p2.endIndex());
-        assertFalse(Files.exists(real.path(3)));
+        assertFalse(Files.exists(failing.path(3)));
     }
 
     @Test
     void split_inMemoryStore_originalShrinksAndPartsDecode() throws Exception {
         MemoryStateStore store = new MemoryStateStore(new XmssKeyState(KEY, 3, 13).encode());
-        List<byte[]> created = new ArrayList<>();
-        XmssKeySplit.PartWriter mem = new XmssKeySplit.PartWriter() {
-            @Override
-            public void checkAbsent(int part) {
-            }
-
-            @Override
-            public void create(int part, byte[] encodedState) {
-                assertEquals(created.size() + 2, part);
-                created.add(encodedState.clone());
-            }
-
-            @Override
-            public String describe(int part) {
-                return "mem-" + part;
-            }
-        };
+        MemoryPartWriter mem = new MemoryPartWriter();
+        List<byte[]> created = mem.created();
         List<XmssKeySplit.Part> parts = XmssKeySplit.split(store, 2, mem);
         assertEquals(new XmssKeySplit.Part(1, 3, 8, "memory"), parts.get(0));
         assertEquals(new XmssKeySplit.Part(2, 8, 13, "mem-2"), parts.get(1));
