@@ -6,6 +6,10 @@ import java.io.IOException;
 /**
  * A state store in memory, so signing benchmarks measure the signature computation and not the
  * disk's fsync latency (reported separately; see docs/state-durability.md).
+ *
+ * <p>Kept apart from the test double of the same name in pqsign-xmss's tests: this one ships in the
+ * benchmarks jar, which should not carry a module's test classes, and the libraries offer no
+ * store that forgets its state: a signer on one would reuse indices after a restart.
  */
 public final class MemoryStateStore implements StateStore {
     private byte[] bytes;
