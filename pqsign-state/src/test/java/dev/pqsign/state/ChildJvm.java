@@ -1,5 +1,6 @@
 package dev.pqsign.state;
 
+import dev.pqsign.core.StateStore;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -74,6 +75,27 @@ public final class ChildJvm {
             }
             Thread.sleep(1);
         }
+    }
+
+    /**
+     * Child side of the lock tests: one update of {@code store} whose function prints {@code HOLDING}
+     * (the parent waits for it) and then sleeps {@code millis} while the store's lock is held, and
+     * writes back {@code result} applied to the state read; prints {@code DONE} once that is durable.
+     */
+    public static void holdLock(PrintStream out, StateStore store, long millis, StateStore.StateUpdate result)
+            throws IOException {
+        store.update(cur -> {
+            out.println("HOLDING");
+            out.flush();
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return result.apply(cur);
+        });
+        out.println("DONE");
+        out.flush();
     }
 
     private static String snapshot;

@@ -48,21 +48,7 @@ public final class StoreChild {
                         out.flush();
                     }
                 }
-                case "hold" -> {
-                    long millis = Long.parseLong(args[2]);
-                    store.update(cur -> {
-                        out.println("HOLDING");
-                        out.flush();
-                        try {
-                            Thread.sleep(millis);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                        return Counter.increment(cur);
-                    });
-                    out.println("DONE");
-                    out.flush();
-                }
+                case "hold" -> ChildJvm.holdLock(out, store, Long.parseLong(args[2]), Counter::increment);
                 default -> throw new IllegalArgumentException("unknown mode " + mode);
             }
         }
