@@ -131,18 +131,7 @@ public final class SignerChild {
 
     private static void hold(PrintStream out, Path state, long millis) throws Exception {
         try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(60))) {
-            store.update(cur -> {
-                out.println("HOLDING");
-                out.flush();
-                try {
-                    Thread.sleep(millis);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return cur;
-            });
-            out.println("DONE");
-            out.flush();
+            ChildJvm.holdLock(out, store, millis, cur -> cur);
         }
     }
 
