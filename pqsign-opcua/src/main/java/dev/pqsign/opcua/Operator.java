@@ -61,6 +61,12 @@ public final class Operator implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Operator.class.getName());
 
+    /** Requested time between keep-alive messages of an idle subscription. */
+    static final double KEEP_ALIVE_INTERVAL_MS = 1000;
+
+    /** Subscription lifetime in keep-alive intervals (OPC UA requires at least 3). */
+    private static final long LIFETIME_KEEP_ALIVES = 5;
+
     /**
      * Operator settings.
      *
@@ -223,7 +229,7 @@ public final class Operator implements AutoCloseable {
                             .filter(e -> policy.equals(e.getSecurityPolicyUri()) && e.getSecurityMode() == mode)
                             .findFirst()
                             .map(e -> (EndpointDescription) EndpointUtil.updateUrl(e, host, port)),
-                    transport -> { },
+                    transport -> transport.setEventLoop(MiloThreads.eventLoop()).setExecutor(MiloThreads.executor()),
                     b -> b.setApplicationName(LocalizedText.english("pqsign operator"))
                             .setApplicationUri(appUri)
                             .setKeyPair(identity.keyPair())
@@ -251,6 +257,14 @@ public final class Operator implements AutoCloseable {
             }
             snapshotIds = List.copyOf(ids);
             OpcUaSubscription sub = new OpcUaSubscription(client, config.publishingIntervalMs());
+            // This constructor keeps the keep-alive count Milo derives for its 1000 ms default
+            // interval (10, lifetime 50): at 1 ms that is an empty Publish exchange every 10 ms per
+            // sensor, about one per reading in the demo, and a subscription that dies after 50 ms
+            // without Publish requests. Derive both from the interval actually requested instead.
+            long keepAliveCount = Math.min(0xffffffffL / LIFETIME_KEEP_ALIVES,
+                    Math.max(1, (long) Math.ceil(KEEP_ALIVE_INTERVAL_MS / config.publishingIntervalMs())));
+            sub.setMaxKeepAliveCount(Unsigned.uint(keepAliveCount));
+            sub.setLifetimeCount(Unsigned.uint(keepAliveCount * LIFETIME_KEEP_ALIVES));
             sub.setSubscriptionListener(new OpcUaSubscription.SubscriptionListener() {
                 @Override
                 public void onTransferFailed(OpcUaSubscription failed, org.eclipse.milo.opcua.stack.core.types.builtin.StatusCode status) {
@@ -287,6 +301,12 @@ public final class Operator implements AutoCloseable {
         /** The publishing interval the server granted, in milliseconds. */
         public double revisedPublishingIntervalMs() {
             return subscription.getRevisedPublishingInterval().orElse(Double.NaN);
+        }
+
+        /** The keep-alive interval the server granted (keep-alive count × publishing interval), in milliseconds. */
+        public double revisedKeepAliveIntervalMs() {
+            return subscription.getRevisedMaxKeepAliveCount().map(UInteger::doubleValue).orElse(Double.NaN)
+                    * revisedPublishingIntervalMs();
         }
 
         /**

@@ -143,6 +143,7 @@ public final class SensorServer implements AutoCloseable {
                     .setEndpoints(endpoints(identity.certificate()))
                     .setCertificateManager(certificateManager)
                     .setIdentityValidator(AnonymousIdentityValidator.INSTANCE)
+                    .setExecutor(MiloThreads.executor())
                     .setLimits(new OpcUaServerConfigLimits() {
                         @Override
                         public Double getMinPublishingInterval() {
@@ -151,7 +152,8 @@ public final class SensorServer implements AutoCloseable {
                     })
                     .build();
             server = new OpcUaServer(serverConfig,
-                    profile -> new OpcTcpServerTransport(OpcTcpServerTransportConfig.newBuilder().build()));
+                    profile -> new OpcTcpServerTransport(OpcTcpServerTransportConfig.newBuilder()
+                            .setEventLoop(MiloThreads.eventLoop()).setExecutor(MiloThreads.executor()).build()));
             namespace = new SensorNamespace(server);
         } catch (IOException e) {
             throw e;

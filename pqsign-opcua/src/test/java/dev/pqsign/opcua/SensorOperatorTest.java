@@ -109,6 +109,19 @@ class SensorOperatorTest {
         assertEquals(20, operator.count(Reason.ACCEPTED));
     }
 
+    /**
+     * The subscription's keep-alive interval follows the short publishing interval (about a second),
+     * not Milo's count for its 1000 ms default, which at 2 ms would mean an empty Publish exchange
+     * every 20 ms per sensor.
+     */
+    @Test
+    void subscription_keepAliveAboutOneSecond() {
+        assertEquals(2.0, connection.revisedPublishingIntervalMs());
+        double keepAlive = connection.revisedKeepAliveIntervalMs();
+        assertTrue(keepAlive >= Operator.KEEP_ALIVE_INTERVAL_MS && keepAlive < 2 * Operator.KEEP_ALIVE_INTERVAL_MS,
+                "keep-alive interval " + keepAlive + " ms");
+    }
+
     /** Open loop: a paced simulated sensor; every publication is either verified or coalesced into a later one. */
     @Test
     void publishAll_simulatedSensorAtRate_everyPublicationAccountedFor() throws Exception {
