@@ -112,7 +112,7 @@ class SensorOperatorCliTest {
             previous = index;
         }
         assertTrue(g.out().contains("summary: 10 readings, ACCEPTED 10, BAD_SIGNATURE 0"), g.out());
-        assertTrue(Files.list(dir.resolve("op-good/replay")).anyMatch(f -> f.toString().endsWith(".replay")));
+        assertTrue(Files.list(dir.resolve("op-good/replay")).anyMatch(f -> f.toString().endsWith(".marks")));
 
         var w = wrong.get(120, TimeUnit.SECONDS);
         assertEquals(1, w.exit(), w.toString());
