@@ -21,6 +21,7 @@ class DemoCliTest {
                 json.toString());
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.out().contains("XMSSMT-SHA2_10/2_256") && r.out().contains("HAETAE-2"), r.out());
+        assertTrue(r.out().contains("JIT warm-up, 300 unreported readings of XMSSMT-SHA2_10/2_256"), r.out());
         String j = Files.readString(json);
         assertTrue(j.startsWith("{\"sets\":["), j);
         assertTrue(j.contains("\"name\":\"XMSSMT-SHA2_20/4_256\",\"readings\":12,\"accepted\":12,\"injected_tampered\":3,"
@@ -34,7 +35,7 @@ class DemoCliTest {
 
         // A second run reuses the keys: indices continue, nothing is replayed or reused.
         var again = CliRunner.run("demo", "--data-dir", dir.resolve("data").toString(), "--readings", "5", "--sets",
-                "XMSSMT-SHA2_20/4_256", "--warmup", "1", "--inject-every", "0");
+                "XMSSMT-SHA2_20/4_256", "--warmup", "1", "--inject-every", "0", "--jit-warmup", "0");
         assertEquals(0, again.exit(), again.toString());
         var inspect = CliRunner.run("inspect", keys.resolve("XMSSMT-SHA2_20-4_256/sensor-0/key.state").toString());
         assertTrue(inspect.out().contains("next 23,"), "12 + 2 warm-up + 3 tampered, then 5 + 1: " + inspect.out());
