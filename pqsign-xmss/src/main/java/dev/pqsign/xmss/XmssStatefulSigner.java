@@ -25,6 +25,14 @@ import java.util.function.LongFunction;
  * If the state cannot be written, the signer releases no signature and becomes unusable. A crash
  * loses at most the unused rest of the current batch (batch 1 by default: nothing is lost).
  *
+ * <p><b>Reserving ahead</b> (optional, {@link #open(StateStore, int, int, boolean)}): as soon as a
+ * signature uses the last reserved index, the next batch is reserved on a background thread, so the
+ * durable write (an fsync or two, often longer than the signature itself) overlaps the time until
+ * the next message instead of delaying it. The rule is unchanged: no index is used before its
+ * reservation is on disk; a sign that finds no reserved index waits for the reservation. The price
+ * is one batch more lost on a crash (batch 1: at most one index), and a persistence failure is
+ * reported by the next {@code sign} instead of the one that used the last index.
+ *
  * <pre>{@code
  * try (StateStore store = FileStateStore.open(Path.of("key.state"));
  *      XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
@@ -46,8 +54,12 @@ public final class XmssStatefulSigner implements StatefulSigner {
     private long endIndex;
     private boolean usable = true;
     private boolean closed;
+    /** Why the key became unusable (reported again by every later sign). */
+    private StatePersistenceException failure;
+    /** Background reservations, or {@code null} when reserving synchronously. */
+    private final java.util.concurrent.ExecutorService ahead;
 
-    private XmssStatefulSigner(StateStore store, XmssKeyState state, int batch, int threads) {
+    private XmssStatefulSigner(StateStore store, XmssKeyState state, int batch, int threads, boolean reserveAhead) {
         this.store = store;
         this.key = state.key();
         this.keyId = key.publicKey().keyId();
@@ -59,6 +71,11 @@ public final class XmssStatefulSigner implements StatefulSigner {
         this.next = state.nextIndex();
         this.reservedEnd = state.nextIndex();
         this.endIndex = state.endIndex();
+        this.ahead = reserveAhead ? java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "xmss-reserve-ahead " + store.describe());
+            t.setDaemon(true);
+            return t;
+        }) : null;
     }
 
     /** Opens the key in {@code store}, reserving one index per signature (no index lost on a crash). */
@@ -76,6 +93,20 @@ public final class XmssStatefulSigner implements StatefulSigner {
      * @throws StatePersistenceException if the store cannot be read
      */
     public static XmssStatefulSigner open(StateStore store, int batch, int threads) {
+        return open(store, batch, threads, false);
+    }
+
+    /**
+     * Opens the key in {@code store}, optionally reserving ahead (see the class description).
+     *
+     * @param batch indices reserved per durable write
+     * @param threads threads used to rebuild tall trees
+     * @param reserveAhead reserve the next batch in the background as soon as the current one is used
+     *        up (a crash then loses at most {@code batch} indices)
+     * @throws KeyFormatException if the stored bytes are not a valid key state
+     * @throws StatePersistenceException if the store cannot be read
+     */
+    public static XmssStatefulSigner open(StateStore store, int batch, int threads, boolean reserveAhead) {
         if (batch < 1) {
             throw new IllegalArgumentException("batch must be at least 1, got " + batch);
         }
@@ -87,7 +118,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
         } catch (IOException e) {
             throw new StatePersistenceException("cannot read key state " + store.describe() + ": " + e.getMessage(), e);
         }
-        XmssStatefulSigner s = new XmssStatefulSigner(store, state, batch, threads);
+        XmssStatefulSigner s = new XmssStatefulSigner(store, state, batch, threads, reserveAhead);
         if (state.remaining() > 0) {
             s.cache.prepare(state.nextIndex(), state.endIndex());
             s.signing.prepareUpperLayers(state.nextIndex(), s.cache);
@@ -125,7 +156,28 @@ public final class XmssStatefulSigner implements StatefulSigner {
             byte[] message = Objects.requireNonNull(messageForIndex.apply(idx), "message for index " + idx);
             IndexedSignature result = new IndexedSignature(idx, signing.sign(idx, message, cache));
             cache.afterSign(idx, endIndex);
+            if (ahead != null && next >= reservedEnd && next < endIndex) {
+                ahead.execute(this::reserveInBackground);
+            }
             return result;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The background half of reserving ahead. Re-checks under the lock, because a sign may have
+     * reserved synchronously in the meantime; a failure makes the key unusable exactly as in
+     * {@link #reserve()}, and the next sign reports it.
+     */
+    private void reserveInBackground() {
+        lock.lock();
+        try {
+            if (!closed && usable && next >= reservedEnd && next < endIndex) {
+                reserve();
+            }
+        } catch (KeyExhaustedException | StatePersistenceException e) {
+            // Recorded by reserve() (exhaustion is rediscovered by the next sign); nothing to add.
         } finally {
             lock.unlock();
         }
@@ -158,20 +210,24 @@ public final class XmssStatefulSigner implements StatefulSigner {
             throw new KeyExhaustedException("key " + store.describe() + " is exhausted: all indices up to "
                     + endIndex + " are used");
         } catch (RollbackException e) {
-            usable = false;
-            throw new StatePersistenceException("key state " + store.describe() + " went back from index "
-                    + e.expected + " to " + e.found + " (restored backup or copied file?); refusing to sign");
+            throw fail(new StatePersistenceException("key state " + store.describe() + " went back from index "
+                    + e.expected + " to " + e.found + " (restored backup or copied file?); refusing to sign"));
         } catch (KeyFormatException e) {
-            usable = false;
-            throw new StatePersistenceException("key state " + store.describe() + " changed under the signer: "
-                    + e.getMessage(), e);
+            throw fail(new StatePersistenceException("key state " + store.describe() + " changed under the signer: "
+                    + e.getMessage(), e));
         } catch (IOException | RuntimeException e) {
-            usable = false;
-            throw new StatePersistenceException("cannot persist key state " + store.describe() + ": " + e.getMessage()
-                    + "; the key is unusable in this process until reopened", e);
+            throw fail(new StatePersistenceException("cannot persist key state " + store.describe() + ": "
+                    + e.getMessage() + "; the key is unusable in this process until reopened", e));
         }
         next = range[0];
         reservedEnd = range[1];
+    }
+
+    /** Makes the key unusable for good and remembers why. */
+    private StatePersistenceException fail(StatePersistenceException e) {
+        usable = false;
+        failure = e;
+        return e;
     }
 
     private XmssKeyState decodeOwn(byte[] current) {
@@ -188,7 +244,8 @@ public final class XmssStatefulSigner implements StatefulSigner {
         }
         if (!usable) {
             throw new StatePersistenceException("key " + store.describe()
-                    + " is unusable after an earlier persistence failure; reopen it");
+                    + " is unusable after an earlier persistence failure; reopen it"
+                    + (failure != null ? " (" + failure.getMessage() + ")" : ""), failure);
         }
     }
 
@@ -247,6 +304,11 @@ public final class XmssStatefulSigner implements StatefulSigner {
      */
     @Override
     public void close() {
+        if (ahead != null) {
+            // Let a reservation in flight finish (it must not be interrupted: an interrupt closes the
+            // state file's channel); queued ones see `closed` and do nothing.
+            ahead.shutdown();
+        }
         lock.lock();
         try {
             if (closed) {

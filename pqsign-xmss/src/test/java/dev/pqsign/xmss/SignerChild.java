@@ -18,7 +18,7 @@ import java.util.List;
  * signed twice makes the second write fail and the child exit with status 4).
  *
  * <ul>
- *   <li>{@code loop STATE SIGDIR BATCH}: signs until killed.
+ *   <li>{@code loop STATE SIGDIR BATCH [ahead]}: signs until killed ({@code ahead}: reserving ahead).
  *   <li>{@code count STATE SIGDIR BATCH THREADS N GOFILE}: prints {@code READY}, waits for GOFILE, then
  *       THREADS threads, each with its own store and signer on STATE, sign N messages each; exits 0.
  *   <li>{@code hold STATE MILLIS}: takes the state's lock through an update that prints
@@ -54,7 +54,8 @@ public final class SignerChild {
         System.setOut(System.err);
         Path state = Path.of(args[1]);
         switch (args[0]) {
-            case "loop" -> loop(out, state, Path.of(args[2]), Integer.parseInt(args[3]));
+            case "loop" -> loop(out, state, Path.of(args[2]), Integer.parseInt(args[3]),
+                    args.length > 4 && args[4].equals("ahead"));
             case "count" -> count(out, state, Path.of(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]),
                     Integer.parseInt(args[5]), Path.of(args[6]));
             case "hold" -> hold(out, state, Long.parseLong(args[2]));
@@ -79,9 +80,9 @@ public final class SignerChild {
         }
     }
 
-    private static void loop(PrintStream out, Path state, Path sigDir, int batch) throws Exception {
+    private static void loop(PrintStream out, Path state, Path sigDir, int batch, boolean ahead) throws Exception {
         try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(60));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, batch, 1)) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store, batch, 1, ahead)) {
             while (true) {
                 signAndRecord(signer, sigDir, out);
             }
