@@ -68,6 +68,11 @@ final class DemoCommand implements Callable<Integer> {
         "one fsync per reading; K > 1 is faster and a crash loses at most K - 1 unused indices)."})
     int batch;
 
+    @Option(names = "--reserve-ahead", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = {"XMSS sensors reserve their next batch in the background right after a signature, so the",
+                "fsync is not in the next reading's path (default on; a crash loses at most one batch more)."})
+    boolean reserveAhead;
+
     @Option(names = "--json", description = "Also write the figures as JSON to this file.")
     Path json;
 
@@ -99,7 +104,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         Files.createDirectories(dataDir);
         DemoReport report;
-        try (DemoKeys keys = new DemoKeys(dataDir, err, batch)) {
+        try (DemoKeys keys = new DemoKeys(dataDir, err, batch, reserveAhead)) {
             List<DemoRunner.SchemeSetup> setups = new ArrayList<>();
             for (Object set : chosen) {
                 setups.add(keys.setup(set, signaturesPerSensor(options)));
@@ -146,7 +151,7 @@ final class DemoCommand implements Callable<Integer> {
         try {
             DemoRunner.Options o = new DemoRunner.Options(tmp, jitWarmup, LinkProfile.named("loopback"),
                     measured.sensors(), measured.security(), measured.publishingIntervalMs(), measured.injectEvery(), 0);
-            try (DemoKeys keys = new DemoKeys(tmp, new PrintWriter(java.io.Writer.nullWriter()), batch)) {
+            try (DemoKeys keys = new DemoKeys(tmp, new PrintWriter(java.io.Writer.nullWriter()), batch, reserveAhead)) {
                 DemoRunner.run(List.of(keys.setup(set, signaturesPerSensor(o))), o);
             }
         } finally {

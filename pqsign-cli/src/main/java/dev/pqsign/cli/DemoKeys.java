@@ -53,15 +53,20 @@ final class DemoKeys implements Closeable {
     private final Path dataDir;
     private final PrintWriter log;
     private final int batch;
+    private final boolean reserveAhead;
     private final List<AutoCloseable> open = new ArrayList<>();
     private PqCertificate root;
     private Path caState;
 
-    /** @param batch indices each XMSS sensor reserves per durable state write */
-    DemoKeys(Path dataDir, PrintWriter log, int batch) {
+    /**
+     * @param batch indices each XMSS sensor reserves per durable state write
+     * @param reserveAhead XMSS sensors reserve their next batch in the background
+     */
+    DemoKeys(Path dataDir, PrintWriter log, int batch, boolean reserveAhead) {
         this.dataDir = dataDir;
         this.log = log;
         this.batch = batch;
+        this.reserveAhead = reserveAhead;
     }
 
     /** The plant root certificate, created with its key on first use. */
@@ -134,7 +139,7 @@ final class DemoKeys implements Closeable {
         }
         byte[] pub = Files.readAllBytes(dir.resolve("key.pub"));
         XmssStatefulSigner signer = XmssStatefulSigner.open(remember(FileStateStore.open(state)), batch,
-                Runtime.getRuntime().availableProcessors());
+                Runtime.getRuntime().availableProcessors(), reserveAhead);
         remember(signer);
         Verifier verifier;
         byte[] certDer = new byte[0];

@@ -71,6 +71,11 @@ final class SensorCommand implements Callable<Integer> {
     @Option(names = "--batch", defaultValue = "1", description = "Indices reserved per state write (default 1; a crash skips at most N-1).")
     int batch;
 
+    @Option(names = "--reserve-ahead", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = {"XMSS keys: reserve the next batch in the background right after a signature, so the fsync is",
+                "not in the next reading's path (default on; a crash loses at most one batch more)."})
+    boolean reserveAhead;
+
     @Option(names = "--lock-timeout", defaultValue = "10", description = "Seconds to wait for another process holding the key (default ${DEFAULT-VALUE}).")
     int lockTimeout;
 
@@ -113,7 +118,7 @@ final class SensorCommand implements Callable<Integer> {
         var clientCerts = trustClient.stream().map(TelemetrySupport::applicationCertificate).toList();
         checkSource();
         try {
-            openKey = TelemetryKeys.openSensorKey(key, cert, batch, lockTimeout);
+            openKey = TelemetryKeys.openSensorKey(key, cert, batch, reserveAhead, lockTimeout);
             server = SensorServer.start(new SensorServer.Config(name, dataDir, bind, port, sec), openKey.sensorKey);
             clientCerts.forEach(server::trustClient);
             out.printf("sensor %s: %s%n", name, openKey.description);

@@ -71,9 +71,11 @@ final class TelemetryKeys {
      * Opens a sensor key: an XMSS / XMSS^MT {@code key.state} (every index reserved durably before its
      * signature, {@code batch} per state write) or a HAETAE {@code key.sk} (indices from a counter file
      * {@code key.sk.counter} next to it, {@code batch} per write). {@code cert}, if given, must certify
-     * this key; it is published on the certificate node.
+     * this key; it is published on the certificate node. {@code reserveAhead}: an XMSS key reserves its
+     * next batch in the background right after a signature.
      */
-    static OpenSensorKey openSensorKey(Path key, Path cert, int batch, int lockTimeoutSeconds) throws IOException {
+    static OpenSensorKey openSensorKey(Path key, Path cert, int batch, boolean reserveAhead, int lockTimeoutSeconds)
+            throws IOException {
         if (batch < 1) {
             throw CliException.usage("--batch must be at least 1, got " + batch);
         }
@@ -83,7 +85,7 @@ final class TelemetryKeys {
             FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(lockTimeoutSeconds));
             XmssStatefulSigner signer;
             try {
-                signer = XmssStatefulSigner.open(store, batch, Runtime.getRuntime().availableProcessors());
+                signer = XmssStatefulSigner.open(store, batch, Runtime.getRuntime().availableProcessors(), reserveAhead);
             } catch (RuntimeException e) {
                 store.close();
                 throw e;
