@@ -31,8 +31,8 @@ public final class SignLatency {
         String[] sets = args.length > 1 ? Arrays.copyOfRange(args, 1, args.length)
                 : new String[] {"XMSSMT-SHA2_10/2_256", "XMSSMT-SHA2_20/4_256", "XMSSMT-SHA2_30/6_256",
                     "XMSSMT-SHA2_20/2_256"};
-        System.out.printf("%-22s %-13s %8s %9s %9s %9s %9s %8s%n", "SET", "IMPL", "N", "LOAD ms", "p50 ms", "p99 ms",
-                "max ms", "max/p50");
+        System.out.printf("%-22s %-13s %8s %9s %9s %9s %9s %8s %5s %10s%n", "SET", "IMPL", "N", "LOAD ms", "p50 ms",
+                "p99 ms", "max ms", "max/p50", "GCs", "alloc/sig");
         for (String name : sets) {
             XmssParameterSet p = XmssParameterSet.byName(name).orElseThrow();
             run(p, count, true);
@@ -52,14 +52,16 @@ public final class SignLatency {
         double load = (System.nanoTime() - t0) / 1e6;
         int n = (int) Math.min(count, signer.remaining());
         double[] t = new double[n];
+        Heap before = Heap.now();
         for (int i = 0; i < n; i++) {
             long s = System.nanoTime();
             signer.sign(MSG);
             t[i] = (System.nanoTime() - s) / 1e6;
         }
+        Heap after = Heap.now();
         signer.close();
         if (!warmup) {
-            print(p, "pqsign", load, t);
+            print(p, "pqsign", load, t, before, after);
         }
     }
 
@@ -71,24 +73,45 @@ public final class SignLatency {
         double load = (System.nanoTime() - t0) / 1e6;
         int n = (int) Math.min(count, BcXmss.remaining(s));
         double[] t = new double[n];
+        Heap before = Heap.now();
         for (int i = 0; i < n; i++) {
             long a = System.nanoTime();
             s.update(MSG, 0, MSG.length);
             s.generateSignature();
             t[i] = (System.nanoTime() - a) / 1e6;
         }
+        Heap after = Heap.now();
         if (!warmup) {
-            print(p, "bouncycastle", load, t);
+            print(p, "bouncycastle", load, t, before, after);
         }
     }
 
-    private static void print(XmssParameterSet p, String impl, double load, double[] t) {
+    private static void print(XmssParameterSet p, String impl, double load, double[] t, Heap before, Heap after) {
         double[] s = t.clone();
         Arrays.sort(s);
         double p50 = s[s.length / 2];
         double p99 = s[(int) Math.ceil(0.99 * s.length) - 1];
         double max = s[s.length - 1];
-        System.out.printf("%-22s %-13s %8d %9.2f %9.3f %9.3f %9.3f %8.1f%n", p.setName(), impl, t.length, load, p50,
-                p99, max, max / p50);
+        System.out.printf("%-22s %-13s %8d %9.2f %9.3f %9.3f %9.3f %8.1f %5d %10d%n", p.setName(), impl, t.length, load,
+                p50, p99, max, max / p50, after.collections - before.collections,
+                (after.allocated - before.allocated) / t.length);
+    }
+
+    /**
+     * Garbage collections so far (all collectors) and bytes this thread has allocated: a GC pause
+     * inside the measured run shows up as an outlier, so the report says how many there were.
+     */
+    private record Heap(long collections, long allocated) {
+        static Heap now() {
+            long gcs = 0;
+            for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory
+                    .getGarbageCollectorMXBeans()) {
+                gcs += Math.max(0, gc.getCollectionCount());
+            }
+            long bytes = java.lang.management.ManagementFactory.getThreadMXBean()
+                    instanceof com.sun.management.ThreadMXBean sun
+                    ? sun.getThreadAllocatedBytes(Thread.currentThread().getId()) : -1;
+            return new Heap(gcs, bytes);
+        }
     }
 }
