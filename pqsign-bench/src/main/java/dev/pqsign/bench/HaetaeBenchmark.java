@@ -63,6 +63,10 @@ public class HaetaeBenchmark {
         HaetaeSigner signer;
         HaetaeVerifier verifier;
         byte[] signature;
+        /** A second key and signature: alternating keys defeats FAST's per-thread cache of the expanded A. */
+        HaetaeVerifier otherVerifier;
+        byte[] otherSignature;
+        boolean flip;
 
         @Setup(Level.Trial)
         public void setUp() {
@@ -72,6 +76,10 @@ public class HaetaeBenchmark {
             signer = new HaetaeSigner(kp.privateKey(), new byte[0], HaetaeSampler.valueOf(sampler), eng, random);
             verifier = new HaetaeVerifier(kp.publicKey(), new byte[0], eng);
             signature = signer.sign(MESSAGE);
+            HaetaeKeyPair other = HaetaeKeyPairGenerator.generate(params, random, eng);
+            otherVerifier = new HaetaeVerifier(other.publicKey(), new byte[0], eng);
+            otherSignature = new HaetaeSigner(other.privateKey(), new byte[0], HaetaeSampler.valueOf(sampler), eng,
+                    random).sign(MESSAGE);
         }
     }
 
@@ -117,6 +125,16 @@ public class HaetaeBenchmark {
     @Benchmark
     public boolean verify_pqsign(Pqsign s) {
         return s.verifier.verify(MESSAGE, s.signature);
+    }
+
+    /**
+     * Verification under two keys in turn: every call is the first under its key, so FAST re-expands
+     * A and re-absorbs the public key each time, as the C reference (and COMPACT) always do.
+     */
+    @Benchmark
+    public boolean verifyAlternatingKeys_pqsign(Pqsign s) {
+        s.flip = !s.flip;
+        return s.flip ? s.otherVerifier.verify(MESSAGE, s.otherSignature) : s.verifier.verify(MESSAGE, s.signature);
     }
 
     @Benchmark

@@ -73,12 +73,23 @@ final class Cdt83 {
     /** Bits 0..40 of every entry. */
     static final long[] LOW41 = new long[LEN];
     static final long MASK41 = (1L << 41) - 1;
+    /**
+     * 2 * TOP42 for the sampler, padded to 168 entries (a multiple of 8 lanes) with 2^83 - 1, which no
+     * 83-bit random value exceeds, so padding entries never count.
+     */
+    static final long[] TOP42X2 = new long[168];
+    /** LOW41 padded like {@link #TOP42X2}. */
+    static final long[] LOW41_PADDED = new long[168];
 
     static {
         for (int i = 0; i < LEN; i++) {
             long hi = i < HI_LEN ? HI[i] : HI_SATURATED;
             TOP42[i] = (hi << 23) | (LO[i] >>> 41);
             LOW41[i] = LO[i] & MASK41;
+        }
+        for (int i = 0; i < TOP42X2.length; i++) {
+            TOP42X2[i] = 2 * (i < LEN ? TOP42[i] : (1L << 42) - 1);
+            LOW41_PADDED[i] = i < LEN ? LOW41[i] : MASK41;
         }
     }
 

@@ -14,21 +14,24 @@ import java.util.Arrays;
 
 /**
  * The compact (streaming) engine: the same keys, signatures and verification results as
- * {@link FastEngine}, computed with three polynomial buffers instead of whole vectors.
+ * {@link FastEngine}, computed with two polynomial buffers plus the k rows of the commitment, stored
+ * as 16-bit values, instead of whole vectors.
  *
  * <ul>
  * <li>Two-pass hyperball sampling: pass 1 regenerates every Gaussian stream only to sum the squares
  * (the radius), pass 2 checks the norm of the scaled vector; afterwards any component y_j is
  * regenerated on demand from SHAKE256(seed || nonce_j) instead of being stored.</li>
  * <li>The matrix A is never stored: its entries are streamed from SHAKE128 and multiplied in the NTT
- * domain as they are produced; A * round(y) is built one row at a time.</li>
- * <li>Incremental transcript hashing: each row's HighBits go straight into the challenge XOF.</li>
+ * domain as they are produced. A * round(y) is accumulated one column at a time during pass 2 (each
+ * y_j is generated once for the norm check and the commitment), into k rows of 16-bit residues.</li>
+ * <li>The transcript is hashed straight from the stored rows (no transcript buffer).</li>
  * <li>Pass decomposition with component-level early rejection: z = y + (-1)^b c s is formed one
  * component at a time and the attempt is abandoned as soon as the partial norm exceeds B1.</li>
- * <li>Streaming rANS: rANS encodes backwards, so hints and HighBits(z1) are recomputed in reverse
- * component order and encoded directly into the tail of the output signature, then moved into place.</li>
- * <li>Row-streamed verification with view-style decoding: the rANS streams are decoded straight from
- * the signature bytes, once per row of A, without materialising z1 or h.</li>
+ * <li>Streaming rANS: rANS encodes backwards, so the z pass runs over the components in reverse
+ * order and encodes hints and HighBits(z1) directly into the tail of the output signature as it goes
+ * (a rejected attempt just leaves scratch there); the codes are then moved into place.</li>
+ * <li>Row-streamed verification with view-style decoding: the rANS streams are decoded once, straight
+ * from the signature bytes, z1 one component (column of A) at a time and h one row at a time.</li>
  * <li>Streamed key generation: s1, s2 are regenerated from sigma whenever needed.</li>
  * </ul>
  */
@@ -36,23 +39,52 @@ final class CompactEngine {
     private CompactEngine() {
     }
 
-    /**
-     * Per-thread state of the compact engine. Deliberately holds no reference to shared objects
-     * (parameter set, tables, caller buffers between calls) so that its retained size is its working set.
-     */
     /** What a context is used for; each operation gets a context holding only what it needs. */
     enum Op {
         KEYGEN, SIGN, VERIFY
     }
 
+    /** Largest k of the parameter sets: rows of the commitment kept by signing and verification. */
+    static final int MAX_K = 4;
+    /** Largest l + k of the parameter sets. */
+    static final int MAX_DIMS = 11;
+    /**
+     * Draws per component whose acceptance is recorded (a component needs 256 or 257 accepted draws;
+     * with acceptance rates near 97 % more than 320 draws essentially never happen, and any draw beyond
+     * the record is simply replayed in full).
+     */
+    static final int FATE_DRAWS = 320;
+    static final int FATE_BYTES = FATE_DRAWS / 8;
+    /**
+     * Replays use the recorded fate of draws below this index (at most {@link #FATE_DRAWS}; pass 1 always
+     * records all of them). Lowered only by tests, to exercise the full replay of unrecorded draws; any
+     * value gives the same output.
+     */
+    static int replayLimit = FATE_DRAWS;
+
+    /**
+     * Per-thread state of the compact engine, one per operation, sized for the largest parameter set.
+     * Deliberately holds no reference to shared objects (parameter set, tables, caller buffers between
+     * calls) so that its retained size is its working set.
+     */
     static final class Context {
         final Keccak xof = new Keccak();
-        /** Transcript / challenge XOF (signing and verification). */
-        final Keccak tr;
-        final int[] acc = new int[N];
+        /** Second polynomial work buffer (key generation only). */
+        final int[] acc;
         final int[] tmp = new int[N];
-        /** Third polynomial (key generation: FFT bin sums; signing: c s). */
+        /** Third polynomial (key generation: FFT bin sums; signing: row i in the time domain, then c s). */
         final int[] aux;
+        /**
+         * Signing and verification: k rows of A z (A round(y)) as 16-bit values, row i at [i n, (i + 1) n).
+         * While a row is accumulated in the NTT domain it holds residues in [0, q); once finished, signing
+         * keeps w / 2 (w in [0, 2q) has a known parity: that of round(y1_0) in row 0, even elsewhere).
+         */
+        final char[] rows;
+        /**
+         * Signing: which of the first {@link #FATE_DRAWS} Gaussian draws of each component were accepted in
+         * pass 1 of the current attempt, so that replays skip the rejection step (and rejected draws).
+         */
+        final byte[] fate;
         final byte[] mu;
         final byte[] seed;
         final byte[] signs;
@@ -67,8 +99,6 @@ final class CompactEngine {
         final Fp radius;
         final Fp startCube;
         final Fp startThreeHalves;
-        final Fp t1;
-        final Fp t2;
         final FixedPoint.Scratch scratch;
         final Rans.Encoder enc;
         final Rans.Decoder dec;
@@ -81,8 +111,10 @@ final class CompactEngine {
             boolean sign = op == Op.SIGN;
             boolean keygen = op == Op.KEYGEN;
             boolean verify = op == Op.VERIFY;
-            tr = keygen ? null : new Keccak();
+            acc = keygen ? new int[N] : null;
             aux = verify ? null : new int[N];
+            rows = keygen ? null : new char[MAX_K * N];
+            fate = sign ? new byte[MAX_DIMS * FATE_BYTES] : null;
             mu = keygen ? null : new byte[sign ? CRHBYTES : SEEDBYTES];
             seed = verify ? null : new byte[sign ? CRHBYTES : 2 * SEEDBYTES + CRHBYTES];
             signs = sign ? new byte[N / 8] : null;
@@ -97,36 +129,39 @@ final class CompactEngine {
             radius = sign ? new Fp() : null;
             startCube = sign ? new Fp() : null;
             startThreeHalves = sign ? new Fp() : null;
-            t1 = sign ? new Fp() : null;
-            t2 = sign ? new Fp() : null;
             scratch = sign ? new FixedPoint.Scratch() : null;
             enc = sign ? new Rans.Encoder() : null;
             dec = verify ? new Rans.Decoder() : null;
             dec2 = verify ? new Rans.Decoder() : null;
         }
 
+        /** Zeroes every buffer (allocation-free). */
         void wipe() {
             xof.wipe();
-            if (tr != null) {
-                tr.wipe();
+            fill(acc);
+            fill(tmp);
+            fill(aux);
+            fill(best);
+            if (rows != null) {
+                Arrays.fill(rows, (char) 0);
             }
-            Arrays.fill(acc, 0);
-            Arrays.fill(tmp, 0);
-            for (int[] a : new int[][] {aux, best}) {
-                if (a != null) {
-                    Arrays.fill(a, 0);
-                }
-            }
-            for (byte[] b : new byte[][] {mu, seed, signs, draw, lsb, cbits}) {
-                if (b != null) {
-                    Arrays.fill(b, (byte) 0);
-                }
-            }
+            fill(fate);
+            fill(mu);
+            fill(seed);
+            fill(signs);
+            fill(draw);
+            fill(lsb);
+            fill(cbits);
             if (scratch != null) {
-                for (Fp f : new Fp[] {sqsum, sqr, y, invsqrt, radius, t1, t2, scratch.t1, scratch.t2, scratch.t3,
-                    scratch.t4}) {
-                    f.set(0, 0);
-                }
+                sqsum.set(0, 0);
+                sqr.set(0, 0);
+                y.set(0, 0);
+                invsqrt.set(0, 0);
+                radius.set(0, 0);
+                scratch.t1.set(0, 0);
+                scratch.t2.set(0, 0);
+                scratch.t3.set(0, 0);
+                scratch.t4.set(0, 0);
             }
             if (enc != null) {
                 enc.release();
@@ -137,6 +172,18 @@ final class CompactEngine {
             }
             base = 0;
             bBits = 0;
+        }
+
+        private static void fill(int[] a) {
+            if (a != null) {
+                Arrays.fill(a, 0);
+            }
+        }
+
+        private static void fill(byte[] a) {
+            if (a != null) {
+                Arrays.fill(a, (byte) 0);
+            }
         }
     }
 
@@ -195,6 +242,56 @@ final class CompactEngine {
         for (int n = 0; n < N; n++) {
             acc[n] = Reduce.montgomery((long) (factor * Poly.nextUniform(c.xof)) * v[n]);
         }
+    }
+
+    /** Canonical residue in [0, q) of v in (-q, 2q). */
+    private static int canon(int v) {
+        v += (v >> 31) & Q;
+        v -= Q;
+        return v + ((v >> 31) & Q);
+    }
+
+    /**
+     * Adds column j of A times v (NTT domain) to every row: streamed A0 entries (factor 2) for j &gt;= 1.
+     * j = 0 starts the rows with the first column: v is first copied (as residues) into every row, then
+     * v's buffer is reused for each row's first-column entry, so no second polynomial buffer is needed.
+     */
+    private static void accumulateColumn(HaetaeParameterSet p, Context c, byte[] pk, int pkOff, int j, int[] v) {
+        char[] rows = c.rows;
+        if (j == 0) {
+            for (int n = 0; n < N; n++) {
+                char r = (char) Reduce.freeze(v[n]);
+                for (int i = 0; i < p.k; i++) {
+                    rows[i * N + n] = r;
+                }
+            }
+            for (int i = 0; i < p.k; i++) {
+                int o = i * N;
+                firstColumn(p, c, pk, pkOff, i, v);
+                for (int n = 0; n < N; n++) {
+                    rows[o + n] = (char) canon(Reduce.montgomery((long) v[n] * rows[o + n]));
+                }
+            }
+            return;
+        }
+        Keccak xof = c.xof;
+        for (int i = 0; i < p.k; i++) {
+            int o = i * N;
+            xof.initShake128().absorb(pk, pkOff, SEEDBYTES).absorbU16((i << 8) + j - 1);
+            for (int n = 0; n < N; n++) {
+                rows[o + n] = (char) canon(rows[o + n] + Reduce.montgomery((long) (2 * Poly.nextUniform(xof)) * v[n]));
+            }
+        }
+    }
+
+    /** Copies row i (residues) into {@code out} and takes it out of the NTT domain. */
+    private static void rowToTime(Context c, int i, int[] out) {
+        char[] rows = c.rows;
+        int o = i * N;
+        for (int n = 0; n < N; n++) {
+            out[n] = rows[o + n];
+        }
+        Ntt.inverseToMont(out);
     }
 
     private static int bit(byte[] bits, int n) {
@@ -330,39 +427,88 @@ final class CompactEngine {
     /**
      * Replays the Gaussian stream of component {@code poly}: with {@code out == null} adds the squares of
      * all accepted draws to sqsum (pass 1); otherwise writes the first 256 scaled coefficients y (pass 2
-     * and every later regeneration).
+     * and every later regeneration). Branch-free bookkeeping as in {@link HyperballSampler}.
      */
     private static void gaussStream(HaetaeParameterSet p, HaetaeSampler v, Context c, int poly, int[] out) {
         int len = poly < 2 ? N + 1 : N;
         Keccak xof = c.xof;
         xof.initShake256().absorb(c.seed, 0, CRHBYTES).absorbU16((c.base + poly) & 0xffff);
         xof.squeeze(c.signs, 0, len / 8);
-        int limit = out == null ? len : N;
+        int drawBytes = v.drawBytes;
+        boolean v120 = v == HaetaeSampler.V1_2_0;
+        byte[] fate = c.fate;
+        int fateOff = poly * FATE_BYTES;
         int count = 0;
-        while (count < limit) {
-            xof.squeeze(c.draw, 0, v.drawBytes);
-            long r = v == HaetaeSampler.V1_2_0 ? HyperballSampler.draw83(c.draw, 0, c.sqr, c.y)
-                    : HyperballSampler.draw16(c.draw, 0, c.sqr, c.y);
-            if ((r & 1) != 0) {
-                if (out == null) {
-                    c.sqsum.lo += c.sqr.lo;
-                    c.sqsum.hi += c.sqr.hi;
-                } else {
-                    out[count] = FixedPoint.mulRound13(c.y.lo, c.radius, bit(c.signs, count), c.t1, c.t2);
-                }
-                count++;
-            }
-        }
+        int d = 0;
         if (out == null) {
+            Arrays.fill(fate, fateOff, fateOff + FATE_BYTES, (byte) 0);
+            long lo = 0;
+            long hi = 0;
+            while (count < len) {
+                byte[] src = xof.buffer();
+                int at = xof.view(drawBytes);
+                if (at < 0) {
+                    xof.squeeze(c.draw, 0, drawBytes);
+                    src = c.draw;
+                    at = 0;
+                }
+                long accepted = (v120 ? HyperballSampler.draw83(src, at, c.sqr, c.y)
+                        : HyperballSampler.draw16(src, at, c.sqr, c.y)) & 1;
+                lo += c.sqr.lo & -accepted;
+                hi += c.sqr.hi & -accepted;
+                count += (int) accepted;
+                if (d < FATE_DRAWS) {
+                    fate[fateOff + (d >>> 3)] |= (byte) (accepted << (d & 7));
+                }
+                d++;
+            }
+            c.sqsum.lo += lo;
+            c.sqsum.hi += hi;
             FixedPoint.renormalize(c.sqsum);
+        } else {
+            long rlo = c.radius.lo;
+            long rhi = c.radius.hi;
+            byte[] signs = c.signs;
+            int known = Math.min(replayLimit, FATE_DRAWS);
+            while (count < N) {
+                byte[] src = xof.buffer();
+                int at = xof.view(drawBytes);
+                if (at < 0) {
+                    xof.squeeze(c.draw, 0, drawBytes);
+                    src = c.draw;
+                    at = 0;
+                }
+                if (d < known) {
+                    // replay: the fate of this draw is known from pass 1
+                    if (((fate[fateOff + (d >>> 3)] >> (d & 7)) & 1) != 0) {
+                        long r = v120 ? HyperballSampler.value83(src, at) : HyperballSampler.value16(src, at);
+                        out[count] = FixedPoint.mulRound13(r, rlo, rhi, bit(signs, count));
+                        count++;
+                    }
+                } else {
+                    long accepted = (v120 ? HyperballSampler.draw83(src, at, c.sqr, c.y)
+                            : HyperballSampler.draw16(src, at, c.sqr, c.y)) & 1;
+                    out[count] = FixedPoint.mulRound13(c.y.lo, rlo, rhi, bit(signs, count));
+                    count += (int) accepted;
+                }
+                d++;
+            }
         }
     }
 
-    /** Samples until the hyperball norm test passes; leaves the radius, base nonce and b in the context. */
-    private static int sampleHyperball(HaetaeParameterSet p, HaetaeSampler v, Context c, int counter) {
+    /**
+     * Samples until the hyperball norm test passes. Pass 2 of each try also builds the commitment: every
+     * y1_j is generated once, rounded, transformed and multiplied into all k rows (column by column), and
+     * each row is finished with its y2_i; rows are kept as w / 2 (see {@link Context#rows}) together with
+     * LSB(round(y1_0)) in {@code c.lsb}. Leaves the base nonce and b in the context; returns the next nonce.
+     */
+    private static int sampleAndCommit(HaetaeParameterSet p, HaetaeSampler v, Context c, byte[] sk, int skOff,
+            int counter) {
         int dims = p.l + p.k;
         long bound = p.b0sq * LN * LN;
         HyperballSampler.startValues(p, c.startCube, c.startThreeHalves);
+        int[] tmp = c.tmp;
+        char[] rows = c.rows;
         while (true) {
             c.base = counter;
             counter += dims;
@@ -372,10 +518,29 @@ final class CompactEngine {
             }
             HyperballSampler.radius(p, c.sqsum, c.invsqrt, c.radius, c.startCube, c.startThreeHalves, c.scratch);
             long sq = 0;
-            for (int i = 0; i < dims; i++) {
-                gaussStream(p, v, c, i, c.tmp);
+            for (int j = 0; j < p.l; j++) {
+                gaussStream(p, v, c, j, tmp);
                 for (int n = 0; n < N; n++) {
-                    sq += (long) c.tmp[n] * c.tmp[n];
+                    int y = tmp[n];
+                    sq += (long) y * y;
+                    tmp[n] = Poly.fixRound(y);
+                }
+                if (j == 0) {
+                    Packing.packLsb(c.lsb, 0, tmp);
+                }
+                Ntt.forward(tmp);
+                accumulateColumn(p, c, sk, skOff, j, tmp);
+            }
+            for (int i = 0; i < p.k; i++) {
+                gaussStream(p, v, c, p.l + i, tmp);
+                rowToTime(c, i, c.aux);
+                int o = i * N;
+                for (int n = 0; n < N; n++) {
+                    int y = tmp[n];
+                    sq += (long) y * y;
+                    int val = c.aux[n] + 2 * Poly.fixRound(y);
+                    int parity = i == 0 ? (val ^ bit(c.lsb, n)) & 1 : val & 1;
+                    rows[o + n] = (char) (Reduce.freeze2q(val + (Q & -parity)) >>> 1);
                 }
             }
             if (Long.compareUnsigned(sq, bound) <= 0) {
@@ -387,36 +552,10 @@ final class CompactEngine {
         return counter & 0xffff;
     }
 
-    // ---------------------------------------------------------------- signing
-
-    /** Row i of A round(y) mod 2q (frozen) into c.acc; records LSB(round(y1_0)) when asked. Uses tmp. */
-    private static void commitmentRow(HaetaeParameterSet p, HaetaeSampler v, Context c, byte[] sk, int skOff, int i,
-            boolean recordLsb) {
-        firstColumn(p, c, sk, skOff, i, c.acc);
-        for (int j = 0; j < p.l; j++) {
-            gaussStream(p, v, c, j, c.tmp);
-            for (int n = 0; n < N; n++) {
-                c.tmp[n] = Poly.fixRound(c.tmp[n]);
-            }
-            if (j == 0 && recordLsb) {
-                Packing.packLsb(c.lsb, 0, c.tmp);
-            }
-            Ntt.forward(c.tmp);
-            if (j == 0) {
-                for (int n = 0; n < N; n++) {
-                    c.acc[n] = Reduce.montgomery((long) c.acc[n] * c.tmp[n]);
-                }
-            } else {
-                accStreamedA(c, sk, skOff, i, j - 1, c.acc, c.tmp, 2);
-            }
-        }
-        Ntt.inverseToMont(c.acc);
-        gaussStream(p, v, c, p.l + i, c.tmp);
-        for (int n = 0; n < N; n++) {
-            int val = c.acc[n] + 2 * Poly.fixRound(c.tmp[n]);
-            int parity = i == 0 ? (val ^ bit(c.lsb, n)) & 1 : val & 1;
-            c.acc[n] = Reduce.freeze2q(val + (Q & -parity));
-        }
+    /** w[i][n] of the finished commitment, in [0, 2q). */
+    private static int row(Context c, int i, int n) {
+        int half = c.rows[i * N + n];
+        return 2 * half + (i == 0 ? bit(c.lsb, n) : 0);
     }
 
     /** (c s)_j into out: c itself for j = 0, else c * s1_{j-1}; s2_i for j = l + i. Uses tmp. */
@@ -462,49 +601,20 @@ final class CompactEngine {
             xof.initShake256().absorb(sk, keyOff, SEEDBYTES).absorb(rnd, rndOff, SEEDBYTES)
                     .absorb(c.mu, 0, CRHBYTES).squeeze(c.seed, 0, CRHBYTES);
             int counter = 0;
-            long b1bound = p.b1sq * LN * LN;
-            long b0bound = p.b0sq * LN * LN;
             while (true) {
-                counter = sampleHyperball(p, v, c, counter);
-                // commitment and challenge, hashing each row as it is produced
-                c.tr.initShake256();
+                counter = sampleAndCommit(p, v, c, sk, skOff, counter);
+                // challenge: the transcript is hashed straight from the stored rows
+                xof.initShake256();
                 for (int i = 0; i < p.k; i++) {
-                    commitmentRow(p, v, c, sk, skOff, i, i == 0);
                     for (int n = 0; n < N; n++) {
-                        c.tmp[n] = Poly.highbitsHint(c.acc[n], p);
+                        c.tmp[n] = Poly.highbitsHint(row(c, i, n), p);
                     }
-                    SlotWriter.absorb(p, c.tr, c.tmp);
+                    SlotWriter.absorb(p, xof, c.tmp);
                 }
-                c.tr.absorb(c.lsb, 0, POLYC_PACKEDBYTES).absorb(c.mu, 0, SEEDBYTES);
-                Poly.challengeFromXof(c.tmp, c.tr, p);
+                xof.absorb(c.lsb, 0, POLYC_PACKEDBYTES).absorb(c.mu, 0, SEEDBYTES);
+                Poly.challengeFromXof(c.tmp, xof, p);
                 Packing.packLsb(c.cbits, 0, c.tmp);
-
-                // z = y + (-1)^b c s, component by component, with early rejection on ||z|| > B1
-                int sign = 1 - 2 * (c.bBits & 1);
-                long norm = 0;
-                long norm2 = 0;
-                boolean early = false;
-                for (int j = 0; j < p.l + p.k && !early; j++) {
-                    challengeTimesSecret(p, c, sk, skOff, j, c.aux);
-                    gaussStream(p, v, c, j, c.tmp);
-                    for (int n = 0; n < N; n++) {
-                        int y = c.tmp[n];
-                        int z = y + LN * (c.aux[n] * sign);
-                        norm += (long) z * z;
-                        long d = 2L * z - y;
-                        norm2 += d * d;
-                    }
-                    early = Long.compareUnsigned(norm, b1bound) > 0;
-                }
-                if (early) {
-                    continue;
-                }
-                long reject1 = (b1bound - norm) >>> 63;
-                long reject2 = ((norm2 - b0bound) >>> 63) & ((c.bBits >> 1) & 1);
-                if ((reject1 | reject2) != 0) {
-                    continue;
-                }
-                if (encodeSignature(p, v, c, sk, skOff, sign, sig, sigOff)) {
+                if (responseAndEncode(p, v, c, sk, skOff, sig, sigOff)) {
                     return;
                 }
             }
@@ -514,56 +624,84 @@ final class CompactEngine {
     }
 
     /**
-     * Recomputes hints and HighBits(z1) in reverse order, rANS-encodes them backwards into the tail of
-     * {@code sig}, then moves the codes behind LowBits(z1). False means "retry" as in the reference.
+     * z = y + (-1)^b c s, one component at a time in reverse order (y2_{k-1} .. y2_0, y1_{l-1} .. y1_0),
+     * with early rejection on ||z|| &gt; B1, while rANS-encoding the hints and then HighBits(z1) backwards
+     * into the tail of {@code sig} and writing LowBits(z1) in place. False means "reject this attempt";
+     * the checks are those of the reference, only their order differs, which does not change the outcome.
      */
-    private static boolean encodeSignature(HaetaeParameterSet p, HaetaeSampler v, Context c, byte[] sk, int skOff,
-            int sign, byte[] sig, int sigOff) {
+    private static boolean responseAndEncode(HaetaeParameterSet p, HaetaeSampler v, Context c, byte[] sk, int skOff,
+            byte[] sig, int sigOff) {
+        int sign = 1 - 2 * (c.bBits & 1);
+        long b1bound = p.b1sq * LN * LN;
+        long b0bound = p.b0sq * LN * LN;
         int headEnd = sigOff + POLYC_PACKEDBYTES + p.l * N + 2;
         int end = sigOff + p.sigBytes;
         Rans.Encoder enc = c.enc;
         Rans.Table tH = Rans.hTable(p);
+        Rans.Table tHb = Rans.hbZ1Table(p);
         int cut = (p.mH - 1) >> 1;
+        int[] y = c.tmp;
+        int[] cs = c.aux;
+        long norm = 0;
+        long norm2 = 0;
+        int hStart = end;
         enc.init(sig, headEnd, end);
-        for (int i = p.k - 1; i >= 0; i--) {
-            challengeTimesSecret(p, c, sk, skOff, p.l + i, c.aux);
-            commitmentRow(p, v, c, sk, skOff, i, false);
-            gaussStream(p, v, c, p.l + i, c.tmp);
-            for (int n = N - 1; n >= 0; n--) {
-                int z = c.tmp[n] + LN * (c.aux[n] * sign);
-                int w = Reduce.freeze2q(c.acc[n] - 2 * Poly.fixRound(z));
-                int h = Poly.highbitsHint(c.acc[n], p) - Poly.highbitsHint(w, p);
-                h += (h >> 31) & p.hintModulus;
-                if (cut < h && h <= cut + p.offsetH) {
-                    return false;
+        for (int j = p.l + p.k - 1; j >= 0; j--) {
+            challengeTimesSecret(p, c, sk, skOff, j, cs);
+            gaussStream(p, v, c, j, y);
+            if (j >= p.l) {
+                int i = j - p.l;
+                for (int n = N - 1; n >= 0; n--) {
+                    int yv = y[n];
+                    int z = yv + LN * (cs[n] * sign);
+                    norm += (long) z * z;
+                    long d = 2L * z - yv;
+                    norm2 += d * d;
+                    int w = row(c, i, n);
+                    int wz = Reduce.freeze2q(w - 2 * Poly.fixRound(z));
+                    int h = Poly.highbitsHint(w, p) - Poly.highbitsHint(wz, p);
+                    h += (h >> 31) & p.hintModulus;
+                    if (cut < h && h <= cut + p.offsetH) {
+                        return false;
+                    }
+                    if (!enc.put(tH, h > cut + p.offsetH ? h - p.offsetH : h)) {
+                        return false;
+                    }
                 }
-                if (!enc.put(tH, h > cut + p.offsetH ? h - p.offsetH : h)) {
-                    return false;
+                if (j == p.l) {
+                    hStart = enc.flush();
+                    enc.init(sig, headEnd, hStart);
                 }
+            } else {
+                int low = sigOff + POLYC_PACKEDBYTES + j * N;
+                for (int n = N - 1; n >= 0; n--) {
+                    int yv = y[n];
+                    int z = yv + LN * (cs[n] * sign);
+                    norm += (long) z * z;
+                    long d = 2L * z - yv;
+                    norm2 += d * d;
+                    int zr = Poly.fixRound(z);
+                    int s = Poly.highbitsZ1(zr) + p.offsetHbZ1;
+                    if (s < 0 || s >= p.mHbZ1) {
+                        return false;
+                    }
+                    if (!enc.put(tHb, s)) {
+                        return false;
+                    }
+                    sig[low + n] = (byte) Poly.lowbitsZ1(zr);
+                }
+            }
+            if (Long.compareUnsigned(norm, b1bound) > 0) {
+                return false;
             }
         }
-        int hStart = enc.flush();
-        int sizeH = end - hStart;
-
-        Rans.Table tHb = Rans.hbZ1Table(p);
-        enc.init(sig, headEnd, hStart);
-        for (int j = p.l - 1; j >= 0; j--) {
-            challengeTimesSecret(p, c, sk, skOff, j, c.aux);
-            gaussStream(p, v, c, j, c.tmp);
-            int low = sigOff + POLYC_PACKEDBYTES + j * N;
-            for (int n = N - 1; n >= 0; n--) {
-                int zr = Poly.fixRound(c.tmp[n] + LN * (c.aux[n] * sign));
-                int s = Poly.highbitsZ1(zr) + p.offsetHbZ1;
-                if (s < 0 || s >= p.mHbZ1) {
-                    return false;
-                }
-                if (!enc.put(tHb, s)) {
-                    return false;
-                }
-                sig[low + n] = (byte) Poly.lowbitsZ1(zr);
-            }
+        long reject1 = (b1bound - norm) >>> 63;
+        long reject2 = ((norm2 - b0bound) >>> 63) & ((c.bBits >> 1) & 1);
+        if ((reject1 | reject2) != 0) {
+            return false;
         }
         int hbStart = enc.flush();
+        int sizeH = end - hStart;
         int sizeHb = hStart - hbStart;
         if (sizeH < p.baseEncH || sizeHb < p.baseEncHbZ1 || sizeH > p.baseEncH + 255 || sizeHb > p.baseEncHbZ1 + 255) {
             return false;
@@ -606,43 +744,16 @@ final class CompactEngine {
         if (SEEDBYTES + p.l * N + 2 + sizeHb + sizeH > p.sigBytes) {
             return false;
         }
-        Rans.Table tHb = Rans.hbZ1Table(p);
-        Rans.Table tH = Rans.hTable(p);
-        // pass over HighBits(z1): validity, ||z1||^2 and w' = LSB(z1_0 - c)
-        Rans.Decoder dec = c.dec;
-        if (!dec.init(sig, hbOff, sizeHb)) {
-            return false;
-        }
-        long sqnorm = 0;
-        for (int j = 0; j < p.l; j++) {
-            int base = lowOff + j * N;
-            for (int n = 0; n < N; n++) {
-                int z = (dec.next(tHb) - p.offsetHbZ1) * 256 + sig[base + n];
-                sqnorm += (long) z * z;
-                if (j == 0) {
-                    c.tmp[n] = (z - ((sig[sigOff + (n >> 3)] >> (n & 7)) & 1)) & 1;
-                }
-            }
-        }
-        if (!dec.finish()) {
-            return false;
-        }
-        Packing.packLsb(c.lsb, 0, c.tmp);
-        Rans.Decoder hdec = c.dec2;
-        if (!hdec.init(sig, hOff, sizeH)) {
-            return false;
-        }
-        for (int n = 0; n < p.k * N; n++) {
-            hdec.next(tH);
-        }
-        if (!hdec.finish()) {
-            return false;
-        }
         int diff = 0;
         for (int i = hOff + sizeH, end = sigOff + p.sigBytes; i < end; i++) {
             diff |= sig[i];
         }
         if (diff != 0) {
+            return false;
+        }
+        Rans.Decoder dec = c.dec;
+        Rans.Decoder hdec = c.dec2;
+        if (!dec.init(sig, hbOff, sizeHb) || !hdec.init(sig, hOff, sizeH)) {
             return false;
         }
         Keccak xof = c.xof;
@@ -652,50 +763,62 @@ final class CompactEngine {
         }
         xof.absorb(msg, mOff, mLen).squeeze(c.mu, 0, SEEDBYTES);
 
-        // rows of A z1: z1 is re-decoded from the signature for every row
-        int cut = (p.mH - 1) >> 1;
-        hdec.init(sig, hOff, sizeH);
-        c.tr.initShake256();
-        for (int i = 0; i < p.k; i++) {
-            firstColumn(p, c, pk, pkOff, i, c.acc);
-            dec.init(sig, hbOff, sizeHb);
-            for (int j = 0; j < p.l; j++) {
-                int base = lowOff + j * N;
-                for (int n = 0; n < N; n++) {
-                    c.tmp[n] = (dec.next(tHb) - p.offsetHbZ1) * 256 + sig[base + n];
-                }
-                Ntt.forward(c.tmp);
-                if (j == 0) {
-                    for (int n = 0; n < N; n++) {
-                        c.acc[n] = Reduce.montgomery((long) c.acc[n] * c.tmp[n]);
-                    }
-                } else {
-                    accStreamedA(c, pk, pkOff, i, j - 1, c.acc, c.tmp, 2);
+        // columns of A z1: each z1_j is decoded once, straight from the signature, and transformed once
+        Rans.Table tHb = Rans.hbZ1Table(p);
+        int[] z = c.tmp;
+        long sqnorm = 0;
+        for (int j = 0; j < p.l; j++) {
+            int base = lowOff + j * N;
+            for (int n = 0; n < N; n++) {
+                int zv = (dec.next(tHb) - p.offsetHbZ1) * 256 + sig[base + n];
+                sqnorm += (long) zv * zv;
+                z[n] = zv;
+            }
+            if (j == 0) {
+                // w' = LSB(z1_0 - c)
+                Packing.packLsb(c.lsb, 0, z);
+                for (int b = 0; b < POLYC_PACKEDBYTES; b++) {
+                    c.lsb[b] ^= sig[sigOff + b];
                 }
             }
-            Ntt.inverseToMont(c.acc);
+            Ntt.forward(z);
+            accumulateColumn(p, c, pk, pkOff, j, z);
+        }
+        if (!dec.finish()) {
+            return false;
+        }
+
+        // rows: w = HighBits(A z1 - q c j) + h, ||z2||^2, transcript
+        Rans.Table tH = Rans.hTable(p);
+        int cut = (p.mH - 1) >> 1;
+        xof.initShake256();
+        for (int i = 0; i < p.k; i++) {
+            rowToTime(c, i, z);
             for (int n = 0; n < N; n++) {
-                int val = c.acc[n];
+                int val = z[n];
                 int wp = i == 0 ? bit(c.lsb, n) : 0;
                 int parity = i == 0 ? (val ^ wp) & 1 : val & 1;
                 val = Reduce.freeze2q(val + (Q & -parity));
                 int s = hdec.next(tH);
                 int w = Poly.highbitsHint(val, p) + (cut < s ? s + p.offsetH : s);
                 w -= ~((w - p.hintModulus) >> 31) & p.hintModulus;
-                c.tmp[n] = w;
+                z[n] = w;
                 int z2 = Reduce.reduce2q(w * p.alphaHint - val + wp) >> 1;
                 sqnorm += (long) z2 * z2;
             }
-            SlotWriter.absorb(p, c.tr, c.tmp);
+            SlotWriter.absorb(p, xof, z);
+        }
+        if (!hdec.finish()) {
+            return false;
         }
         if (Long.compareUnsigned(sqnorm, p.b2sq) > 0) {
             return false;
         }
-        c.tr.absorb(c.lsb, 0, POLYC_PACKEDBYTES).absorb(c.mu, 0, SEEDBYTES);
-        Poly.challengeFromXof(c.tmp, c.tr, p);
+        xof.absorb(c.lsb, 0, POLYC_PACKEDBYTES).absorb(c.mu, 0, SEEDBYTES);
+        Poly.challengeFromXof(z, xof, p);
         int d = 0;
         for (int n = 0; n < N; n++) {
-            d |= c.tmp[n] ^ ((sig[sigOff + (n >> 3)] >> (n & 7)) & 1);
+            d |= z[n] ^ ((sig[sigOff + (n >> 3)] >> (n & 7)) & 1);
         }
         return d == 0;
     }

@@ -185,12 +185,38 @@ final class FixedPoint {
         }
     }
 
-    /** round(x * y / 2^?) to 13 fractional bits as in the reference, negated when sign is 1. */
-    static int mulRound13(long x, Fp y, int sign, Fp tmpX, Fp tmp) {
-        tmpX.hi = x >>> 32;
-        tmpX.lo = (x & 0xffffffffL) << 16;
-        mul(tmp, tmpX, y);
-        long res = (tmp.hi + (1L << 14)) >>> 15;
+    /**
+     * round(x * y) to 13 fractional bits as in the reference ({@link #mul} of x split into limbs, then
+     * the rounded shift), negated when sign is 1. Specialised to what the sampler passes: 0 &lt;= x &lt; 2^63
+     * and a positive y with renormalised limbs, so every limb product is of non-negative values below
+     * 2^63 and the unsigned multiply-high needs no correction.
+     */
+    static int mulRound13(long x, long ylo, long yhi, int sign) {
+        long xhi = x >>> 32;
+        long xlo = (x & 0xffffffffL) << 16;
+        long p0 = xlo * ylo;
+        long p1 = Math.multiplyHigh(xlo, ylo);
+        long r1 = (p1 << 16) ^ (p0 >>> 48);
+        long r0 = p0 & MASK48;
+        long zlo = r1 + (((r0 >>> 47) + 1) >>> 1);
+        p0 = xlo * yhi;
+        p1 = Math.multiplyHigh(xlo, yhi);
+        zlo += p0 & MASK48;
+        long zhi = (p1 << 16) ^ (p0 >>> 48);
+        p0 = xhi * ylo;
+        p1 = Math.multiplyHigh(xhi, ylo);
+        zlo += p0 & MASK48;
+        zhi += (p1 << 16) ^ (p0 >>> 48);
+        zlo += 1L << 27;
+        zlo >>>= 28;
+        zlo += (zhi << 20) & MASK48;
+        zhi >>>= 28;
+        p0 = xhi * yhi;
+        p1 = Math.multiplyHigh(xhi, yhi);
+        zlo += (p0 << 20) & MASK48;
+        zhi += (p0 >>> 28) + (p1 << 36);
+        zhi += zlo >>> 48;
+        long res = (zhi + (1L << 14)) >>> 15;
         return (int) ((1 - 2L * sign) * res);
     }
 }

@@ -37,8 +37,6 @@ final class HyperballSampler {
         final Fp radius = new Fp();
         final Fp startCube = new Fp();
         final Fp startThreeHalves = new Fp();
-        final Fp t1 = new Fp();
-        final Fp t2 = new Fp();
         final FixedPoint.Scratch scratch = new FixedPoint.Scratch();
         final byte[] bSeed = new byte[HaetaeParameterSet.CRHBYTES + 2];
         /** The output bit pair b of the last call (bit 0: sign, bit 1: rejection selector). */
@@ -60,8 +58,6 @@ final class HyperballSampler {
             y.set(0, 0);
             invsqrt.set(0, 0);
             radius.set(0, 0);
-            t1.set(0, 0);
-            t2.set(0, 0);
             b = 0;
         }
     }
@@ -125,13 +121,15 @@ final class HyperballSampler {
             }
             radius(p, w.sqsum, w.invsqrt, w.radius, w.startCube, w.startThreeHalves, w.scratch);
             long sq = 0;
+            long rlo = w.radius.lo;
+            long rhi = w.radius.hi;
             for (int i = 0; i < dims; i++) {
                 int[] out = i < p.l ? y1[i] : y2[i - p.l];
                 int base = i * N;
                 for (int j = 0; j < N; j++) {
                     int idx = base + j;
                     int sign = (w.signs[idx >>> 3] >> (idx & 7)) & 1;
-                    int v = FixedPoint.mulRound13(w.samples[idx], w.radius, sign, w.t1, w.t2);
+                    int v = FixedPoint.mulRound13(w.samples[idx], rlo, rhi, sign);
                     out[j] = v;
                     sq += (long) v * v;
                 }
@@ -187,12 +185,25 @@ final class HyperballSampler {
             long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
     /**
-     * The n-byte little-endian integer at b[off..off+n); reads 8 bytes, so b must have 8 - n bytes of
-     * slack after the field (the draw buffers are 32 bytes for at most 26 used).
+     * The v1.1.2 CDT in SWAR form: three 21-bit fields per long, field f of word w holding
+     * {@code CDT16[3w + f] + 1} (65536, which never counts, pads the last word). For a replicated
+     * {@code 2^16 + rand16} the field difference {@code 2^16 + rand16 - (c + 1)} stays in [0, 2^17), so
+     * fields never borrow from each other and bit 16 of a field is set exactly when c &lt; rand16.
      */
-    private static long le(byte[] b, int off, int n) {
-        long v = (long) LE64.get(b, off);
-        return n == 8 ? v : v & ((1L << (8 * n)) - 1);
+    private static final long[] CDT16_SWAR = new long[(CDT16.length + 2) / 3];
+    private static final long SWAR_ONES = 1L | 1L << 21 | 1L << 42;
+    private static final long SWAR_BIT16 = SWAR_ONES << 16;
+
+    static {
+        for (int w = 0; w < CDT16_SWAR.length; w++) {
+            long v = 0;
+            for (int f = 0; f < 3; f++) {
+                int i = 3 * w + f;
+                long c1 = i < CDT16.length ? CDT16[i] + 1 : 1 << 16;
+                v |= c1 << (21 * f);
+            }
+            CDT16_SWAR[w] = v;
+        }
     }
 
     /**
@@ -200,50 +211,109 @@ final class HyperballSampler {
      * {@code y.lo} (a reused scratch) and its square in {@code sqr}.
      */
     static long draw16(byte[] rand, int o, Fp sqr, Fp y) {
-        int rand16 = (int) le(rand, o + 0, 2);
-        long randRej = le(rand, o + 2, 6);
-        // constant-time count of entries below rand16; 16-bit values, so int lanes suffice
-        int cnt = 0;
-        for (int i = 0; i < CDT16.length; i++) {
-            cnt += (CDT16[i] - rand16) >>> 31;
+        long w0 = (long) LE64.get(rand, o);
+        long x = cdt16(w0 & 0xffff);
+        long w1 = (long) LE64.get(rand, o + 8);
+        long ylo = w1 & FixedPoint.MASK48;
+        long yhi = (w1 >>> 48) | (rand[o + 16] & 0xffL) << 16 | (x << 24);
+        return finishDraw(x, round16(ylo, yhi), w0 >>> 16, ylo, yhi, sqr, y, false);
+    }
+
+    /**
+     * The sample of a v1.1.2 draw known to be accepted: what {@link #draw16} leaves in {@code y.lo},
+     * without the rejection step (the streaming engine replays draws whose fate it recorded).
+     */
+    static long value16(byte[] rand, int o) {
+        long x = cdt16((long) LE64.get(rand, o) & 0xffff);
+        long w1 = (long) LE64.get(rand, o + 8);
+        return round16(w1 & FixedPoint.MASK48, (w1 >>> 48) | (rand[o + 16] & 0xffL) << 16 | (x << 24));
+    }
+
+    /**
+     * Constant-time count of CDT16 entries below rand16, three entries per 64-bit subtraction; each
+     * field sums at most 22 bit-16 flags, so the sums stay inside their 21-bit fields.
+     */
+    private static long cdt16(long rand16) {
+        long rr = ((1L << 16) + rand16) * SWAR_ONES;
+        long[] t = CDT16_SWAR;
+        long acc = 0;
+        for (int i = 0; i < t.length; i++) {
+            acc += (rr - t[i]) & SWAR_BIT16;
         }
-        long x = cnt;
-        y.lo = le(rand, o + 8, 6);
-        y.hi = le(rand, o + 14, 3) | (x << 24);
-        long r = (y.lo >>> 15) ^ (y.hi << 33);
+        return ((acc >>> 16) & 0x1f) + ((acc >>> 37) & 0x1f) + (acc >>> 58);
+    }
+
+    private static long round16(long ylo, long yhi) {
+        long r = (ylo >>> 15) ^ (yhi << 33);
         r += 1;
-        r >>>= 1;
-        return finishDraw(x, r, randRej, sqr, y, false);
+        return r >>> 1;
     }
 
     /** One v1.2.0 draw from 26 bytes (83-bit CDT), as {@link #draw16}. */
     static long draw83(byte[] rand, int o, Fp sqr, Fp y) {
-        long randLo = le(rand, o + 0, 8);
-        long randHi = le(rand, o + 8, 3) & 0x7ffff;
-        long randRej = le(rand, o + 11, 6);
-        // Constant-time count of table entries below the 83-bit random value. With both split into
-        // 42 + 41 bit limbs, t = 2 (top_c - top_r) - [low_c < low_r] is negative exactly when
-        // cdt < rnd (|low difference| < 2^41 cannot outweigh a nonzero top difference).
-        long rTop = (randHi << 23) | (randLo >>> 41);
-        long rLow = randLo & Cdt83.MASK41;
-        long[] top = Cdt83.TOP42;
-        long[] low = Cdt83.LOW41;
-        long x = 0;
-        for (int i = 0; i < Cdt83.LEN; i++) {
-            x += (2 * (top[i] - rTop) - ((low[i] - rLow) >>> 63)) >>> 63;
-        }
-        y.lo = le(rand, o + 17, 6);
-        y.hi = le(rand, o + 23, 3) | (x << 24);
-        long r = ((y.lo >>> 15) + 1) >>> 1;
-        r += y.hi << 32;
-        return finishDraw(x, r, randRej, sqr, y, true);
+        long x = cdt83((long) LE64.get(rand, o), (long) LE64.get(rand, o + 8) & 0x7ffff);
+        long ylo = (long) LE64.get(rand, o + 17) & FixedPoint.MASK48;
+        long yhi = ((long) LE64.get(rand, o + 23) & 0xffffff) | (x << 24);
+        long randRej = (long) LE64.get(rand, o + 11) & FixedPoint.MASK48;
+        return finishDraw(x, round83(ylo, yhi), randRej, ylo, yhi, sqr, y, true);
     }
 
-    private static long finishDraw(long x, long r, long randRej, Fp sqr, Fp y, boolean v120) {
-        FixedPoint.square(sqr, y);
-        long expIn = sqr.hi - ((x * x) << (68 - 48));
+    /** The sample of a v1.2.0 draw known to be accepted, as {@link #value16}. */
+    static long value83(byte[] rand, int o) {
+        long x = cdt83((long) LE64.get(rand, o), (long) LE64.get(rand, o + 8) & 0x7ffff);
+        long ylo = (long) LE64.get(rand, o + 17) & FixedPoint.MASK48;
+        return round83(ylo, ((long) LE64.get(rand, o + 23) & 0xffffff) | (x << 24));
+    }
+
+    /**
+     * Constant-time count of table entries below the 83-bit random value. With both split into
+     * 42 + 41 bit limbs, t = 2 (top_c - top_r) - [low_c < low_r] is negative exactly when
+     * cdt < rnd (|low difference| < 2^41 cannot outweigh a nonzero top difference).
+     */
+    private static long cdt83(long randLo, long randHi) {
+        long rTop2 = ((randHi << 23) | (randLo >>> 41)) << 1;
+        long rLow = randLo & Cdt83.MASK41;
+        long[] top2 = Cdt83.TOP42X2;
+        long[] low = Cdt83.LOW41_PADDED;
+        long x = 0;
+        for (int i = 0; i < top2.length; i++) {
+            x += (top2[i] - rTop2 - ((low[i] - rLow) >>> 63)) >>> 63;
+        }
+        return x;
+    }
+
+    private static long round83(long ylo, long yhi) {
+        long r = ((ylo >>> 15) + 1) >>> 1;
+        return r + (yhi << 32);
+    }
+
+    /**
+     * Rejection step shared by both draws. {@code ylo} &lt; 2^48 and {@code yhi} &lt; 2^32 (x &lt;= 166), so
+     * the square needs no unsigned corrections, and the exponent input is y^2 - x^2 &gt;= 0, so the
+     * signed-by-unsigned products in {@code approx_exp} need none either.
+     */
+    private static long finishDraw(long x, long r, long randRej, long ylo, long yhi, Fp sqr, Fp y, boolean v120) {
+        // y^2 truncated as FixedPoint.square, specialised to non-negative limbs with yhi^2 < 2^64
+        long p0 = ylo * ylo;
+        long p1 = Math.multiplyHigh(ylo, ylo);
+        long s0 = (p1 << 16) ^ (p0 >>> 48);
+        p0 = ylo * yhi;
+        p1 = Math.multiplyHigh(ylo, yhi);
+        s0 += (p0 & FixedPoint.MASK48) << 1;
+        long s1 = ((p1 << 16) ^ (p0 >>> 48)) << 1;
+        s0 >>>= 28;
+        s0 += (s1 << 20) & FixedPoint.MASK48;
+        s1 >>>= 28;
+        p0 = yhi * yhi;
+        s0 += (p0 << 20) & FixedPoint.MASK48;
+        s1 += p0 >>> 28;
+        s1 += s0 >>> 48;
+        s0 &= FixedPoint.MASK48;
+        sqr.lo = s0;
+        sqr.hi = s1;
+        long expIn = s1 - ((x * x) << (68 - 48));
         expIn <<= 20;
-        expIn |= sqr.lo >>> 28;
+        expIn |= s0 >>> 28;
         expIn += 1;
         expIn >>>= 1;
         long e = v120 ? approxExp120(expIn) : approxExp112(expIn);
@@ -253,31 +323,37 @@ final class HyperballSampler {
         return below & nonzeroOrCoin & 1;
     }
 
+    /** {@link FixedPoint#smulh48} for b &gt;= 0 (no unsigned correction needed). */
+    private static long mulh48(long a, long b) {
+        long lo = a * b;
+        return ((Math.multiplyHigh(a, b) << 16) | (lo >>> 48)) + ((lo >>> 47) & 1);
+    }
+
     private static long approxExp112(long x) {
         long r = -0x0000B6C6340925AEL;
-        r = ((FixedPoint.smulh48(r, x) + (1L << 2)) >> 3) + 0x0000B4BD4DF85227L;
-        r = ((FixedPoint.smulh48(r, x) + (1L << 2)) >> 3) - 0x0000887F727491E2L;
-        r = ((FixedPoint.smulh48(r, x) + (1L << 1)) >> 2) + 0x0000AAAA643C7E8DL;
-        r = ((FixedPoint.smulh48(r, x) + (1L << 1)) >> 2) - 0x0000AAAAA98179E6L;
-        r = ((FixedPoint.smulh48(r, x) + 1L) >> 1) + 0x0000FFFFFFFB2E7AL;
-        r = ((FixedPoint.smulh48(r, x) + 1L) >> 1) - 0x0000FFFFFFFFF85FL;
-        r = FixedPoint.smulh48(r, x) + 0x0000FFFFFFFFFFFCL;
+        r = ((mulh48(r, x) + (1L << 2)) >> 3) + 0x0000B4BD4DF85227L;
+        r = ((mulh48(r, x) + (1L << 2)) >> 3) - 0x0000887F727491E2L;
+        r = ((mulh48(r, x) + (1L << 1)) >> 2) + 0x0000AAAA643C7E8DL;
+        r = ((mulh48(r, x) + (1L << 1)) >> 2) - 0x0000AAAAA98179E6L;
+        r = ((mulh48(r, x) + 1L) >> 1) + 0x0000FFFFFFFB2E7AL;
+        r = ((mulh48(r, x) + 1L) >> 1) - 0x0000FFFFFFFFF85FL;
+        r = mulh48(r, x) + 0x0000FFFFFFFFFFFCL;
         return r;
     }
 
     /** Degree-10 polynomial for exp(-z), coefficients ceil(c_k * 2^48) (GALACTICS, v1.2.0). */
     private static long approxExp120(long x) {
         long r = 55868746L;
-        r = FixedPoint.smulh48(r, x) - 743564434L;
-        r = FixedPoint.smulh48(r, x) + 6953427278L;
-        r = FixedPoint.smulh48(r, x) - 55833338892L;
-        r = FixedPoint.smulh48(r, x) + 390932311155L;
-        r = FixedPoint.smulh48(r, x) - 2345623661771L;
-        r = FixedPoint.smulh48(r, x) + 11728123872951L;
-        r = FixedPoint.smulh48(r, x) - 46912496106200L;
-        r = FixedPoint.smulh48(r, x) + 140737488354861L;
-        r = FixedPoint.smulh48(r, x) - 281474976710650L;
-        r = FixedPoint.smulh48(r, x) + 281474976710657L;
+        r = mulh48(r, x) - 743564434L;
+        r = mulh48(r, x) + 6953427278L;
+        r = mulh48(r, x) - 55833338892L;
+        r = mulh48(r, x) + 390932311155L;
+        r = mulh48(r, x) - 2345623661771L;
+        r = mulh48(r, x) + 11728123872951L;
+        r = mulh48(r, x) - 46912496106200L;
+        r = mulh48(r, x) + 140737488354861L;
+        r = mulh48(r, x) - 281474976710650L;
+        r = mulh48(r, x) + 281474976710657L;
         return r;
     }
 }

@@ -122,6 +122,19 @@ final class Keccak {
         return block[pos++] & 0xff;
     }
 
+    /** Next two output bytes as a little-endian 16-bit value (0..65535). */
+    int squeezeU16() {
+        if (!squeezing) {
+            finish();
+        }
+        if (pos + 2 > rate) {
+            return squeezeByte() | squeezeByte() << 8;
+        }
+        int v = (block[pos] & 0xff) | (block[pos + 1] & 0xff) << 8;
+        pos += 2;
+        return v;
+    }
+
     /**
      * Zero-copy squeeze for SHAKE256: if the next {@code n} output bytes lie in the current block,
      * consumes them and returns their offset in {@link #buffer()}; otherwise consumes nothing and

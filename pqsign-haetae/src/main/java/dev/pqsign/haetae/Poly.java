@@ -15,7 +15,7 @@ final class Poly {
         xof.initShake128().absorb(seed, seedOff, SEEDBYTES).absorbU16(nonce);
         int ctr = 0;
         while (ctr < N) {
-            int t = xof.squeezeByte() | (xof.squeezeByte() << 8);
+            int t = xof.squeezeU16();
             if (t < Q) {
                 a[ctr++] = t;
             }
@@ -90,7 +90,7 @@ final class Poly {
     /** Next uniform coefficient mod q from a SHAKE128 stream (16-bit little-endian rejection). */
     static int nextUniform(Keccak xof) {
         while (true) {
-            int t = xof.squeezeByte() | (xof.squeezeByte() << 8);
+            int t = xof.squeezeU16();
             if (t < Q) {
                 return t;
             }

@@ -8,7 +8,7 @@
  * encodings), {@link dev.pqsign.haetae.HaetaeSigner} / {@link dev.pqsign.haetae.HaetaeVerifier}
  * (context strings up to 255 bytes), {@link dev.pqsign.haetae.HaetaeKat} (official-format KAT files),
  * {@link dev.pqsign.haetae.HaetaeSampler} and {@link dev.pqsign.haetae.HaetaeEngine} (FAST: whole
- * vectors, allocation-free steady state; COMPACT: streaming, 3 to 5 KB working set),
+ * vectors, allocation-free steady state; COMPACT: streaming, 4 to 6 KB working set),
  * {@link dev.pqsign.haetae.HaetaeWorkingSet} (the engines' per-thread work areas, for measuring their
  * size). Everything else in
  * the package is internal and named after the specification: {@code Ntt}, {@code Reduce}, {@code Poly},
