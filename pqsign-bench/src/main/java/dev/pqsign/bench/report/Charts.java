@@ -173,17 +173,12 @@ final class Charts {
 
     /** Bounds on the 1-2-5 grid around the (positive) values: {lo, hi}. */
     static double[] niceLogRange(double[] v) {
-        double lo = Double.MAX_VALUE;
-        double hi = 0;
-        for (double d : v) {
-            if (d > 0 && Double.isFinite(d)) {
-                lo = Math.min(lo, d);
-                hi = Math.max(hi, d);
-            }
-        }
-        if (hi == 0) {
+        double[] span = positiveSpan(v);
+        if (span == null) {
             return new double[] {0.001, 1};
         }
+        double lo = span[0];
+        double hi = span[1];
         double[] grid = ticks125(Math.pow(10, Math.floor(Math.log10(lo))), Math.pow(10, Math.ceil(Math.log10(hi))));
         double a = grid[0];
         double b = grid[grid.length - 1];
@@ -226,6 +221,20 @@ final class Charts {
 
     /** Decade bounds around the (positive) values: {lo, hi}. */
     static double[] logRange(double[] v) {
+        double[] span = positiveSpan(v);
+        if (span == null) {
+            return new double[] {0.001, 1};
+        }
+        double lo = Math.pow(10, Math.floor(Math.log10(span[0])));
+        double hi = Math.pow(10, Math.ceil(Math.log10(span[1])));
+        if (hi <= lo) {
+            hi = lo * 10;
+        }
+        return new double[] {lo, hi};
+    }
+
+    /** {min, max} of the positive finite values (a log axis can show only those), or null if none. */
+    private static double[] positiveSpan(double[] v) {
         double lo = Double.MAX_VALUE;
         double hi = 0;
         for (double d : v) {
@@ -234,15 +243,7 @@ final class Charts {
                 hi = Math.max(hi, d);
             }
         }
-        if (hi == 0) {
-            return new double[] {0.001, 1};
-        }
-        lo = Math.pow(10, Math.floor(Math.log10(lo)));
-        hi = Math.pow(10, Math.ceil(Math.log10(hi)));
-        if (hi <= lo) {
-            hi = lo * 10;
-        }
-        return new double[] {lo, hi};
+        return hi == 0 ? null : new double[] {lo, hi};
     }
 
     /** An axis label: the tick value without trailing zeros ("0.5 ms", "20 ms"). */
