@@ -157,7 +157,11 @@ public final class XmssStatefulSigner implements StatefulSigner {
             IndexedSignature result = new IndexedSignature(idx, signing.sign(idx, message, cache));
             cache.afterSign(idx, endIndex);
             if (ahead != null && next >= reservedEnd && next < endIndex) {
-                ahead.execute(this::reserveInBackground);
+                try {
+                    ahead.execute(this::reserveInBackground);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    // close() has begun: the next reservation is not needed, and this signature stands.
+                }
             }
             return result;
         } finally {
