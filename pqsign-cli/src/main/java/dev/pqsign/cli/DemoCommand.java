@@ -70,7 +70,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--reserve-ahead", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = {"XMSS sensors reserve their next batch in the background right after a signature, so the",
-                "fsync is not in the next reading's path (default on; a crash loses at most one batch more)."})
+                "fsync is not in the next reading's path (default on; a crash can skip one index more)."})
     boolean reserveAhead;
 
     @Option(names = "--json", description = "Also write the figures as JSON to this file.")

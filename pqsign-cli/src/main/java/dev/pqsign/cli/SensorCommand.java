@@ -73,7 +73,7 @@ final class SensorCommand implements Callable<Integer> {
 
     @Option(names = "--reserve-ahead", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = {"XMSS keys: reserve the next batch in the background right after a signature, so the fsync is",
-                "not in the next reading's path (default on; a crash loses at most one batch more)."})
+                "not in the next reading's path (default on; a crash can skip one index more)."})
     boolean reserveAhead;
 
     @Option(names = "--lock-timeout", defaultValue = "10", description = "Seconds to wait for another process holding the key (default ${DEFAULT-VALUE}).")

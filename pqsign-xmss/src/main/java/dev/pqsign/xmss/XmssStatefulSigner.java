@@ -30,7 +30,8 @@ import java.util.function.LongFunction;
  * durable write (an fsync or two, often longer than the signature itself) overlaps the time until
  * the next message instead of delaying it. The rule is unchanged: no index is used before its
  * reservation is on disk; a sign that finds no reserved index waits for the reservation. The price
- * is one batch more lost on a crash (batch 1: at most one index), and a persistence failure is
+ * is one index more lost on a crash (up to {@code batch} reserved but unused indices instead of
+ * {@code batch - 1}; batch 1: at most one), and a persistence failure is
  * reported by the next {@code sign} instead of the one that used the last index.
  *
  * <pre>{@code
@@ -102,7 +103,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
      * @param batch indices reserved per durable write
      * @param threads threads used to rebuild tall trees
      * @param reserveAhead reserve the next batch in the background as soon as the current one is used
-     *        up (a crash then loses at most {@code batch} indices)
+     *        up (a crash then loses at most {@code batch} reserved indices instead of {@code batch - 1})
      * @throws KeyFormatException if the stored bytes are not a valid key state
      * @throws StatePersistenceException if the store cannot be read
      */
