@@ -88,14 +88,7 @@ final class CachedAuthPaths implements AuthPathSource {
                 rest >>>= treeHeight;
                 index[layer] = rest;
                 HashAddress subtree = new HashAddress().setLayer(layer).setTree(rest);
-                built.add(pool.submit(() -> {
-                    TreeHash bulk = key.newTreeHash();
-                    try {
-                        return TreeBuilder.build(bulk, key::newTreeHash, subtree, treeHeight, 0, 1, null);
-                    } finally {
-                        bulk.hasher.wipe();
-                    }
-                }));
+                built.add(pool.submit(() -> TreeBuilder.build(key, subtree, treeHeight, 0, 1, null)));
             }
             for (int layer = 0; layer < d; layer++) {
                 trees[layer] = built.get(layer).get();
@@ -171,15 +164,8 @@ final class CachedAuthPaths implements AuthPathSource {
             if (b != null && b.tree == tree && b.isComplete()) {
                 trees[layer] = b.result();
             } else {
-                // A whole-tree build is throughput work (key load, or a tree the schedule did not
-                // precompute): it gets its own mid-state-resuming context, wiped afterwards.
-                TreeHash bulk = key.newTreeHash();
-                try {
-                    trees[layer] = TreeBuilder.build(bulk, key::newTreeHash, subtree, treeHeight, minStored, threads,
-                            null);
-                } finally {
-                    bulk.hasher.wipe();
-                }
+                // Not with `local`: whole-tree builds resume PRF mid-states (see TreeBuilder).
+                trees[layer] = TreeBuilder.build(key, subtree, treeHeight, minStored, threads, null);
                 rebuiltLeaves += 1L << treeHeight;
             }
             next[layer] = null;

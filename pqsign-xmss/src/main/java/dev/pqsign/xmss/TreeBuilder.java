@@ -25,6 +25,21 @@ final class TreeBuilder {
     private TreeBuilder() {
     }
 
+    /**
+     * Builds with fresh mid-state-resuming contexts of {@code key} (whole-tree builds are throughput
+     * work: key generation, key load, a tree the signing schedule did not precompute); the calling
+     * thread's context is wiped afterwards like the workers'.
+     */
+    static StoredTree build(XmssPrivateKey key, HashAddress subtree, int height, int minHeight, int threads,
+            LongConsumer progress) {
+        TreeHash local = key.newTreeHash();
+        try {
+            return build(local, key::newTreeHash, subtree, height, minHeight, threads, progress);
+        } finally {
+            local.hasher.wipe();
+        }
+    }
+
     static StoredTree build(TreeHash local, Supplier<TreeHash> perThread, HashAddress subtree, int height,
             int minHeight, int threads, LongConsumer progress) {
         int n = local.hasher.n;

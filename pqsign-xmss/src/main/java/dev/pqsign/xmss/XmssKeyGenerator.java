@@ -58,14 +58,8 @@ public final class XmssKeyGenerator {
             // The root is not known yet: build a key with a placeholder root only to get its hashing context.
             XmssPrivateKey partial = new XmssPrivateKey(params, derivation, skSeed, skPrf, pubSeed, new byte[n]);
             HashAddress top = new HashAddress().setLayer(params.layers() - 1).setTree(0);
-            TreeHash local = partial.newTreeHash();
-            StoredTree tree;
-            try {
-                tree = TreeBuilder.build(local, partial::newTreeHash, top, params.treeHeight(), params.treeHeight(),
-                        Math.max(1, threads), progress);
-            } finally {
-                local.hasher.wipe();
-            }
+            StoredTree tree = TreeBuilder.build(partial, top, params.treeHeight(), params.treeHeight(),
+                    Math.max(1, threads), progress);
             XmssPrivateKey key = new XmssPrivateKey(params, derivation, skSeed, skPrf, pubSeed, tree.root());
             partial.destroy();
             return key;
