@@ -25,6 +25,15 @@ final class HyperballSampler {
     private HyperballSampler() {
     }
 
+    /** Slots per polynomial in {@code Work.samples}: n, plus one for the 257th draw of y1_0 and y1_1. */
+    static final int SAMPLE_STRIDE = N + 1;
+    /** Room before a stream's blocks in {@code Work.vbuf} for the head of a draw cut by a chunk end. */
+    private static final int LEAD = 32;
+    /** Most SHAKE256 blocks squeezed per stream and chunk on the vector path. */
+    static final int CHUNK_BLOCKS = 8;
+    /** Bytes per stream in {@code Work.vbuf}: the lead, a chunk, and 8 bytes for 8-byte reads past a draw. */
+    static final int VSLOT = LEAD + CHUNK_BLOCKS * Keccak.SHAKE256_RATE + 8;
+
     /** Per-context buffers of the sampler. */
     static final class Work {
         final long[] samples;
@@ -41,11 +50,33 @@ final class HyperballSampler {
         final byte[] bSeed = new byte[HaetaeParameterSet.CRHBYTES + 2];
         /** The output bit pair b of the last call (bit 0: sign, bit 1: rejection selector). */
         int b;
+        /**
+         * Vector path (see {@link VectorSupport}): states per vector permutation, or 0 for the scalar
+         * path. With lanes &gt; 0, up to {@code lanes} Gaussian streams are squeezed in lock-step:
+         * their interleaved Keccak states, each stream's output bytes of the current chunk, and each
+         * stream's read position, end of data and accepted-draw count.
+         */
+        final int lanes;
+        final long[] vstate;
+        final byte[] vbuf;
+        final int[] vpos;
+        final int[] vend;
+        final int[] vcount;
 
         Work(HaetaeParameterSet p) {
-            samples = new long[(p.l + p.k) * N];
+            this(p, VectorSupport.LANES);
+        }
+
+        Work(HaetaeParameterSet p, int lanes) {
+            samples = new long[(p.l + p.k) * SAMPLE_STRIDE];
             signs = new byte[(p.l + p.k) * N / 8];
             startValues(p, startCube, startThreeHalves);
+            this.lanes = lanes;
+            vstate = new long[25 * lanes];
+            vbuf = new byte[VSLOT * lanes];
+            vpos = new int[lanes];
+            vend = new int[lanes];
+            vcount = new int[lanes];
         }
 
         void wipe() {
@@ -53,6 +84,8 @@ final class HyperballSampler {
             java.util.Arrays.fill(signs, (byte) 0);
             java.util.Arrays.fill(draw, (byte) 0);
             java.util.Arrays.fill(bSeed, (byte) 0);
+            java.util.Arrays.fill(vstate, 0L);
+            java.util.Arrays.fill(vbuf, (byte) 0);
             sqsum.set(0, 0);
             sqr.set(0, 0);
             y.set(0, 0);
@@ -112,13 +145,23 @@ final class HyperballSampler {
         int ni = nonce;
         long bound = p.b0sq * LN * LN;
         int dims = p.l + p.k;
+        int minGroup = Math.max(2, w.lanes / 2 - 1);
         while (true) {
             w.sqsum.set(0, 0);
-            gaussPoly(version, xof, w, seed, ni++, 0, N + 1);
-            gaussPoly(version, xof, w, seed, ni++, 1, N + 1);
-            for (int i = 2; i < dims; i++) {
-                gaussPoly(version, xof, w, seed, ni++, i, N);
+            int done = 0;
+            if (w.lanes > 0) {
+                // groups of streams through the vector Keccak; a small remainder stays scalar, where
+                // a few scalar permutations cost less than one of all lanes
+                while (dims - done >= minGroup) {
+                    int n = Math.min(w.lanes, dims - done);
+                    gaussPolys(version, w, seed, ni + done, done, n);
+                    done += n;
+                }
             }
+            for (int i = done; i < dims; i++) {
+                gaussPoly(version, xof, w, seed, ni + i, i, i < 2 ? N + 1 : N);
+            }
+            ni += dims;
             radius(p, w.sqsum, w.invsqrt, w.radius, w.startCube, w.startThreeHalves, w.scratch);
             long sq = 0;
             long rlo = w.radius.lo;
@@ -126,10 +169,11 @@ final class HyperballSampler {
             for (int i = 0; i < dims; i++) {
                 int[] out = i < p.l ? y1[i] : y2[i - p.l];
                 int base = i * N;
+                int sBase = i * SAMPLE_STRIDE;
                 for (int j = 0; j < N; j++) {
                     int idx = base + j;
                     int sign = (w.signs[idx >>> 3] >> (idx & 7)) & 1;
-                    int v = FixedPoint.mulRound13(w.samples[idx], rlo, rhi, sign);
+                    int v = FixedPoint.mulRound13(w.samples[sBase + j], rlo, rhi, sign);
                     out[j] = v;
                     sq += (long) v * v;
                 }
@@ -151,11 +195,11 @@ final class HyperballSampler {
      * len/8 sign bytes first, then fixed-size draws. With len = 257 the last accepted sample only
      * contributes to the norm (the two extra hyperball dimensions).
      */
-    private static void gaussPoly(HaetaeSampler version, Keccak xof, Work w, byte[] seed, int nonce,
+    static void gaussPoly(HaetaeSampler version, Keccak xof, Work w, byte[] seed, int nonce,
             int poly, int len) {
         xof.initShake256().absorb(seed, 0, HaetaeParameterSet.CRHBYTES).absorbU16(nonce & 0xffff);
         xof.squeeze(w.signs, poly * (N / 8), len / 8);
-        int base = poly * N;
+        int base = poly * SAMPLE_STRIDE;
         int count = 0;
         int drawBytes = version.drawBytes;
         while (count < len) {
@@ -170,8 +214,8 @@ final class HyperballSampler {
             long r = version == HaetaeSampler.V1_2_0 ? draw83(src, at, w.sqr, w.y) : draw16(src, at, w.sqr, w.y);
             // Branch-free bookkeeping (as the reference): the sample is always stored at the current
             // slot and the slot only advances when accepted. Without an unpredictable branch the CPU
-            // overlaps consecutive draws' multiplication chains. For len = 257 the extra sample lands
-            // in the next polynomial's first slot, which is overwritten when that polynomial is drawn.
+            // overlaps consecutive draws' multiplication chains. A rejected draw lands in the next
+            // free slot (for len = 257 the stride's spare slot), where the next draw overwrites it.
             long accepted = r & 1;
             w.samples[base + count] = w.y.lo;
             w.sqsum.lo += w.sqr.lo & -accepted;
@@ -179,6 +223,109 @@ final class HyperballSampler {
             count += (int) accepted;
         }
         FixedPoint.renormalize(w.sqsum);
+    }
+
+    /**
+     * {@link #gaussPoly} for the {@code n <= w.lanes} polynomials {@code poly0 ..} (nonces
+     * {@code nonce0 ..}) at once: their SHAKE256 streams are absorbed and squeezed in lock-step by
+     * {@link VectorKeccak}, a chunk of blocks at a time, and each stream's bytes are consumed exactly
+     * as the scalar path consumes them (sign bytes, then draws, a draw cut by a chunk end continued in
+     * the next chunk). Only the order in which accepted squares are added to the exact integer sum
+     * {@code w.sqsum} differs, which does not change it. Each chunk has as many blocks as the stream
+     * furthest from completion certainly still needs (at most {@link #CHUNK_BLOCKS}), so no
+     * permutation is computed that the scalar path would not also compute for that stream.
+     */
+    static void gaussPolys(HaetaeSampler version, Work w, byte[] seed, int nonce0, int poly0, int n) {
+        final int lanes = w.lanes;
+        final int rate = Keccak.SHAKE256_RATE;
+        final int laneWords = rate / 8;
+        long[] st = w.vstate;
+        byte[] buf = w.vbuf;
+        // absorb seed (64 bytes = lanes 0..7) || nonce (2 bytes) and the SHAKE padding: one block
+        java.util.Arrays.fill(st, 0L);
+        for (int i = 0; i < HaetaeParameterSet.CRHBYTES / 8; i++) {
+            java.util.Arrays.fill(st, i * lanes, (i + 1) * lanes, (long) LE64.get(seed, 8 * i));
+        }
+        for (int j = 0; j < lanes; j++) {
+            long nonce = j < n ? (nonce0 + j) & 0xffff : 0;
+            st[8 * lanes + j] = nonce | 0x1fL << 16;
+            st[(laneWords - 1) * lanes + j] = 0x80L << 56;
+        }
+        int drawBytes = version.drawBytes;
+        boolean v120 = version == HaetaeSampler.V1_2_0;
+        long[] samples = w.samples;
+        int active = 0;
+        int blocks = 1;
+        for (int j = 0; j < n; j++) {
+            active |= 1 << j;
+            w.vpos[j] = j * VSLOT + LEAD;
+            w.vend[j] = j * VSLOT + LEAD;
+            w.vcount[j] = 0;
+            int len = poly0 + j < 2 ? N + 1 : N;
+            blocks = Math.max(blocks, (len / 8 + len * drawBytes + rate - 1) / rate);
+        }
+        boolean first = true;
+        while (active != 0) {
+            blocks = Math.min(blocks, CHUNK_BLOCKS);
+            // keep the unread head of a cut draw just before the new chunk
+            for (int j = 0; j < n; j++) {
+                if ((active >>> j & 1) != 0) {
+                    int carry = w.vend[j] - w.vpos[j];
+                    int start = j * VSLOT + LEAD;
+                    System.arraycopy(buf, w.vpos[j], buf, start - carry, carry);
+                    w.vpos[j] = start - carry;
+                    w.vend[j] = start + blocks * rate;
+                }
+            }
+            for (int c = 0; c < blocks; c++) {
+                VectorKeccak.permute(st);
+                for (int j = 0; j < n; j++) {
+                    if ((active >>> j & 1) != 0) {
+                        int o = j * VSLOT + LEAD + c * rate;
+                        for (int i = 0; i < laneWords; i++) {
+                            LE64.set(buf, o + 8 * i, st[i * lanes + j]);
+                        }
+                    }
+                }
+            }
+            int need = 0;
+            for (int j = 0; j < n; j++) {
+                if ((active >>> j & 1) == 0) {
+                    continue;
+                }
+                int poly = poly0 + j;
+                int len = poly < 2 ? N + 1 : N;
+                int pos = w.vpos[j];
+                if (first) {
+                    System.arraycopy(buf, pos, w.signs, poly * (N / 8), len / 8);
+                    pos += len / 8;
+                }
+                int end = w.vend[j];
+                int count = w.vcount[j];
+                int base = poly * SAMPLE_STRIDE;
+                while (count < len && pos + drawBytes <= end) {
+                    long r = v120 ? draw83(buf, pos, w.sqr, w.y) : draw16(buf, pos, w.sqr, w.y);
+                    pos += drawBytes;
+                    long accepted = r & 1;
+                    samples[base + count] = w.y.lo;
+                    w.sqsum.lo += w.sqr.lo & -accepted;
+                    w.sqsum.hi += w.sqr.hi & -accepted;
+                    count += (int) accepted;
+                }
+                w.vpos[j] = pos;
+                w.vcount[j] = count;
+                if (count == len) {
+                    active &= ~(1 << j);
+                } else {
+                    // bytes this stream certainly still needs: the remaining draws, none rejected
+                    int missing = (len - count) * drawBytes - (end - pos);
+                    need = Math.max(need, (missing + rate - 1) / rate);
+                }
+            }
+            FixedPoint.renormalize(w.sqsum);
+            blocks = need;
+            first = false;
+        }
     }
 
     private static final java.lang.invoke.VarHandle LE64 = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(

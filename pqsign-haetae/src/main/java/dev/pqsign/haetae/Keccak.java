@@ -217,6 +217,11 @@ final class Keccak {
      * which keeps far fewer values live than a separate rho-pi pass (fewer register spills in C2).
      */
     private void permute() {
+        permuteLanes(s);
+    }
+
+    /** Keccak-f[1600] on the 25 lanes of {@code s} (also the reference for {@link VectorKeccak}). */
+    static void permuteLanes(long[] s) {
         long aba = s[0], abe = s[1], abi = s[2], abo = s[3], abu = s[4];
         long aga = s[5], age = s[6], agi = s[7], ago = s[8], agu = s[9];
         long aka = s[10], ake = s[11], aki = s[12], ako = s[13], aku = s[14];

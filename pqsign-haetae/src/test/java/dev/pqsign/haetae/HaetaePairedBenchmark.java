@@ -26,7 +26,8 @@ import org.bouncycastle.pqc.crypto.haetae.HAETAESigner;
  * <li>FAST, then COMPACT, per sampler.</li>
  * </ul>
  *
- * <p>Usage: {@code java -cp <test classpath> dev.pqsign.haetae.HaetaePairedBenchmark [signatures]}
+ * <p>Usage: {@code java [--add-modules jdk.incubator.vector] -cp <test classpath>
+ * dev.pqsign.haetae.HaetaePairedBenchmark [signatures [bc]]}; with {@code bc} only the BouncyCastle rows.
  */
 public final class HaetaePairedBenchmark {
     private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
@@ -51,8 +52,9 @@ public final class HaetaePairedBenchmark {
 
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
-        System.out.println("java " + System.getProperty("java.version") + ", " + n
-                + " paired signatures per row (thread CPU time, microseconds; ratio = second / first)");
+        boolean bcOnly = args.length > 1 && args[1].equals("bc");
+        System.out.println("java " + System.getProperty("java.version") + ", FAST engine: " + VectorSupport.describe()
+                + ", " + n + " paired signatures per row (thread CPU time, microseconds; ratio = second / first)");
         System.out.println("set       first           second                median1   median2     mean1     mean2"
                 + "  ratio of medians  median ratio  ratio of means");
         for (HaetaeParameterSet p : HaetaeParameterSet.values()) {
@@ -76,7 +78,7 @@ public final class HaetaePairedBenchmark {
             };
 
             run(p, "BC 1.87", bcSigner, "FAST v1.1.2", engine(HaetaeEngine.FAST, p, HaetaeSampler.V1_1_2, sk), n);
-            for (HaetaeSampler s : HaetaeSampler.values()) {
+            for (HaetaeSampler s : bcOnly ? new HaetaeSampler[0] : HaetaeSampler.values()) {
                 String v = s == HaetaeSampler.V1_2_0 ? "v1.2.0" : "v1.1.2";
                 run(p, "FAST " + v, engine(HaetaeEngine.FAST, p, s, sk), "COMPACT " + v,
                         engine(HaetaeEngine.COMPACT, p, s, sk), Math.max(100, n / 2));

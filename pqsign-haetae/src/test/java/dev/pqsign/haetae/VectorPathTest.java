@@ -1,0 +1,137 @@
+package dev.pqsign.haetae;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fast engine's optional multi-stream (Vector API) Keccak against the scalar path. The module's
+ * build runs the tests twice: with {@code --add-modules jdk.incubator.vector}
+ * ({@code pqsign.test.expectVectorModule=true}) and without it (the KAT, differential, BouncyCastle and
+ * allocation tests then exercise the scalar fallback).
+ */
+class VectorPathTest {
+
+    @Test
+    void vectorPath_isOnExactlyWhenTheModuleIsThere() {
+        String expect = System.getProperty("pqsign.test.expectVectorModule");
+        assumeTrue(expect != null, "run by the module's build");
+        boolean module = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+        System.out.println("HAETAE fast engine: " + VectorSupport.describe());
+        if (Boolean.parseBoolean(expect)) {
+            assertTrue(module, "surefire should add jdk.incubator.vector");
+            String arch = System.getProperty("os.arch");
+            if (arch.equals("amd64") || arch.equals("x86_64")) {
+                assertTrue(VectorSupport.enabled(), VectorSupport.describe());
+            }
+        } else {
+            assertFalse(module);
+            assertFalse(VectorSupport.enabled());
+            assertEquals(0, new HaetaeContext(HaetaeParameterSet.HAETAE_2).sampler.lanes);
+        }
+    }
+
+    @Test
+    void vectorPermutation_equalsScalarOnEveryLane() {
+        assumeTrue(VectorSupport.enabled(), VectorSupport.describe());
+        int w = VectorSupport.LANES;
+        Random rnd = new Random(42);
+        long[] st = new long[25 * w];
+        long[][] ref = new long[w][25];
+        for (int j = 0; j < w; j++) {
+            for (int i = 0; i < 25; i++) {
+                ref[j][i] = rnd.nextLong();
+                st[i * w + j] = ref[j][i];
+            }
+        }
+        for (int round = 0; round < 5; round++) {
+            VectorKeccak.permute(st);
+            for (int j = 0; j < w; j++) {
+                Keccak.permuteLanes(ref[j]);
+                for (int i = 0; i < 25; i++) {
+                    assertEquals(ref[j][i], st[i * w + j], "round " + round + " state " + j + " lane " + i);
+                }
+            }
+        }
+    }
+
+    /** gaussPolys for 1..lanes streams against the scalar gaussPoly, stream by stream. */
+    @Test
+    void lockStepStreams_consumeTheSameBytesAsTheScalarPath() {
+        assumeTrue(VectorSupport.enabled(), VectorSupport.describe());
+        int w = VectorSupport.LANES;
+        Random rnd = new Random(7);
+        byte[] seed = new byte[HaetaeParameterSet.CRHBYTES];
+        Keccak xof = new Keccak();
+        HaetaeParameterSet p = HaetaeParameterSet.HAETAE_5;
+        for (HaetaeSampler s : HaetaeSampler.values()) {
+            for (int n = 1; n <= w; n++) {
+                for (int poly0 : new int[] {0, 1, 2}) {
+                    rnd.nextBytes(seed);
+                    int nonce0 = rnd.nextInt(0x10000);
+                    HyperballSampler.Work vec = new HyperballSampler.Work(p, w);
+                    HyperballSampler.Work sca = new HyperballSampler.Work(p, 0);
+                    HyperballSampler.gaussPolys(s, vec, seed, nonce0, poly0, n);
+                    for (int j = 0; j < n; j++) {
+                        int poly = poly0 + j;
+                        HyperballSampler.gaussPoly(s, xof, sca, seed, nonce0 + j, poly, poly < 2 ? 257 : 256);
+                    }
+                    String what = s + " n=" + n + " poly0=" + poly0;
+                    assertEquals(sca.sqsum.hi, vec.sqsum.hi, what);
+                    assertEquals(sca.sqsum.lo, vec.sqsum.lo, what);
+                    int from = poly0 * HyperballSampler.SAMPLE_STRIDE;
+                    for (int j = 0; j < n; j++) {
+                        for (int i = 0; i < 256; i++) {
+                            int at = from + j * HyperballSampler.SAMPLE_STRIDE + i;
+                            assertEquals(sca.samples[at], vec.samples[at], what + " sample " + j + "/" + i);
+                        }
+                    }
+                    int sb = poly0 * 32;
+                    for (int i = sb; i < sb + 32 * n; i++) {
+                        assertEquals(sca.signs[i], vec.signs[i], what + " sign byte " + i);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Whole hyperball draws (all streams of an attempt) for every set and sampler. */
+    @Test
+    void hyperballSample_vectorEqualsScalar() {
+        assumeTrue(VectorSupport.enabled(), VectorSupport.describe());
+        Random rnd = new Random(11);
+        byte[] seed = new byte[HaetaeParameterSet.CRHBYTES];
+        Keccak xof = new Keccak();
+        for (HaetaeParameterSet p : HaetaeParameterSet.values()) {
+            for (HaetaeSampler s : HaetaeSampler.values()) {
+                HyperballSampler.Work vec = new HyperballSampler.Work(p, VectorSupport.LANES);
+                HyperballSampler.Work sca = new HyperballSampler.Work(p, 0);
+                int[][] y1v = new int[p.l][256];
+                int[][] y2v = new int[p.k][256];
+                int[][] y1s = new int[p.l][256];
+                int[][] y2s = new int[p.k][256];
+                for (int t = 0; t < 20; t++) {
+                    rnd.nextBytes(seed);
+                    int nonce = rnd.nextInt(0x10000);
+                    int nv = HyperballSampler.sample(p, s, xof, vec, seed, nonce, y1v, y2v);
+                    int ns = HyperballSampler.sample(p, s, xof, sca, seed, nonce, y1s, y2s);
+                    String what = p + " " + s + " try " + t;
+                    assertEquals(ns, nv, what);
+                    assertEquals(sca.b, vec.b, what);
+                    for (int i = 0; i < p.l; i++) {
+                        assertArrayEquals(y1s[i], y1v[i], what + " y1_" + i);
+                    }
+                    for (int i = 0; i < p.k; i++) {
+                        assertArrayEquals(y2s[i], y2v[i], what + " y2_" + i);
+                    }
+                }
+            }
+        }
+    }
+}
