@@ -22,6 +22,7 @@ import java.util.Objects;
  * lowest index still acceptable (0 before the first reading; last accepted + 1 after).
  *
  * <p>Thread-safe. Different keys proceed in parallel; calls for one key are serialized.
+ * {@link #inDirectory} keeps all keys in one {@link MarkFile} with group commit.
  */
 public final class ReplayGuard implements AutoCloseable {
 
@@ -36,50 +37,152 @@ public final class ReplayGuard implements AutoCloseable {
         StateStore open(KeyId key) throws IOException;
     }
 
-    private final StoreProvider provider;
+    /** Where the marks live: one store per key, or one group-committed file for all keys. */
+    private interface Backend {
+        /** The durable mark of {@code key} (creating the key's state if needed). */
+        long load(KeyId key) throws IOException;
+
+        /** Accepts {@code index} if not below the durable mark, durably raising the mark first. */
+        MarkFile.Outcome accept(KeyId key, long index) throws IOException;
+
+        void close() throws IOException;
+    }
+
+    private final Backend backend;
     private final Map<KeyId, KeyState> keys = new HashMap<>();
 
+    /** The name of the group-committed mark file inside the directory given to {@link #inDirectory}. */
+    public static final String MARK_FILE_NAME = "replay-marks.pqrm";
+
     /**
-     * A guard keeping each key's state in {@code dir}/{@code <key id hex>.marks} (a
-     * {@link SlotFileStore}: two checksummed slots overwritten in place, one {@code fdatasync} per
-     * accepted reading, cross-process lock). The directory is created if missing.
+     * A guard keeping the state of every key in one file, {@code dir}/{@value #MARK_FILE_NAME} (a
+     * {@link MarkFile}: per key two checksummed records overwritten in place, cross-process lock,
+     * and group commit: the marks of all keys accepted at the same time share one
+     * {@code fdatasync}). The directory is created if missing.
      *
-     * <p>A key's state written by earlier versions ({@code <key id hex>.replay}, a
-     * {@code FileStateStore}) is carried over when its {@code .marks} file is first created, so an
-     * upgrade does not reopen replays; the old file is left in place and no longer written.
+     * <p>A key's state written by earlier versions is carried over when the key is first written
+     * to the mark file: {@code <key id hex>.marks} (a {@link SlotFileStore}) if present, else
+     * {@code <key id hex>.replay} (a {@code FileStateStore}); a carried-over state of another key
+     * is refused. The old files are left in place and no longer written, so an upgrade does not
+     * reopen replays. (Older versions must not run on the same directory afterwards: they would
+     * not see the marks written since.)
      */
     public static ReplayGuard inDirectory(Path dir) throws IOException {
         Files.createDirectories(dir);
-        return new ReplayGuard(key -> {
-            SlotFileStore store = SlotFileStore.open(dir.resolve(key.hex() + ".marks"));
-            Path legacy = dir.resolve(key.hex() + ".replay");
-            if (!store.exists() && Files.exists(legacy)) {
-                byte[] previous;
-                try (FileStateStore old = FileStateStore.open(legacy)) {
-                    previous = old.read();
-                }
-                decode(key, previous, legacy.toString()); // refuse to carry over a foreign or broken state
-                try {
-                    store.create(previous);
-                } catch (java.nio.file.FileAlreadyExistsException raced) {
-                    // another process carried it over first
-                }
+        MarkFile marks = MarkFile.open(dir.resolve(MARK_FILE_NAME), key -> legacyMark(dir, key));
+        return new ReplayGuard(new Backend() {
+            @Override
+            public long load(KeyId key) throws IOException {
+                return marks.read(key);
             }
-            return store;
+
+            @Override
+            public MarkFile.Outcome accept(KeyId key, long index) throws IOException {
+                return marks.advance(key, index);
+            }
+
+            @Override
+            public void close() throws IOException {
+                marks.close();
+            }
         });
     }
 
-    /** @param provider opens each key's store on first use */
+    /** The mark an earlier version stored for {@code key} in {@code dir}, or 0. */
+    private static long legacyMark(Path dir, KeyId key) throws IOException {
+        Path slots = dir.resolve(key.hex() + ".marks");
+        if (Files.exists(slots)) {
+            try (SlotFileStore old = SlotFileStore.open(slots)) {
+                return decode(key, old.read(), slots.toString());
+            }
+        }
+        Path replay = dir.resolve(key.hex() + ".replay");
+        if (Files.exists(replay)) {
+            try (FileStateStore old = FileStateStore.open(replay)) {
+                return decode(key, old.read(), replay.toString());
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * A guard keeping each key's state in its own store (one durable write per accepted reading,
+     * nothing shared between keys).
+     *
+     * @param provider opens each key's store on first use
+     */
     public ReplayGuard(StoreProvider provider) {
-        this.provider = Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(provider, "provider");
+        Map<KeyId, StateStore> stores = new HashMap<>();
+        this.backend = new Backend() {
+            private StateStore store(KeyId key) throws IOException {
+                synchronized (stores) {
+                    StateStore s = stores.get(key);
+                    if (s == null) {
+                        s = provider.open(key);
+                        stores.put(key, s);
+                    }
+                    return s;
+                }
+            }
+
+            @Override
+            public long load(KeyId key) throws IOException {
+                StateStore store = store(key);
+                byte[] bytes = StateCodec.readOrCreate(store, encode(key, 0));
+                return decode(key, bytes, store.describe());
+            }
+
+            @Override
+            public MarkFile.Outcome accept(KeyId key, long index) throws IOException {
+                StateStore store = store(key);
+                boolean[] accepted = {false};
+                byte[] written;
+                try {
+                    written = store.update(cur -> {
+                        long persisted = decode(key, cur, store.describe());
+                        if (index < persisted) {
+                            return cur; // another process got there first
+                        }
+                        accepted[0] = true;
+                        return encode(key, index + 1);
+                    });
+                } catch (UncheckedIOException e) {
+                    throw e.getCause();
+                }
+                return new MarkFile.Outcome(accepted[0], decode(key, written, store.describe()));
+            }
+
+            @Override
+            public void close() throws IOException {
+                IOException first = null;
+                synchronized (stores) {
+                    for (StateStore s : stores.values()) {
+                        try {
+                            s.close();
+                        } catch (IOException e) {
+                            if (first == null) {
+                                first = e;
+                            }
+                        }
+                    }
+                    stores.clear();
+                }
+                if (first != null) {
+                    throw first;
+                }
+            }
+        };
+    }
+
+    private ReplayGuard(Backend backend) {
+        this.backend = backend;
     }
 
     private static final class KeyState {
-        final StateStore store;
         long nextAcceptable;
 
-        KeyState(StateStore store, long nextAcceptable) {
-            this.store = store;
+        KeyState(long nextAcceptable) {
             this.nextAcceptable = nextAcceptable;
         }
     }
@@ -88,14 +191,7 @@ public final class ReplayGuard implements AutoCloseable {
         synchronized (keys) {
             KeyState s = keys.get(key);
             if (s == null) {
-                StateStore store = provider.open(key);
-                try {
-                    byte[] bytes = StateCodec.readOrCreate(store, encode(key, 0));
-                    s = new KeyState(store, decode(key, bytes, store.describe()));
-                } catch (IOException | RuntimeException e) {
-                    store.close();
-                    throw e;
-                }
+                s = new KeyState(backend.load(key));
                 keys.put(key, s);
             }
             return s;
@@ -117,7 +213,9 @@ public final class ReplayGuard implements AutoCloseable {
     /**
      * Accepts {@code index} if it is above the last accepted index of {@code key}, persisting the new
      * mark before returning {@code true}. The check is repeated under the store's lock, so two
-     * processes sharing a store cannot both accept the same index.
+     * processes sharing a store cannot both accept the same index. Calls for one key are
+     * serialized; calls for different keys proceed in parallel (with {@link #inDirectory}, their
+     * writes share flushes).
      *
      * @return {@code true} if accepted, {@code false} if it is a replay (or reordered / older)
      * @throws IOException if the state cannot be made durable (nothing is accepted then)
@@ -131,22 +229,9 @@ public final class ReplayGuard implements AutoCloseable {
             if (index < s.nextAcceptable) {
                 return false;
             }
-            boolean[] accepted = {false};
-            byte[] written;
-            try {
-                written = s.store.update(cur -> {
-                    long persisted = decode(key, cur, s.store.describe());
-                    if (index < persisted) {
-                        return cur; // another process got there first
-                    }
-                    accepted[0] = true;
-                    return encode(key, index + 1);
-                });
-            } catch (UncheckedIOException e) {
-                throw e.getCause();
-            }
-            s.nextAcceptable = decode(key, written, s.store.describe());
-            return accepted[0];
+            MarkFile.Outcome o = backend.accept(key, index);
+            s.nextAcceptable = o.nextAcceptable();
+            return o.accepted();
         }
     }
 
@@ -188,21 +273,9 @@ public final class ReplayGuard implements AutoCloseable {
     /** Closes every opened store. */
     @Override
     public void close() throws IOException {
-        IOException first = null;
         synchronized (keys) {
-            for (KeyState s : keys.values()) {
-                try {
-                    s.store.close();
-                } catch (IOException e) {
-                    if (first == null) {
-                        first = e;
-                    }
-                }
-            }
             keys.clear();
         }
-        if (first != null) {
-            throw first;
-        }
+        backend.close();
     }
 }

@@ -149,9 +149,10 @@ class SlotFileStoreTest {
             assertFalse(g.tryAccept(key, 41));
             assertTrue(g.tryAccept(key, 43));
         }
-        assertTrue(Files.exists(replay.resolve(key.hex() + ".marks")));
+        assertTrue(Files.exists(replay.resolve(ReplayGuard.MARK_FILE_NAME)));
+        assertFalse(Files.exists(replay.resolve(key.hex() + ".marks")), "the old file is only read");
         try (ReplayGuard g = ReplayGuard.inDirectory(replay)) {
-            assertEquals(43, g.lastAccepted(key), "the .marks file, not the old file, is authoritative");
+            assertEquals(43, g.lastAccepted(key), "the mark file, not the old file, is authoritative");
         }
     }
 }
