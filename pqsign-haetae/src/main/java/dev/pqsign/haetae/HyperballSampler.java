@@ -62,12 +62,15 @@ final class HyperballSampler {
         final int[] vpos;
         final int[] vend;
         final int[] vcount;
+        /** Vector v1.1.2 draws per batch ({@link VectorDraws}), or 0; results of one batch. */
+        final int drawLanes;
+        final long[] vdraws;
 
         Work(HaetaeParameterSet p) {
-            this(p, VectorSupport.LANES);
+            this(p, VectorSupport.LANES, VectorSupport.drawLanes());
         }
 
-        Work(HaetaeParameterSet p, int lanes) {
+        Work(HaetaeParameterSet p, int lanes, int drawLanes) {
             samples = new long[(p.l + p.k) * SAMPLE_STRIDE];
             signs = new byte[(p.l + p.k) * N / 8];
             startValues(p, startCube, startThreeHalves);
@@ -77,6 +80,8 @@ final class HyperballSampler {
             vpos = new int[lanes];
             vend = new int[lanes];
             vcount = new int[lanes];
+            this.drawLanes = drawLanes;
+            vdraws = new long[6 * drawLanes];
         }
 
         void wipe() {
@@ -86,6 +91,7 @@ final class HyperballSampler {
             java.util.Arrays.fill(bSeed, (byte) 0);
             java.util.Arrays.fill(vstate, 0L);
             java.util.Arrays.fill(vbuf, (byte) 0);
+            java.util.Arrays.fill(vdraws, 0L);
             sqsum.set(0, 0);
             sqr.set(0, 0);
             y.set(0, 0);
@@ -254,6 +260,8 @@ final class HyperballSampler {
         int drawBytes = version.drawBytes;
         boolean v120 = version == HaetaeSampler.V1_2_0;
         long[] samples = w.samples;
+        int dw = v120 ? 0 : w.drawLanes;
+        long[] vd = w.vdraws;
         int active = 0;
         int blocks = 1;
         for (int j = 0; j < n; j++) {
@@ -304,6 +312,18 @@ final class HyperballSampler {
                 int count = w.vcount[j];
                 int base = poly * SAMPLE_STRIDE;
                 while (count < len && pos + drawBytes <= end) {
+                    if (dw > 0 && pos + dw * drawBytes <= end && VectorDraws.draw16(buf, pos, vd)) {
+                        // consume the batch draw by draw, up to the len-th acceptance
+                        for (int t = 0; t < dw && count < len; t++) {
+                            long accepted = vd[dw + t];
+                            samples[base + count] = vd[t];
+                            w.sqsum.lo += vd[2 * dw + t] & -accepted;
+                            w.sqsum.hi += vd[3 * dw + t] & -accepted;
+                            count += (int) accepted;
+                            pos += drawBytes;
+                        }
+                        continue;
+                    }
                     long r = v120 ? draw83(buf, pos, w.sqr, w.y) : draw16(buf, pos, w.sqr, w.y);
                     pos += drawBytes;
                     long accepted = r & 1;
@@ -337,9 +357,9 @@ final class HyperballSampler {
      * {@code 2^16 + rand16} the field difference {@code 2^16 + rand16 - (c + 1)} stays in [0, 2^17), so
      * fields never borrow from each other and bit 16 of a field is set exactly when c &lt; rand16.
      */
-    private static final long[] CDT16_SWAR = new long[(CDT16.length + 2) / 3];
+    static final long[] CDT16_SWAR = new long[(CDT16.length + 2) / 3];
     private static final long SWAR_ONES = 1L | 1L << 21 | 1L << 42;
-    private static final long SWAR_BIT16 = SWAR_ONES << 16;
+    static final long SWAR_BIT16 = SWAR_ONES << 16;
 
     static {
         for (int w = 0; w < CDT16_SWAR.length; w++) {

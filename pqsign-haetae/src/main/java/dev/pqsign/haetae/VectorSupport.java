@@ -38,6 +38,14 @@ final class VectorSupport {
         return "scalar Keccak (vector species narrower than 4 x 64 bits, or self-test failed)";
     }
 
+    /**
+     * Draws per vector batch of v1.1.2 Gaussians ({@link VectorDraws}), or 0: only with 8 lanes
+     * (AVX-512, whose 64-bit lane multiply the batch relies on); fewer lanes keep the scalar draws.
+     */
+    static int drawLanes() {
+        return LANES == 8 && !"false".equalsIgnoreCase(System.getProperty(PROPERTY + ".draws")) ? VectorDraws.W : 0;
+    }
+
     private static boolean modulePresent() {
         return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
     }

@@ -70,19 +70,22 @@ class VectorPathTest {
         byte[] seed = new byte[HaetaeParameterSet.CRHBYTES];
         Keccak xof = new Keccak();
         HaetaeParameterSet p = HaetaeParameterSet.HAETAE_5;
-        for (HaetaeSampler s : HaetaeSampler.values()) {
+        int[] drawLanes = {0, VectorSupport.drawLanes()};
+        for (int c = 0; c < 2 * drawLanes.length; c++) {
+            HaetaeSampler s = HaetaeSampler.values()[c % 2];
+            int dl = drawLanes[c / 2];
             for (int n = 1; n <= w; n++) {
                 for (int poly0 : new int[] {0, 1, 2}) {
                     rnd.nextBytes(seed);
                     int nonce0 = rnd.nextInt(0x10000);
-                    HyperballSampler.Work vec = new HyperballSampler.Work(p, w);
-                    HyperballSampler.Work sca = new HyperballSampler.Work(p, 0);
+                    HyperballSampler.Work vec = new HyperballSampler.Work(p, w, dl);
+                    HyperballSampler.Work sca = new HyperballSampler.Work(p, 0, 0);
                     HyperballSampler.gaussPolys(s, vec, seed, nonce0, poly0, n);
                     for (int j = 0; j < n; j++) {
                         int poly = poly0 + j;
                         HyperballSampler.gaussPoly(s, xof, sca, seed, nonce0 + j, poly, poly < 2 ? 257 : 256);
                     }
-                    String what = s + " n=" + n + " poly0=" + poly0;
+                    String what = s + " n=" + n + " poly0=" + poly0 + " vector draws " + dl;
                     assertEquals(sca.sqsum.hi, vec.sqsum.hi, what);
                     assertEquals(sca.sqsum.lo, vec.sqsum.lo, what);
                     int from = poly0 * HyperballSampler.SAMPLE_STRIDE;
@@ -110,8 +113,9 @@ class VectorPathTest {
         Keccak xof = new Keccak();
         for (HaetaeParameterSet p : HaetaeParameterSet.values()) {
             for (HaetaeSampler s : HaetaeSampler.values()) {
-                HyperballSampler.Work vec = new HyperballSampler.Work(p, VectorSupport.LANES);
-                HyperballSampler.Work sca = new HyperballSampler.Work(p, 0);
+                HyperballSampler.Work vec = new HyperballSampler.Work(p, VectorSupport.LANES,
+                        VectorSupport.drawLanes());
+                HyperballSampler.Work sca = new HyperballSampler.Work(p, 0, 0);
                 int[][] y1v = new int[p.l][256];
                 int[][] y2v = new int[p.k][256];
                 int[][] y1s = new int[p.l][256];
@@ -133,5 +137,57 @@ class VectorPathTest {
                 }
             }
         }
+    }
+
+    /**
+     * Batches of v1.1.2 draws against the scalar draw16, on random bytes and on edge cases: CDT
+     * values next to table entries, all-zero and all-one fields, the largest fractions.
+     */
+    @Test
+    void vectorDraws_equalScalarDraws() {
+        assumeTrue(VectorSupport.drawLanes() > 0, VectorSupport.describe() + " (vector draws need 8 lanes)");
+        int dw = VectorSupport.drawLanes();
+        Random rnd = new Random(3);
+        byte[] buf = new byte[17 * dw + 8];
+        long[] out = new long[6 * dw];
+        FixedPoint.Fp sqr = new FixedPoint.Fp();
+        FixedPoint.Fp y = new FixedPoint.Fp();
+        int[] cdt = {0, 1, 3265, 3266, 3267, 65533, 65534, 65535};
+        int batches = 0;
+        for (int iter = 0; iter < 200_000; iter++) {
+            rnd.nextBytes(buf);
+            for (int t = 0; t < dw; t++) {
+                int o = 17 * t;
+                switch (rnd.nextInt(6)) {
+                    case 0: // CDT input next to a table entry or an extreme
+                        int v = rnd.nextBoolean() ? cdt[rnd.nextInt(cdt.length)] : 3266 + rnd.nextInt(64000);
+                        buf[o] = (byte) v;
+                        buf[o + 1] = (byte) (v >> 8);
+                        break;
+                    case 1:
+                        java.util.Arrays.fill(buf, o, o + 17, (byte) 0);
+                        break;
+                    case 2:
+                        java.util.Arrays.fill(buf, o, o + 17, (byte) 0xff);
+                        break;
+                    case 3: // largest or smallest fraction bytes
+                        java.util.Arrays.fill(buf, o + 8, o + 17, rnd.nextBoolean() ? (byte) 0xff : 0);
+                        break;
+                    default:
+                        break;
+                }
+            }
+            assertTrue(VectorDraws.draw16(buf, 0, out), "operands in range");
+            batches++;
+            for (int t = 0; t < dw; t++) {
+                long acc = HyperballSampler.draw16(buf, 17 * t, sqr, y) & 1;
+                String what = "iter " + iter + " draw " + t;
+                assertEquals(y.lo, out[t], what + " sample");
+                assertEquals(acc, out[dw + t], what + " accepted");
+                assertEquals(sqr.lo, out[2 * dw + t], what + " square lo");
+                assertEquals(sqr.hi, out[3 * dw + t], what + " square hi");
+            }
+        }
+        assertEquals(200_000, batches);
     }
 }

@@ -1,0 +1,206 @@
+package dev.pqsign.haetae;
+
+import static jdk.incubator.vector.VectorOperators.ADD;
+import static jdk.incubator.vector.VectorOperators.AND;
+import static jdk.incubator.vector.VectorOperators.ASHR;
+import static jdk.incubator.vector.VectorOperators.LSHL;
+import static jdk.incubator.vector.VectorOperators.LSHR;
+import static jdk.incubator.vector.VectorOperators.MUL;
+import static jdk.incubator.vector.VectorOperators.OR;
+import static jdk.incubator.vector.VectorOperators.SUB;
+import static jdk.incubator.vector.VectorOperators.XOR;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * {@link #W} consecutive v1.1.2 Gaussian draws of one stream at once (the incubating Vector API):
+ * the same arithmetic as {@code HyperballSampler.draw16}, with every 64 x 64-bit high product
+ * rebuilt from 24-bit limbs, which is exact for the operand ranges of the sampler. Those ranges are
+ * checked per batch (see {@link #draw16}); a batch outside them is left to the scalar code.
+ *
+ * <p>Loaded only through {@link VectorSupport#drawLanes()}, after the module check.
+ */
+final class VectorDraws {
+    private static final VectorSpecies<Long> S = LongVector.SPECIES_PREFERRED;
+    /** Draws per batch. */
+    static final int W = S.length();
+
+    private static final long M24 = (1L << 24) - 1;
+    private static final long MASK48 = FixedPoint.MASK48;
+    private static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private VectorDraws() {
+    }
+
+    /**
+     * Evaluates the draws at {@code rand[o + 17 t]}, t &lt; W (bytes up to {@code o + 17 W} are read).
+     * Writes, per draw t: the rounded sample to {@code out[t]}, the acceptance bit to
+     * {@code out[W + t]}, the square's limbs to {@code out[2W + t]} (low 48 bits) and
+     * {@code out[3W + t]}; {@code out} has 6W entries (the last 2W are scratch). Returns false, with
+     * {@code out} unspecified, if an operand of a high product left the range in which the limb
+     * products are exact (the caller then draws this batch with the scalar code); for the sampler's
+     * inputs that does not happen.
+     *
+     * <p>The work is split into three methods that pass their vectors through {@code out}: C2 stops
+     * inlining the Vector API calls of one large method (node count limit), and a vector that is not
+     * inlined is boxed, i.e. allocated.
+     */
+    static boolean draw16(byte[] rand, int o, long[] out) {
+        for (int t = 0; t < W; t++) {
+            int at = o + 17 * t;
+            out[t] = (long) LE64.get(rand, at);
+            out[W + t] = (long) LE64.get(rand, at + 8);
+            out[2 * W + t] = rand[at + 16] & 0xffL;
+        }
+        square(out);
+        return accept(out);
+    }
+
+    /**
+     * From out = (w0, w1, byte 16) per draw: the CDT value, the rounded sample, the square and the
+     * exponent input. Leaves out = (r, randRej, sq lo, sq hi, expIn).
+     */
+    private static void square(long[] out) {
+        LongVector w0 = LongVector.fromArray(S, out, 0);
+        LongVector w1 = LongVector.fromArray(S, out, W);
+        LongVector b16 = LongVector.fromArray(S, out, 2 * W);
+
+        // CDT: three 21-bit fields per table word (see HyperballSampler.cdt16)
+        LongVector v = w0.lanewise(AND, 0xffffL).lanewise(ADD, 1L << 16);
+        LongVector rr = v.lanewise(OR, v.lanewise(LSHL, 21)).lanewise(OR, v.lanewise(LSHL, 42));
+        long[] table = HyperballSampler.CDT16_SWAR;
+        long bit16 = HyperballSampler.SWAR_BIT16;
+        LongVector acc = LongVector.zero(S);
+        for (int i = 0; i < table.length; i++) {
+            acc = acc.lanewise(ADD, rr.lanewise(SUB, table[i]).lanewise(AND, bit16));
+        }
+        LongVector x = acc.lanewise(LSHR, 16).lanewise(AND, 0x1fL)
+                .lanewise(ADD, acc.lanewise(LSHR, 37).lanewise(AND, 0x1fL))
+                .lanewise(ADD, acc.lanewise(LSHR, 58));
+
+        LongVector ylo = w1.lanewise(AND, MASK48);
+        LongVector yhi = w1.lanewise(LSHR, 48).lanewise(OR, b16.lanewise(LSHL, 16)).lanewise(OR, x.lanewise(LSHL, 24));
+        // round16
+        LongVector r = ylo.lanewise(LSHR, 15).lanewise(XOR, yhi.lanewise(LSHL, 33)).lanewise(ADD, 1L).lanewise(LSHR, 1);
+
+        // square: ylo < 2^48 = a 2^24 + b, yhi < 2^31
+        LongVector a = ylo.lanewise(LSHR, 24);
+        LongVector b = ylo.lanewise(AND, M24);
+        // floor(ylo^2 / 2^48) = a^2 + floor((2ab + floor(b^2 / 2^24)) / 2^24)
+        LongVector s0 = a.lanewise(MUL, a).lanewise(ADD,
+                a.lanewise(MUL, b).lanewise(LSHL, 1).lanewise(ADD, b.lanewise(MUL, b).lanewise(LSHR, 24)).lanewise(LSHR, 24));
+        // P = ylo yhi < 2^79: P mod 2^48 from the wrapping product, floor(P / 2^48) from the limbs
+        s0 = s0.lanewise(ADD, ylo.lanewise(MUL, yhi).lanewise(AND, MASK48).lanewise(LSHL, 1));
+        LongVector s1 = a.lanewise(MUL, yhi).lanewise(ADD, b.lanewise(MUL, yhi).lanewise(LSHR, 24)).lanewise(LSHR, 24)
+                .lanewise(LSHL, 1);
+        s0 = s0.lanewise(LSHR, 28);
+        s0 = s0.lanewise(ADD, s1.lanewise(LSHL, 20).lanewise(AND, MASK48));
+        s1 = s1.lanewise(LSHR, 28);
+        LongVector p0 = yhi.lanewise(MUL, yhi);
+        s0 = s0.lanewise(ADD, p0.lanewise(LSHL, 20).lanewise(AND, MASK48));
+        s1 = s1.lanewise(ADD, p0.lanewise(LSHR, 28));
+        s1 = s1.lanewise(ADD, s0.lanewise(LSHR, 48));
+        s0 = s0.lanewise(AND, MASK48);
+
+        LongVector expIn = s1.lanewise(SUB, x.lanewise(MUL, x).lanewise(LSHL, 20)).lanewise(LSHL, 20)
+                .lanewise(OR, s0.lanewise(LSHR, 28)).lanewise(ADD, 1L).lanewise(LSHR, 1);
+        r.intoArray(out, 0);
+        w0.lanewise(LSHR, 16).intoArray(out, W); // randRej
+        s0.intoArray(out, 2 * W);
+        s1.intoArray(out, 3 * W);
+        expIn.intoArray(out, 4 * W);
+    }
+
+    /**
+     * approx_exp (v1.1.2 polynomial) of expIn, first four products, then {@link #finish}: the
+     * acceptance bit, which replaces randRej in out.
+     * Each product is floor((e b + 2^47) / 2^48) (the scalar {@code mulh48}) from 24-bit limbs
+     * e = ah 2^24 + al (al in [0, 2^24)) and b = bh 2^24 + bl, exact while e is in [-2^48, 2^48) and
+     * b in [0, 2^48): then every limb product is below 2^49 in magnitude. {@code bad} collects the
+     * lanes outside those ranges.
+     */
+    private static boolean accept(long[] out) {
+        LongVector expIn = LongVector.fromArray(S, out, 4 * W);
+        LongVector bad = expIn.lanewise(LSHR, 48);
+        LongVector bh = expIn.lanewise(ASHR, 24);
+        LongVector bl = expIn.lanewise(AND, M24);
+        LongVector e = LongVector.broadcast(S, -0x0000B6C6340925AEL);
+        LongVector ah;
+        LongVector al;
+        LongVector m;
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(ADD, 1L << 2).lanewise(ASHR, 3).lanewise(ADD, 0x0000B4BD4DF85227L);
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(ADD, 1L << 2).lanewise(ASHR, 3).lanewise(SUB, 0x0000887F727491E2L);
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(ADD, 1L << 1).lanewise(ASHR, 2).lanewise(ADD, 0x0000AAAA643C7E8DL);
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        if (bad.reduceLanes(OR) != 0) {
+            return false;
+        }
+        m.intoArray(out, 5 * W);
+        return finish(out);
+    }
+
+    /** The last three products of approx_exp from out[5W..6W) and the acceptance bit (see {@link #accept}). */
+    private static boolean finish(long[] out) {
+        LongVector r = LongVector.fromArray(S, out, 0);
+        LongVector randRej = LongVector.fromArray(S, out, W);
+        LongVector expIn = LongVector.fromArray(S, out, 4 * W);
+        LongVector m = LongVector.fromArray(S, out, 5 * W);
+        LongVector bad = LongVector.zero(S);
+        LongVector bh = expIn.lanewise(ASHR, 24);
+        LongVector bl = expIn.lanewise(AND, M24);
+        LongVector ah;
+        LongVector al;
+        LongVector e;
+        e = m.lanewise(ADD, 1L << 1).lanewise(ASHR, 2).lanewise(SUB, 0x0000AAAAA98179E6L);
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(ADD, 1L).lanewise(ASHR, 1).lanewise(ADD, 0x0000FFFFFFFB2E7AL);
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(ADD, 1L).lanewise(ASHR, 1).lanewise(SUB, 0x0000FFFFFFFFF85FL);
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(ADD, 0x0000FFFFFFFFFFFCL);
+        if (bad.reduceLanes(OR) != 0) {
+            return false;
+        }
+        LongVector below = randRej.lanewise(XOR, randRej.lanewise(AND, 1L)).lanewise(SUB, e).lanewise(ASHR, 63);
+        // r != 0 (NEG is not intrinsified for longs in Java 17: 0 - r)
+        LongVector nonzero = r.lanewise(OR, LongVector.zero(S).lanewise(SUB, r)).lanewise(LSHR, 63);
+        below.lanewise(AND, nonzero.lanewise(OR, randRej)).lanewise(AND, 1L).intoArray(out, W);
+        return true;
+    }
+}
