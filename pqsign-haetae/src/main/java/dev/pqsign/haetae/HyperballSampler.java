@@ -172,10 +172,15 @@ final class HyperballSampler {
             long sq = 0;
             long rlo = w.radius.lo;
             long rhi = w.radius.hi;
+            boolean vectorScale = w.drawLanes > 0 && (rlo >>> 48) == 0 && (rhi >>> 32) == 0;
             for (int i = 0; i < dims; i++) {
                 int[] out = i < p.l ? y1[i] : y2[i - p.l];
                 int base = i * N;
                 int sBase = i * SAMPLE_STRIDE;
+                if (vectorScale) {
+                    sq += VectorDraws.scalePoly(w.samples, sBase, w.signs, base, rlo, rhi, out, N, w.vdraws);
+                    continue;
+                }
                 for (int j = 0; j < N; j++) {
                     int idx = base + j;
                     int sign = (w.signs[idx >>> 3] >> (idx & 7)) & 1;

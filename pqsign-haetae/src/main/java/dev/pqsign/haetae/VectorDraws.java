@@ -203,4 +203,67 @@ final class VectorDraws {
         below.lanewise(AND, nonzero.lanewise(OR, randRej)).lanewise(AND, 1L).intoArray(out, W);
         return true;
     }
+
+    /**
+     * The hyperball scaling of one polynomial, W coefficients at a time: {@code out[j] =
+     * FixedPoint.mulRound13(samples[sOff + j], rlo, rhi, sign bit sBit + j of signs)} for j &lt; n (n a
+     * multiple of W), returning the sum of the squares of the out[j] (wrapping, as the scalar loop).
+     * The caller guarantees rlo &lt; 2^48 and rhi &lt; 2^32; a batch with a sample outside [0, 2^63)
+     * is done by the scalar code. With x = xhi 2^32 + xlo', xlo = xlo' 2^16 &lt; 2^48 and xhi &lt; 2^31,
+     * each 48 x 48 and 48 x 32-bit product is rebuilt from 24-bit limbs (all partial products below
+     * 2^63), and xhi * rhi &lt; 2^63 has no high word.
+     */
+    static long scalePoly(long[] samples, int sOff, byte[] signs, int sBit, long rlo, long rhi, int[] out, int n,
+            long[] tmp) {
+        LongVector ylo = LongVector.broadcast(S, rlo);
+        LongVector yhi = LongVector.broadcast(S, rhi);
+        LongVector yh24 = ylo.lanewise(LSHR, 24);
+        LongVector yl24 = ylo.lanewise(AND, M24);
+        long sq = 0;
+        for (int j = 0; j < n; j += W) {
+            LongVector x = LongVector.fromArray(S, samples, sOff + j);
+            if (x.reduceLanes(OR) < 0) { // a sample with bit 63 set: not in the range above
+                for (int t = 0; t < W; t++) {
+                    int bit = sBit + j + t;
+                    int v = FixedPoint.mulRound13(samples[sOff + j + t], rlo, rhi, (signs[bit >>> 3] >> (bit & 7)) & 1);
+                    out[j + t] = v;
+                    sq += (long) v * v;
+                }
+                continue;
+            }
+            LongVector xhi = x.lanewise(LSHR, 32);
+            LongVector xlo = x.lanewise(AND, 0xffffffffL).lanewise(LSHL, 16);
+            LongVector xh24 = xlo.lanewise(LSHR, 24);
+            LongVector xl24 = xlo.lanewise(AND, M24);
+            // floor((xlo rlo + 2^47) / 2^48)
+            LongVector zlo = xh24.lanewise(MUL, yh24).lanewise(ADD, xh24.lanewise(MUL, yl24)
+                    .lanewise(ADD, xl24.lanewise(MUL, yh24))
+                    .lanewise(ADD, xl24.lanewise(MUL, yl24).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(LSHR, 24));
+            // xlo rhi: low 48 bits and floor(/ 2^48)
+            zlo = zlo.lanewise(ADD, xlo.lanewise(MUL, yhi).lanewise(AND, MASK48));
+            LongVector zhi = xh24.lanewise(MUL, yhi).lanewise(ADD, xl24.lanewise(MUL, yhi).lanewise(LSHR, 24))
+                    .lanewise(LSHR, 24);
+            // xhi rlo
+            zlo = zlo.lanewise(ADD, xhi.lanewise(MUL, ylo).lanewise(AND, MASK48));
+            zhi = zhi.lanewise(ADD, xhi.lanewise(MUL, yh24).lanewise(ADD, xhi.lanewise(MUL, yl24).lanewise(LSHR, 24))
+                    .lanewise(LSHR, 24));
+            zlo = zlo.lanewise(ADD, 1L << 27).lanewise(LSHR, 28);
+            zlo = zlo.lanewise(ADD, zhi.lanewise(LSHL, 20).lanewise(AND, MASK48));
+            zhi = zhi.lanewise(LSHR, 28);
+            // xhi rhi < 2^63
+            LongVector p0 = xhi.lanewise(MUL, yhi);
+            zlo = zlo.lanewise(ADD, p0.lanewise(LSHL, 20).lanewise(AND, MASK48));
+            zhi = zhi.lanewise(ADD, p0.lanewise(LSHR, 28));
+            zhi = zhi.lanewise(ADD, zlo.lanewise(LSHR, 48));
+            zhi.lanewise(ADD, 1L << 14).lanewise(LSHR, 15).intoArray(tmp, 0);
+            for (int t = 0; t < W; t++) {
+                int bit = sBit + j + t;
+                long sign = (signs[bit >>> 3] >> (bit & 7)) & 1;
+                int v = (int) ((tmp[t] ^ -sign) + sign);
+                out[j + t] = v;
+                sq += (long) v * v;
+            }
+        }
+        return sq;
+    }
 }

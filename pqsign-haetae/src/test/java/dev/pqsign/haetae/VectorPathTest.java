@@ -190,4 +190,34 @@ class VectorPathTest {
         }
         assertEquals(200_000, batches);
     }
+
+    /** The vector hyperball scaling against FixedPoint.mulRound13, including extreme samples and radii. */
+    @Test
+    void vectorScaling_equalsScalar() {
+        assumeTrue(VectorSupport.drawLanes() > 0, VectorSupport.describe() + " (vector scaling needs 8 lanes)");
+        Random rnd = new Random(5);
+        long[] samples = new long[256];
+        byte[] signs = new byte[32];
+        int[] out = new int[256];
+        long[] tmp = new long[6 * VectorSupport.drawLanes()];
+        long[] edges = {0, 1, Long.MAX_VALUE, Long.MAX_VALUE - 1, 1L << 62, (1L << 32) - 1, 1L << 32, -1L, Long.MIN_VALUE};
+        for (int iter = 0; iter < 3000; iter++) {
+            long rlo = iter % 7 == 0 ? (1L << 48) - 1 : rnd.nextLong() >>> 16;
+            long rhi = iter % 5 == 0 ? (1L << 32) - 1 : rnd.nextLong() >>> (32 + rnd.nextInt(32));
+            for (int j = 0; j < 256; j++) {
+                int kind = rnd.nextInt(10);
+                samples[j] = kind == 0 ? edges[rnd.nextInt(edges.length)]
+                        : kind < 4 ? rnd.nextLong() >>> 1 : rnd.nextLong() >>> (20 + rnd.nextInt(40));
+            }
+            rnd.nextBytes(signs);
+            long sq = VectorDraws.scalePoly(samples, 0, signs, 0, rlo, rhi, out, 256, tmp);
+            long expect = 0;
+            for (int j = 0; j < 256; j++) {
+                int v = FixedPoint.mulRound13(samples[j], rlo, rhi, (signs[j >>> 3] >> (j & 7)) & 1);
+                assertEquals(v, out[j], "iter " + iter + " coefficient " + j + " x=" + samples[j]);
+                expect += (long) v * v;
+            }
+            assertEquals(expect, sq, "iter " + iter);
+        }
+    }
 }
