@@ -36,12 +36,16 @@ import org.openjdk.jmh.annotations.Warmup;
  * verification (NTT-bound) per engine and sampler.
  *
  * <pre>java -jar pqsign-bench/target/benchmarks.jar HaetaeBenchmark -p set=HAETAE-2</pre>
+ *
+ * <p>The fork runs with {@code --add-modules jdk.incubator.vector}, so the fast engine uses its
+ * Vector API path (docs/haetae.md); add {@code -jvmArgsAppend -Dpqsign.haetae.vector=false} for the
+ * scalar path.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 2)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
 public class HaetaeBenchmark {
     static final byte[] MESSAGE = "rpm=1500.25;ts=2026-11-30T01:02:03.456789Z".getBytes(StandardCharsets.US_ASCII);
 
