@@ -143,11 +143,14 @@ final class DemoKeys implements Closeable {
         remember(signer);
         Verifier verifier;
         byte[] certDer = new byte[0];
+        // The operator verifies a stream of each sensor's signatures: the XMSS^MT upper layers are
+        // computed once per bottom tree (XmssVerifier.withUpperLayerCache).
         if (p.isPrivateUse()) {
-            verifier = new XmssVerifier(XmssPublicKey.decode(p, pub));
+            verifier = XmssVerifier.withUpperLayerCache(XmssPublicKey.decode(p, pub));
         } else {
             PqCertificate cert = trustedCertificate(dir);
-            verifier = PublicKeys.verifierFor(cert);
+            verifier = XmssVerifier.withUpperLayerCache(cert.publicKey().xmss().orElseThrow(
+                    () -> new IOException("certificate of " + dir + " does not hold an XMSS key")));
             certDer = cert.encoded();
         }
         return new DemoRunner.DemoKey(new SensorKey(signer, KeyId.ofPublicKey(pub), certDer), verifier);

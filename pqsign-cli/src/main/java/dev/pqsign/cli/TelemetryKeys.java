@@ -173,6 +173,9 @@ final class TelemetryKeys {
     static ReadingVerifier.TrustedKey trusted(PqPublicKey key) {
         EmbeddedIndex idx = key.xmss().map(x -> EmbeddedIndex.bigEndianPrefix(x.parameterSet().indexBytes()))
                 .orElse(EmbeddedIndex.NONE);
-        return ReadingVerifier.TrustedKey.forPublicKey(key.rawEncoding(), key.verifier(), idx);
+        // An operator verifies a stream of one sensor's signatures: XMSS^MT upper layers once per bottom tree.
+        dev.pqsign.core.Verifier verifier = key.xmss().<dev.pqsign.core.Verifier>map(
+                dev.pqsign.xmss.XmssVerifier::withUpperLayerCache).orElseGet(key::verifier);
+        return ReadingVerifier.TrustedKey.forPublicKey(key.rawEncoding(), verifier, idx);
     }
 }
