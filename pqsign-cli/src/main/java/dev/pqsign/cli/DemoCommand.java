@@ -129,7 +129,16 @@ final class DemoCommand implements Callable<Integer> {
                 out.flush();
                 jitWarmUp(chosen.get(0), options);
             }
-            report = DemoRunner.run(setups, options);
+            report = DemoRunner.run(setups, options, name -> {
+                if (jitWarmup > 0) {
+                    long waited = awaitCompilerIdle(COMPILER_IDLE_MS, COMPILER_WAIT_MAX_MS);
+                    if (waited >= 0) {
+                        out.printf("pqsign demo: %s set up; waited %d ms for the JIT compiler to finish its queue%n",
+                                name, waited);
+                        out.flush();
+                    }
+                }
+            });
         }
         out.print(report.toTable());
         out.flush();
@@ -172,6 +181,43 @@ final class DemoCommand implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    /** How long the JIT compiler must have finished nothing before the measured run starts. */
+    static final long COMPILER_IDLE_MS = 500;
+    /** Longest wait for that. */
+    static final long COMPILER_WAIT_MAX_MS = 15_000;
+
+    /**
+     * Waits until the JIT compiler has completed no compilation for {@code idleMs}, at most
+     * {@code maxMs}: starting the servers and connections of a set (RSA application certificates,
+     * key loading) queues compilations that otherwise run during the measured readings.
+     *
+     * @return milliseconds waited, or -1 if the JVM does not report compilation time
+     */
+    static long awaitCompilerIdle(long idleMs, long maxMs) throws InterruptedException {
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            return -1;
+        }
+        long start = System.nanoTime();
+        long last = jit.getTotalCompilationTime();
+        long quietSince = System.nanoTime();
+        while (true) {
+            Thread.sleep(50);
+            long now = System.nanoTime();
+            long total = jit.getTotalCompilationTime();
+            if (total != last) {
+                last = total;
+                quietSince = now;
+            } else if (now - quietSince >= idleMs * 1_000_000L) {
+                break;
+            }
+            if (now - start >= maxMs * 1_000_000L) {
+                break;
+            }
+        }
+        return (System.nanoTime() - start) / 1_000_000L;
     }
 
     /** Signatures one sensor may need: its share, warm-up, and the injected tampered readings (upper bound). */

@@ -132,11 +132,27 @@ public final class DemoRunner {
     private DemoRunner() {
     }
 
+    /**
+     * Called once per set after its servers, connections and warm-up readings, right before the
+     * measured readings start (e.g. to let the JIT compiler finish what the set-up queued).
+     */
+    @FunctionalInterface
+    public interface BeforeMeasuring {
+        void run(String setName) throws InterruptedException;
+    }
+
     /** Runs every set in turn and returns their results. */
     public static DemoReport run(List<SchemeSetup> sets, Options options) throws IOException, InterruptedException {
+        return run(sets, options, name -> { });
+    }
+
+    /** Like {@link #run(List, Options)}, calling {@code beforeMeasuring} before each set's measured readings. */
+    public static DemoReport run(List<SchemeSetup> sets, Options options, BeforeMeasuring beforeMeasuring)
+            throws IOException, InterruptedException {
+        Objects.requireNonNull(beforeMeasuring, "beforeMeasuring");
         List<DemoReport.SetResult> results = new ArrayList<>();
         for (SchemeSetup s : sets) {
-            results.add(runSet(s, options));
+            results.add(runSet(s, options, beforeMeasuring));
         }
         return new DemoReport(results);
     }
@@ -153,7 +169,8 @@ public final class DemoRunner {
         final LatencyStats stats = new LatencyStats();
     }
 
-    private static DemoReport.SetResult runSet(SchemeSetup set, Options o) throws IOException, InterruptedException {
+    private static DemoReport.SetResult runSet(SchemeSetup set, Options o, BeforeMeasuring beforeMeasuring)
+            throws IOException, InterruptedException {
         Path setDir = o.dataDir().resolve("sets").resolve(set.name().replaceAll("[^A-Za-z0-9._-]", "_"));
         int k = o.sensors();
         List<DemoKey> keys = new ArrayList<>();
@@ -196,6 +213,7 @@ public final class DemoRunner {
                 }
                 ExecutorService pool = Executors.newFixedThreadPool(k);
                 warmUp(sensors, inbox, o.warmupReadings(), pool);
+                beforeMeasuring.run(set.name());
                 long start = System.nanoTime();
                 long cpuStart = processCpuNanos();
                 try {
