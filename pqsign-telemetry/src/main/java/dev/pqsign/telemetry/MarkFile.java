@@ -216,6 +216,11 @@ public final class MarkFile implements AutoCloseable {
             }
         }
         if (group != null) {
+            // A pending interrupt would make the channel close itself at the first I/O call and fail
+            // the whole group (other keys' readings included): postpone it until the group is done.
+            if (Thread.interrupted()) {
+                interrupted = true;
+            }
             try {
                 commit(group);
             } finally {

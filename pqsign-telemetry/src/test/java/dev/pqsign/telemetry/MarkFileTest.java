@@ -240,6 +240,21 @@ class MarkFileTest {
     }
 
     @Test
+    void interruptedCaller_groupStillWrittenAndInterruptKept() throws IOException {
+        try (MarkFile m = open()) {
+            m.advance(key(1), 1);
+            Thread.currentThread().interrupt();
+            try {
+                assertTrue(m.advance(key(1), 2).accepted(), "a pending interrupt does not fail the flush");
+                assertTrue(Thread.currentThread().isInterrupted(), "and is kept for the caller");
+            } finally {
+                Thread.interrupted();
+            }
+            assertEquals(3, m.read(key(1)));
+        }
+    }
+
+    @Test
     void concurrentAdvancesThroughTwoInstances_eachIndexAcceptedOnceAndMarksIncrease() throws Exception {
         int keys = 3;
         int indices = 150;
