@@ -79,6 +79,11 @@ final class DemoCommand implements Callable<Integer> {
                 "fsync is not in the next reading's path (default on; a crash can skip one index more)."})
     boolean reserveAhead;
 
+    @Option(names = "--hash-midstates", negatable = true, defaultValue = "false", fallbackValue = "true",
+            description = {"XMSS keys: resume cached SHA-256 mid-states while signing (about a third fewer compressions,",
+                "~0.1 ms less CPU per signature, ~650 KB of short-lived garbage per signature; default off: allocation-free)."})
+    boolean hashMidstates;
+
     @Option(names = "--json", description = "Also write the figures as JSON to this file.")
     Path json;
 
@@ -115,7 +120,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         Files.createDirectories(dataDir);
         DemoReport report;
-        try (DemoKeys keys = new DemoKeys(dataDir, err, batch, reserveAhead)) {
+        try (DemoKeys keys = new DemoKeys(dataDir, err, batch, reserveAhead, hashMidstates)) {
             List<DemoRunner.SchemeSetup> setups = new ArrayList<>();
             for (Object set : chosen) {
                 setups.add(keys.setup(set, signaturesPerSensor(options)));
@@ -171,7 +176,7 @@ final class DemoCommand implements Callable<Integer> {
         try {
             DemoRunner.Options o = new DemoRunner.Options(tmp, jitWarmup, LinkProfile.named("loopback"),
                     measured.sensors(), measured.security(), measured.publishingIntervalMs(), measured.injectEvery(), 0);
-            try (DemoKeys keys = new DemoKeys(tmp, new PrintWriter(java.io.Writer.nullWriter()), batch, reserveAhead)) {
+            try (DemoKeys keys = new DemoKeys(tmp, new PrintWriter(java.io.Writer.nullWriter()), batch, reserveAhead, hashMidstates)) {
                 DemoRunner.run(List.of(keys.setup(set, signaturesPerSensor(o))), o);
             }
         } finally {

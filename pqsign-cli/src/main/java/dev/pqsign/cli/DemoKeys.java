@@ -54,6 +54,7 @@ final class DemoKeys implements Closeable {
     private final PrintWriter log;
     private final int batch;
     private final boolean reserveAhead;
+    private final boolean midstates;
     private final List<AutoCloseable> open = new ArrayList<>();
     private PqCertificate root;
     private Path caState;
@@ -61,12 +62,14 @@ final class DemoKeys implements Closeable {
     /**
      * @param batch indices each XMSS sensor reserves per durable state write
      * @param reserveAhead XMSS sensors reserve their next batch in the background
+     * @param midstates XMSS sensors resume SHA-256 mid-states while signing
      */
-    DemoKeys(Path dataDir, PrintWriter log, int batch, boolean reserveAhead) {
+    DemoKeys(Path dataDir, PrintWriter log, int batch, boolean reserveAhead, boolean midstates) {
         this.dataDir = dataDir;
         this.log = log;
         this.batch = batch;
         this.reserveAhead = reserveAhead;
+        this.midstates = midstates;
     }
 
     /** The plant root certificate, created with its key on first use. */
@@ -138,8 +141,8 @@ final class DemoKeys implements Closeable {
             }
         }
         byte[] pub = Files.readAllBytes(dir.resolve("key.pub"));
-        XmssStatefulSigner signer = XmssStatefulSigner.open(remember(FileStateStore.open(state)), batch,
-                Runtime.getRuntime().availableProcessors(), reserveAhead);
+        XmssStatefulSigner signer = XmssStatefulSigner.open(remember(FileStateStore.open(state)),
+                XmssStatefulSigner.Options.defaults().withBatch(batch).withReserveAhead(reserveAhead).withMidstates(midstates));
         remember(signer);
         Verifier verifier;
         byte[] certDer = new byte[0];

@@ -76,6 +76,11 @@ final class SensorCommand implements Callable<Integer> {
                 "not in the next reading's path (default on; a crash can skip one index more)."})
     boolean reserveAhead;
 
+    @Option(names = "--hash-midstates", negatable = true, defaultValue = "false", fallbackValue = "true",
+            description = {"XMSS keys: resume cached SHA-256 mid-states while signing (about a third fewer compressions,",
+                "~0.1 ms less CPU per signature, ~650 KB of short-lived garbage per signature; default off: allocation-free)."})
+    boolean hashMidstates;
+
     @Option(names = "--lock-timeout", defaultValue = "10", description = "Seconds to wait for another process holding the key (default ${DEFAULT-VALUE}).")
     int lockTimeout;
 
@@ -118,7 +123,7 @@ final class SensorCommand implements Callable<Integer> {
         var clientCerts = trustClient.stream().map(TelemetrySupport::applicationCertificate).toList();
         checkSource();
         try {
-            openKey = TelemetryKeys.openSensorKey(key, cert, batch, reserveAhead, lockTimeout);
+            openKey = TelemetryKeys.openSensorKey(key, cert, batch, reserveAhead, hashMidstates, lockTimeout);
             server = SensorServer.start(new SensorServer.Config(name, dataDir, bind, port, sec), openKey.sensorKey);
             clientCerts.forEach(server::trustClient);
             out.printf("sensor %s: %s%n", name, openKey.description);

@@ -72,9 +72,11 @@ final class TelemetryKeys {
      * signature, {@code batch} per state write) or a HAETAE {@code key.sk} (indices from a counter file
      * {@code key.sk.counter} next to it, {@code batch} per write). {@code cert}, if given, must certify
      * this key; it is published on the certificate node. {@code reserveAhead}: an XMSS key reserves its
-     * next batch in the background right after a signature.
+     * next batch in the background right after a signature; {@code midstates}: an XMSS key resumes
+     * SHA-256 mid-states while signing (faster, not allocation-free).
      */
-    static OpenSensorKey openSensorKey(Path key, Path cert, int batch, boolean reserveAhead, int lockTimeoutSeconds)
+    static OpenSensorKey openSensorKey(Path key, Path cert, int batch, boolean reserveAhead, boolean midstates,
+            int lockTimeoutSeconds)
             throws IOException {
         if (batch < 1) {
             throw CliException.usage("--batch must be at least 1, got " + batch);
@@ -85,7 +87,8 @@ final class TelemetryKeys {
             FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(lockTimeoutSeconds));
             XmssStatefulSigner signer;
             try {
-                signer = XmssStatefulSigner.open(store, batch, Runtime.getRuntime().availableProcessors(), reserveAhead);
+                signer = XmssStatefulSigner.open(store, XmssStatefulSigner.Options.defaults().withBatch(batch)
+                        .withReserveAhead(reserveAhead).withMidstates(midstates));
             } catch (RuntimeException e) {
                 store.close();
                 throw e;

@@ -33,10 +33,12 @@ class DemoCliTest {
         assertTrue(Files.exists(keys.resolve("HAETAE-2/sensor-0/sensor.pem")));
         assertTrue(!Files.exists(keys.resolve("XMSSMT-SHA2_10-2_256/sensor-0/sensor.pem")));
 
-        // A second run reuses the keys: indices continue, nothing is replayed or reused.
+        // A second run reuses the keys: indices continue, nothing is replayed or reused; its sensors
+        // hash with SHA-256 mid-states, and the operator accepts all their readings.
         var again = CliRunner.run("demo", "--data-dir", dir.resolve("data").toString(), "--readings", "5", "--sets",
-                "XMSSMT-SHA2_20/4_256", "--warmup", "1", "--inject-every", "0", "--jit-warmup", "0");
+                "XMSSMT-SHA2_20/4_256", "--warmup", "1", "--inject-every", "0", "--jit-warmup", "0", "--hash-midstates");
         assertEquals(0, again.exit(), again.toString());
+        assertTrue(again.out().matches("(?s).*XMSSMT-SHA2_20/4_256 .*\\b5/5\\b.*"), again.out());
         var inspect = CliRunner.run("inspect", keys.resolve("XMSSMT-SHA2_20-4_256/sensor-0/key.state").toString());
         assertTrue(inspect.out().contains("next 23,"), "12 + 2 warm-up + 3 tampered, then 5 + 1: " + inspect.out());
     }
