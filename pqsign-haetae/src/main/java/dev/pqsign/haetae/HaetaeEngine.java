@@ -57,6 +57,16 @@ public enum HaetaeEngine {
         }
     };
 
+    /**
+     * States per vector Keccak permutation of {@link #FAST}'s optional Vector API path in this JVM (8
+     * with AVX-512), or 0 when it signs with the scalar code (the JVM was started without
+     * {@code --add-modules jdk.incubator.vector}, or {@code -Dpqsign.haetae.vector=false}). Both
+     * paths give identical bytes; this only says which one the timings of this JVM measure.
+     */
+    public static int fastVectorLanes() {
+        return VectorSupport.LANES;
+    }
+
     abstract void keyPair(HaetaeParameterSet p, byte[] seed, byte[] pk, byte[] sk);
 
     abstract void sign(HaetaeParameterSet p, HaetaeSampler sampler, byte[] sk, byte[] msg, int mOff, int mLen,

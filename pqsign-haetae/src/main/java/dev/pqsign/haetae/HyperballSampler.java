@@ -152,10 +152,12 @@ final class HyperballSampler {
         long bound = p.b0sq * LN * LN;
         int dims = p.l + p.k;
         int minGroup = Math.max(2, w.lanes / 2 - 1);
+        // the vector kernels only once they run compiled (VectorSupport's warm-up gate)
+        boolean vector = w.lanes > 0 && VectorSupport.ready();
         while (true) {
             w.sqsum.set(0, 0);
             int done = 0;
-            if (w.lanes > 0) {
+            if (vector) {
                 // groups of streams through the vector Keccak; a small remainder stays scalar, where
                 // a few scalar permutations cost less than one of all lanes
                 while (dims - done >= minGroup) {
@@ -172,7 +174,7 @@ final class HyperballSampler {
             long sq = 0;
             long rlo = w.radius.lo;
             long rhi = w.radius.hi;
-            boolean vectorScale = w.drawLanes > 0 && (rlo >>> 48) == 0 && (rhi >>> 32) == 0;
+            boolean vectorScale = vector && w.drawLanes > 0 && (rlo >>> 48) == 0 && (rhi >>> 32) == 0;
             for (int i = 0; i < dims; i++) {
                 int[] out = i < p.l ? y1[i] : y2[i - p.l];
                 int base = i * N;

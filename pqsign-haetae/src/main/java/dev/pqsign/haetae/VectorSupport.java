@@ -9,6 +9,15 @@ package dev.pqsign.haetae;
  * {@code NoClassDefFoundError}) and the engine keeps its scalar Keccak. The system property
  * {@code pqsign.haetae.vector=false} disables the vector path even when the module is present.
  * Both paths produce the same bytes.
+ *
+ * <p><b>Warm-up gate.</b> Until C2 has compiled the vector kernels, the Vector API runs them with a
+ * heap object per vector operation: measured in a fresh JVM, the first ~150 HAETAE-2 signatures took
+ * 6–39 ms and allocated 18–60 MB each, and in a JVM whose compiler was busy with other work a whole
+ * `pqsign bench --quick` row ran that way (10.8 ms, 24.7 MB per signature). So the engine uses the
+ * vector kernels only once {@link #ready()}: a daemon thread calls them in a loop until a batch of
+ * calls allocates nothing at all (i.e. they run compiled, vectors in registers), and the sampler
+ * keeps its scalar code until then. If that does not happen within {@link #WARM_UP_LIMIT_NANOS},
+ * the vector path stays off for the life of the JVM.
  */
 final class VectorSupport {
     /** System property that disables the vector path when set to {@code false}. */
@@ -17,7 +26,92 @@ final class VectorSupport {
     /** States per vector permutation, or 0 if the vector path is off. */
     static final int LANES = detect();
 
+    /** How long the warm-up thread tries before it gives up on the vector path (60 s). */
+    static final long WARM_UP_LIMIT_NANOS = 60_000_000_000L;
+
+    /** Set once the vector kernels ran a batch without allocating (see the class description). */
+    private static volatile boolean ready;
+    private static final Object READY_LOCK = new Object();
+
+    static {
+        if (LANES > 0) {
+            Thread t = new Thread(VectorSupport::warmUp, "pqsign-haetae-vector-warm-up");
+            t.setDaemon(true);
+            t.setPriority(Thread.MIN_PRIORITY);
+            t.start();
+        }
+    }
+
     private VectorSupport() {
+    }
+
+    /** Whether the vector kernels are compiled and may be used (false while warming up, and when off). */
+    static boolean ready() {
+        return ready;
+    }
+
+    /** Waits up to {@code millis} for {@link #ready()}; returns it (for tests and benchmarks). */
+    static boolean awaitReady(long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        synchronized (READY_LOCK) {
+            while (!ready && LANES > 0) {
+                long left = (deadline - System.nanoTime()) / 1_000_000L;
+                if (left <= 0) {
+                    break;
+                }
+                READY_LOCK.wait(left);
+            }
+        }
+        return ready;
+    }
+
+    /**
+     * Calls the three kernels until 64 consecutive calls of each allocate 0 bytes, then sets
+     * {@link #ready}. Inputs are arbitrary: only the compiled state of the code matters.
+     */
+    private static void warmUp() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        com.sun.management.ThreadMXBean alloc = mx instanceof com.sun.management.ThreadMXBean m
+                && m.isThreadAllocatedMemorySupported() ? m : null;
+        if (alloc == null) {
+            return; // cannot tell compiled from interpreted kernels: keep the scalar code
+        }
+        alloc.setThreadAllocatedMemoryEnabled(true);
+        long[] st = new long[25 * LANES];
+        byte[] rand = new byte[17 * 8 + 8];
+        long[] out = new long[6 * 8];
+        long[] samples = new long[256];
+        byte[] signs = new byte[32];
+        int[] scaled = new int[256];
+        java.util.Random rnd = new java.util.Random(1);
+        rnd.nextBytes(rand);
+        boolean draws = drawLanes() > 0;
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < WARM_UP_LIMIT_NANOS) {
+            for (int i = 0; i < 100; i++) {
+                kernels(st, rand, out, samples, signs, scaled, draws);
+            }
+            long before = alloc.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 64; i++) {
+                kernels(st, rand, out, samples, signs, scaled, draws);
+            }
+            if (alloc.getCurrentThreadAllocatedBytes() == before) {
+                synchronized (READY_LOCK) {
+                    ready = true;
+                    READY_LOCK.notifyAll();
+                }
+                return;
+            }
+        }
+    }
+
+    private static void kernels(long[] st, byte[] rand, long[] out, long[] samples, byte[] signs, int[] scaled,
+            boolean draws) {
+        VectorKeccak.permute(st);
+        if (draws) {
+            VectorDraws.draw16(rand, 0, out);
+            VectorDraws.scalePoly(samples, 0, signs, 0, (1L << 47) + 12345, (1L << 31) + 678, scaled, 256, out);
+        }
     }
 
     static boolean enabled() {
@@ -27,7 +121,7 @@ final class VectorSupport {
     /** Why the vector path is on or off (for diagnostics and the benchmarks). */
     static String describe() {
         if (LANES > 0) {
-            return "vector Keccak, " + LANES + " lanes";
+            return "vector Keccak, " + LANES + " lanes" + (ready ? "" : " (warming up: scalar until compiled)");
         }
         if ("false".equalsIgnoreCase(System.getProperty(PROPERTY))) {
             return "scalar Keccak (-D" + PROPERTY + "=false)";

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class VectorPathTest {
 
     @Test
-    void vectorPath_isOnExactlyWhenTheModuleIsThere() {
+    void vectorPath_isOnExactlyWhenTheModuleIsThere() throws InterruptedException {
         String expect = System.getProperty("pqsign.test.expectVectorModule");
         assumeTrue(expect != null, "run by the module's build");
         boolean module = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
@@ -29,12 +29,17 @@ class VectorPathTest {
             String arch = System.getProperty("os.arch");
             if (arch.equals("amd64") || arch.equals("x86_64")) {
                 assertTrue(VectorSupport.enabled(), VectorSupport.describe());
+                // the warm-up gate opens once the kernels run compiled (liveness bound, not a timing)
+                assertTrue(VectorSupport.awaitReady(60_000), VectorSupport.describe());
             }
         } else {
             assertFalse(module);
             assertFalse(VectorSupport.enabled());
+            assertFalse(VectorSupport.ready());
             assertEquals(0, new HaetaeContext(HaetaeParameterSet.HAETAE_2).sampler.lanes);
         }
+        // the public report of which path runs (pqsign bench prints it) says the same
+        assertEquals(VectorSupport.enabled() ? VectorSupport.LANES : 0, HaetaeEngine.fastVectorLanes());
     }
 
     @Test
@@ -106,8 +111,9 @@ class VectorPathTest {
 
     /** Whole hyperball draws (all streams of an attempt) for every set and sampler. */
     @Test
-    void hyperballSample_vectorEqualsScalar() {
+    void hyperballSample_vectorEqualsScalar() throws InterruptedException {
         assumeTrue(VectorSupport.enabled(), VectorSupport.describe());
+        assertTrue(VectorSupport.awaitReady(60_000), "sample() uses the vector kernels only once warmed up");
         Random rnd = new Random(11);
         byte[] seed = new byte[HaetaeParameterSet.CRHBYTES];
         Keccak xof = new Keccak();
@@ -218,6 +224,39 @@ class VectorPathTest {
                 expect += (long) v * v;
             }
             assertEquals(expect, sq, "iter " + iter);
+        }
+    }
+
+    /**
+     * Once the warm-up gate is open, FAST signatures (vector sampler) equal COMPACT's (always scalar)
+     * for every set and sampler, and each verifies.
+     */
+    @Test
+    void fastSignaturesAfterWarmUp_equalCompactSignatures() throws InterruptedException {
+        assumeTrue(VectorSupport.enabled(), VectorSupport.describe());
+        assertTrue(VectorSupport.awaitReady(60_000), VectorSupport.describe());
+        Random rnd = new Random(13);
+        for (HaetaeParameterSet p : HaetaeParameterSet.values()) {
+            byte[] seed = new byte[32];
+            rnd.nextBytes(seed);
+            HaetaeKeyPair kp = HaetaeKeyPairGenerator.fromSeed(p, seed);
+            for (HaetaeSampler s : HaetaeSampler.values()) {
+                HaetaeSigner fast = new HaetaeSigner(kp.privateKey(), new byte[0], s, HaetaeEngine.FAST,
+                        new java.security.SecureRandom());
+                HaetaeSigner compact = new HaetaeSigner(kp.privateKey(), new byte[0], s, HaetaeEngine.COMPACT,
+                        new java.security.SecureRandom());
+                for (int t = 0; t < 3; t++) {
+                    byte[] msg = new byte[1 + rnd.nextInt(100)];
+                    byte[] ctx = new byte[rnd.nextInt(20)];
+                    byte[] r = new byte[32];
+                    rnd.nextBytes(msg);
+                    rnd.nextBytes(ctx);
+                    rnd.nextBytes(r);
+                    byte[] a = fast.signWithRandomness(msg, ctx, r);
+                    assertArrayEquals(compact.signWithRandomness(msg, ctx, r), a, p + " " + s + " " + t);
+                    assertTrue(new HaetaeVerifier(kp.publicKey()).verify(msg, ctx, a), p + " " + s + " " + t);
+                }
+            }
         }
     }
 }
