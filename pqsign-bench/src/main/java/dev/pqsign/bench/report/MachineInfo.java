@@ -17,10 +17,17 @@ final class MachineInfo {
     static BenchReport.Machine describe(double loadStart, double loadEnd) {
         return new BenchReport.Machine(Runtime.getRuntime().availableProcessors(), cpuModel(),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " ("
-                        + System.getProperty("java.vendor") + ")",
+                        + System.getProperty("java.vendor") + ")" + haetaePath(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                         + System.getProperty("os.arch"),
                 Runtime.getRuntime().maxMemory(), loadStart, loadEnd);
+    }
+
+    /** Which HAETAE FAST signing path this JVM measures (the Vector API one needs a JVM flag). */
+    static String haetaePath() {
+        int lanes = dev.pqsign.haetae.HaetaeEngine.fastVectorLanes();
+        return lanes > 0 ? "; HAETAE FAST engine: Vector API path, " + lanes + " lanes (jdk.incubator.vector)"
+                : "; HAETAE FAST engine: scalar path (JVM without jdk.incubator.vector)";
     }
 
     /** The first "model name" of /proc/cpuinfo, or "unknown". */
