@@ -73,7 +73,9 @@ public class HaetaeBenchmark {
         boolean flip;
 
         @Setup(Level.Trial)
-        public void setUp() {
+        public void setUp() throws InterruptedException {
+            // steady state: FAST switches to its Vector API path once its kernels run compiled
+            HaetaeEngine.awaitFastVectorPath(60_000);
             params = HaetaeParameterSet.fromName(set);
             eng = HaetaeEngine.valueOf(engine);
             HaetaeKeyPair kp = HaetaeKeyPairGenerator.generate(params, random, eng);

@@ -67,6 +67,18 @@ public enum HaetaeEngine {
         return VectorSupport.LANES;
     }
 
+    /**
+     * Waits up to {@code millis} until {@link #FAST} signs with its Vector API path, i.e. until the
+     * path's warm-up has found its kernels compiled (it stays on the identical scalar code before);
+     * returns whether it does. False at once when the path is off ({@link #fastVectorLanes()} 0).
+     * For benchmarks that want the steady state.
+     *
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public static boolean awaitFastVectorPath(long millis) throws InterruptedException {
+        return VectorSupport.awaitReady(millis);
+    }
+
     abstract void keyPair(HaetaeParameterSet p, byte[] seed, byte[] pk, byte[] sk);
 
     abstract void sign(HaetaeParameterSet p, HaetaeSampler sampler, byte[] sk, byte[] msg, int mOff, int mLen,

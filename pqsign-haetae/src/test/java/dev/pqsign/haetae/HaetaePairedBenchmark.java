@@ -51,9 +51,10 @@ public final class HaetaePairedBenchmark {
         void sign(byte[] msg, byte[] rnd, byte[] sigOut);
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         boolean bcOnly = args.length > 1 && args[1].equals("bc");
+        VectorSupport.awaitReady(60_000); // the steady state: FAST on its vector path when the module is there
         System.out.println("java " + System.getProperty("java.version") + ", FAST engine: " + VectorSupport.describe()
                 + ", " + n + " paired signatures per row (thread CPU time, microseconds; ratio = second / first)");
         System.out.println("set       first           second                median1   median2     mean1     mean2"

@@ -26,8 +26,18 @@ final class MachineInfo {
     /** Which HAETAE FAST signing path this JVM measures (the Vector API one needs a JVM flag). */
     static String haetaePath() {
         int lanes = dev.pqsign.haetae.HaetaeEngine.fastVectorLanes();
-        return lanes > 0 ? "; HAETAE FAST engine: Vector API path, " + lanes + " lanes (jdk.incubator.vector)"
-                : "; HAETAE FAST engine: scalar path (JVM without jdk.incubator.vector)";
+        if (lanes == 0) {
+            return "; HAETAE FAST engine: scalar path (JVM without jdk.incubator.vector)";
+        }
+        boolean ready;
+        try {
+            ready = dev.pqsign.haetae.HaetaeEngine.awaitFastVectorPath(0);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            ready = false;
+        }
+        return ready ? "; HAETAE FAST engine: Vector API path, " + lanes + " lanes (jdk.incubator.vector)"
+                : "; HAETAE FAST engine: scalar path (Vector API kernels never ran compiled)";
     }
 
     /** The first "model name" of /proc/cpuinfo, or "unknown". */
