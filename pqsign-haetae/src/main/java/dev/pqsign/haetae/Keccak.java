@@ -18,7 +18,8 @@ final class Keccak {
     /** Rate in bytes of SHAKE256. */
     static final int SHAKE256_RATE = 136;
 
-    private static final long[] RC = {
+    /** Round constants of Keccak-f[1600] (also used by {@code VectorKeccak}). */
+    static final long[] RC = {
         0x0000000000000001L, 0x0000000000008082L, 0x800000000000808aL, 0x8000000080008000L,
         0x000000000000808bL, 0x0000000080000001L, 0x8000000080008081L, 0x8000000000008009L,
         0x000000000000008aL, 0x0000000000000088L, 0x0000000080008009L, 0x000000008000000aL,

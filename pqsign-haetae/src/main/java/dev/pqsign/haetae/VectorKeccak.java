@@ -20,15 +20,6 @@ final class VectorKeccak {
     /** States per call (vector length in 64-bit lanes). */
     static final int W = S.length();
 
-    private static final long[] RC = {
-        0x0000000000000001L, 0x0000000000008082L, 0x800000000000808aL, 0x8000000080008000L,
-        0x000000000000808bL, 0x0000000080000001L, 0x8000000080008081L, 0x8000000000008009L,
-        0x000000000000008aL, 0x0000000000000088L, 0x0000000080008009L, 0x000000008000000aL,
-        0x000000008000808bL, 0x800000000000008bL, 0x8000000000008089L, 0x8000000000008003L,
-        0x8000000000008002L, 0x8000000000000080L, 0x000000000000800aL, 0x800000008000000aL,
-        0x8000000080008081L, 0x8000000000008080L, 0x0000000080000001L, 0x8000000080008008L
-    };
-
     private VectorKeccak() {
     }
 
@@ -60,7 +51,7 @@ final class VectorKeccak {
             LongVector b2 = aki.lanewise(XOR, di).lanewise(ROL, 43);
             LongVector b3 = amo.lanewise(XOR, dO).lanewise(ROL, 21);
             LongVector b4 = asu.lanewise(XOR, du).lanewise(ROL, 14);
-            LongVector eba = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1)).lanewise(XOR, RC[round]);
+            LongVector eba = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1)).lanewise(XOR, Keccak.RC[round]);
             LongVector ebe = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2));
             LongVector ebi = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3));
             LongVector ebo = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4));
