@@ -70,19 +70,8 @@ final class DemoCommand implements Callable<Integer> {
 
     int jitWarmup;
 
-    @Option(names = "--batch", defaultValue = "1", description = {"Indices a sensor reserves per durable state write (default 1:",
-        "one fsync per reading; K > 1 is faster and a crash loses at most K - 1 unused indices)."})
-    int batch;
-
-    @Option(names = "--reserve-ahead", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = {"XMSS sensors reserve their next batch in the background right after a signature, so the",
-                "fsync is not in the next reading's path (default on; a crash can skip one index more)."})
-    boolean reserveAhead;
-
-    @Option(names = "--hash-midstates", negatable = true, defaultValue = "false", fallbackValue = "true",
-            description = {"XMSS keys: resume cached SHA-256 mid-states while signing (about a third fewer compressions,",
-                "~0.1 ms less CPU per signature, ~650 KB of short-lived garbage per signature; default off: allocation-free)."})
-    boolean hashMidstates;
+    @picocli.CommandLine.Mixin
+    SensorSigningOptions signing = new SensorSigningOptions();
 
     @Option(names = "--json", description = "Also write the figures as JSON to this file.")
     Path json;
@@ -95,7 +84,7 @@ final class DemoCommand implements Callable<Integer> {
         jitWarmup = jitWarmupOption != null ? jitWarmupOption : (int) Math.min(Integer.MAX_VALUE,
                 (long) JIT_WARMUP_PER_SENSOR * Math.max(1, sensors));
         if (readings < 1 || sensors < 1 || injectEvery < 0 || warmup < 0 || jitWarmup < 0 || !(publishingMs > 0)
-                || batch < 1) {
+                || signing.batch < 1) {
             throw CliException.usage("need --readings >= 1, --sensors >= 1, --inject-every >= 0, --warmup >= 0, "
                     + "--jit-warmup >= 0, --publishing-ms > 0, --batch >= 1");
         }
@@ -120,13 +109,13 @@ final class DemoCommand implements Callable<Integer> {
         }
         Files.createDirectories(dataDir);
         DemoReport report;
-        try (DemoKeys keys = new DemoKeys(dataDir, err, batch, reserveAhead, hashMidstates)) {
+        try (DemoKeys keys = new DemoKeys(dataDir, err, signing)) {
             List<DemoRunner.SchemeSetup> setups = new ArrayList<>();
             for (Object set : chosen) {
                 setups.add(keys.setup(set, signaturesPerSensor(options)));
             }
             out.printf("pqsign demo: %d readings per set, %d sensor(s) per set, link %s, security %s, batch %d, data in %s%n",
-                    readings, sensors, profile.name(), security, batch, dataDir);
+                    readings, sensors, profile.name(), security, signing.batch, dataDir);
             out.flush();
             if (jitWarmup > 0) {
                 out.printf("pqsign demo: JIT warm-up, %d unreported readings of %s with throwaway keys%n", jitWarmup,
@@ -176,7 +165,7 @@ final class DemoCommand implements Callable<Integer> {
         try {
             DemoRunner.Options o = new DemoRunner.Options(tmp, jitWarmup, LinkProfile.named("loopback"),
                     measured.sensors(), measured.security(), measured.publishingIntervalMs(), measured.injectEvery(), 0);
-            try (DemoKeys keys = new DemoKeys(tmp, new PrintWriter(java.io.Writer.nullWriter()), batch, reserveAhead, hashMidstates)) {
+            try (DemoKeys keys = new DemoKeys(tmp, new PrintWriter(java.io.Writer.nullWriter()), signing)) {
                 DemoRunner.run(List.of(keys.setup(set, signaturesPerSensor(o))), o);
             }
         } finally {

@@ -52,24 +52,18 @@ final class DemoKeys implements Closeable {
 
     private final Path dataDir;
     private final PrintWriter log;
-    private final int batch;
-    private final boolean reserveAhead;
-    private final boolean midstates;
+    private final SensorSigningOptions signing;
     private final List<AutoCloseable> open = new ArrayList<>();
     private PqCertificate root;
     private Path caState;
 
     /**
-     * @param batch indices each XMSS sensor reserves per durable state write
-     * @param reserveAhead XMSS sensors reserve their next batch in the background
-     * @param midstates XMSS sensors resume SHA-256 mid-states while signing
+     * @param signing how the XMSS sensors sign (batch, reserving ahead, SHA-256 mid-states)
      */
-    DemoKeys(Path dataDir, PrintWriter log, int batch, boolean reserveAhead, boolean midstates) {
+    DemoKeys(Path dataDir, PrintWriter log, SensorSigningOptions signing) {
         this.dataDir = dataDir;
         this.log = log;
-        this.batch = batch;
-        this.reserveAhead = reserveAhead;
-        this.midstates = midstates;
+        this.signing = signing;
     }
 
     /** The plant root certificate, created with its key on first use. */
@@ -141,8 +135,7 @@ final class DemoKeys implements Closeable {
             }
         }
         byte[] pub = Files.readAllBytes(dir.resolve("key.pub"));
-        XmssStatefulSigner signer = XmssStatefulSigner.open(remember(FileStateStore.open(state)),
-                XmssStatefulSigner.Options.defaults().withBatch(batch).withReserveAhead(reserveAhead).withMidstates(midstates));
+        XmssStatefulSigner signer = XmssStatefulSigner.open(remember(FileStateStore.open(state)), signing.xmss());
         remember(signer);
         Verifier verifier;
         byte[] certDer = new byte[0];
@@ -174,7 +167,7 @@ final class DemoKeys implements Closeable {
         HaetaePrivateKey key = HaetaeKeyFile.decode(DurableFiles.readAll(sk, 1 << 16));
         byte[] pub = Files.readAllBytes(dir.resolve("key.pub"));
         IndexedSigner signer = remember(SequencedSigner.openFile(new HaetaeSigner(key), dir.resolve("sequence.state"),
-                batch));
+                signing.batch));
         PqCertificate cert = trustedCertificate(dir);
         return new DemoRunner.DemoKey(new SensorKey(signer, KeyId.ofPublicKey(pub), cert.encoded()),
                 PublicKeys.verifierFor(cert));

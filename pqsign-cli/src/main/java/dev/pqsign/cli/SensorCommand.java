@@ -68,18 +68,8 @@ final class SensorCommand implements Callable<Integer> {
     @Option(names = "--trust-client", arity = "1..*", description = "Operator application certificate(s) to trust (sign-encrypt).")
     List<Path> trustClient = new ArrayList<>();
 
-    @Option(names = "--batch", defaultValue = "1", description = "Indices reserved per state write (default 1; a crash skips at most N-1).")
-    int batch;
-
-    @Option(names = "--reserve-ahead", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = {"XMSS keys: reserve the next batch in the background right after a signature, so the fsync is",
-                "not in the next reading's path (default on; a crash can skip one index more)."})
-    boolean reserveAhead;
-
-    @Option(names = "--hash-midstates", negatable = true, defaultValue = "false", fallbackValue = "true",
-            description = {"XMSS keys: resume cached SHA-256 mid-states while signing (about a third fewer compressions,",
-                "~0.1 ms less CPU per signature, ~650 KB of short-lived garbage per signature; default off: allocation-free)."})
-    boolean hashMidstates;
+    @picocli.CommandLine.Mixin
+    SensorSigningOptions signing = new SensorSigningOptions();
 
     @Option(names = "--lock-timeout", defaultValue = "10", description = "Seconds to wait for another process holding the key (default ${DEFAULT-VALUE}).")
     int lockTimeout;
@@ -123,7 +113,7 @@ final class SensorCommand implements Callable<Integer> {
         var clientCerts = trustClient.stream().map(TelemetrySupport::applicationCertificate).toList();
         checkSource();
         try {
-            openKey = TelemetryKeys.openSensorKey(key, cert, batch, reserveAhead, hashMidstates, lockTimeout);
+            openKey = TelemetryKeys.openSensorKey(key, cert, signing, lockTimeout);
             server = SensorServer.start(new SensorServer.Config(name, dataDir, bind, port, sec), openKey.sensorKey);
             clientCerts.forEach(server::trustClient);
             out.printf("sensor %s: %s%n", name, openKey.description);

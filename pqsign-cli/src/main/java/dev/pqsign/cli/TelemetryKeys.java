@@ -71,24 +71,20 @@ final class TelemetryKeys {
      * Opens a sensor key: an XMSS / XMSS^MT {@code key.state} (every index reserved durably before its
      * signature, {@code batch} per state write) or a HAETAE {@code key.sk} (indices from a counter file
      * {@code key.sk.counter} next to it, {@code batch} per write). {@code cert}, if given, must certify
-     * this key; it is published on the certificate node. {@code reserveAhead}: an XMSS key reserves its
-     * next batch in the background right after a signature; {@code midstates}: an XMSS key resumes
-     * SHA-256 mid-states while signing (faster, not allocation-free).
+     * this key; it is published on the certificate node. {@code signing} also says whether an XMSS key
+     * reserves ahead and resumes SHA-256 mid-states.
      */
-    static OpenSensorKey openSensorKey(Path key, Path cert, int batch, boolean reserveAhead, boolean midstates,
-            int lockTimeoutSeconds)
+    static OpenSensorKey openSensorKey(Path key, Path cert, SensorSigningOptions signing, int lockTimeoutSeconds)
             throws IOException {
-        if (batch < 1) {
-            throw CliException.usage("--batch must be at least 1, got " + batch);
-        }
+        signing.check();
+        int batch = signing.batch;
         byte[] head = KeyFiles.readSmall(key, "private key");
         if (XmssKeyState.hasMagic(head)) {
             Secrets.wipe(head);
             FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(lockTimeoutSeconds));
             XmssStatefulSigner signer;
             try {
-                signer = XmssStatefulSigner.open(store, XmssStatefulSigner.Options.defaults().withBatch(batch)
-                        .withReserveAhead(reserveAhead).withMidstates(midstates));
+                signer = XmssStatefulSigner.open(store, signing.xmss());
             } catch (RuntimeException e) {
                 store.close();
                 throw e;

@@ -173,7 +173,7 @@ class SensorOperatorCliTest {
     @Timeout(180)
     void operator_reportsTamperedAndReplayedReadings_exit1() throws Exception {
         // A sensor driven directly (pqsign-opcua), so that it can publish a tampered and a replayed reading.
-        try (TelemetryKeys.OpenSensorKey key = TelemetryKeys.openSensorKey(dir.resolve("k/key.state"), null, 1, false, false, 10);
+        try (TelemetryKeys.OpenSensorKey key = TelemetryKeys.openSensorKey(dir.resolve("k/key.state"), null, SensorSigningOptions.of(1, false, false), 10);
                 dev.pqsign.opcua.SensorServer sensor = dev.pqsign.opcua.SensorServer.start(
                         dev.pqsign.opcua.SensorServer.Config.loopback("s", dir.resolve("sensor-data"),
                                 dev.pqsign.opcua.TransportSecurity.NONE), key.sensorKey)) {
