@@ -445,13 +445,9 @@ final class CompactEngine {
             long lo = 0;
             long hi = 0;
             while (count < len) {
-                byte[] src = xof.buffer();
-                int at = xof.view(drawBytes);
-                if (at < 0) {
-                    xof.squeeze(c.draw, 0, drawBytes);
-                    src = c.draw;
-                    at = 0;
-                }
+                int at = xof.viewOrCopy(drawBytes, c.draw); // -1: copied to c.draw
+                byte[] src = at < 0 ? c.draw : xof.buffer();
+                at = Math.max(at, 0);
                 long accepted = (v120 ? HyperballSampler.draw83(src, at, c.sqr, c.y)
                         : HyperballSampler.draw16(src, at, c.sqr, c.y)) & 1;
                 lo += c.sqr.lo & -accepted;
@@ -471,13 +467,9 @@ final class CompactEngine {
             byte[] signs = c.signs;
             int known = Math.min(replayLimit, FATE_DRAWS);
             while (count < N) {
-                byte[] src = xof.buffer();
-                int at = xof.view(drawBytes);
-                if (at < 0) {
-                    xof.squeeze(c.draw, 0, drawBytes);
-                    src = c.draw;
-                    at = 0;
-                }
+                int at = xof.viewOrCopy(drawBytes, c.draw); // -1: copied to c.draw
+                byte[] src = at < 0 ? c.draw : xof.buffer();
+                at = Math.max(at, 0);
                 if (d < known) {
                     // replay: the fate of this draw is known from pass 1
                     if (((fate[fateOff + (d >>> 3)] >> (d & 7)) & 1) != 0) {

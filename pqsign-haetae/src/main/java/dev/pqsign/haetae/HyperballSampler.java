@@ -216,14 +216,9 @@ final class HyperballSampler {
         int count = 0;
         int drawBytes = version.drawBytes;
         while (count < len) {
-            byte[] src = xof.buffer();
-            int at = xof.view(drawBytes);
-            if (at < 0) {
-                // the draw straddles two Keccak blocks: copy it out
-                xof.squeeze(w.draw, 0, drawBytes);
-                src = w.draw;
-                at = 0;
-            }
+            int at = xof.viewOrCopy(drawBytes, w.draw); // -1: copied to w.draw
+            byte[] src = at < 0 ? w.draw : xof.buffer();
+            at = Math.max(at, 0);
             long r = version == HaetaeSampler.V1_2_0 ? draw83(src, at, w.sqr, w.y) : draw16(src, at, w.sqr, w.y);
             // Branch-free bookkeeping (as the reference): the sample is always stored at the current
             // slot and the slot only advances when accepted. Without an unpredictable branch the CPU

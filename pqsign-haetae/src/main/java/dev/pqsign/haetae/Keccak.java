@@ -164,6 +164,19 @@ final class Keccak {
         return block;
     }
 
+    /**
+     * The next {@code n} output bytes, copied only when they straddle two blocks: returns their
+     * offset in {@link #buffer()}, or -1 after copying them to {@code spare[0..n)} (so the samplers'
+     * draws never allocate and rarely copy).
+     */
+    int viewOrCopy(int n, byte[] spare) {
+        int at = view(n);
+        if (at < 0) {
+            squeeze(spare, 0, n);
+        }
+        return at;
+    }
+
     void squeeze(byte[] out, int off, int len) {
         if (!squeezing) {
             finish();
