@@ -92,6 +92,7 @@ class XmssVerifierCacheTest {
         }
         assertEquals(0, v.cacheHits() + v.cacheMisses());
         assertThrows(IllegalArgumentException.class, () -> XmssVerifier.withUpperLayerCache(key.publicKey(), 0));
+        assertThrows(IllegalArgumentException.class, () -> XmssVerifier.withUpperLayerCache(key.publicKey(), 1025));
     }
 
     /** Any flipped bit of a signature whose bottom tree is cached: the same answer as without cache (false). */
