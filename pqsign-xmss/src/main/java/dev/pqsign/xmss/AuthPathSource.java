@@ -8,4 +8,12 @@ interface AuthPathSource {
      * {@code out[off..off + (h/d)*n)} and that tree's root to {@code root[0..n)}.
      */
     void authPath(int layer, long tree, int leaf, byte[] out, int off, byte[] root);
+
+    /**
+     * The kept WOTS+ chain values of key pair ({@code layer}, {@code tree}, {@code leaf}), if this
+     * source holds them (see {@link WotsChains}), else {@code null}: the signer then hashes.
+     */
+    default WotsChains chains(int layer, long tree, int leaf) {
+        return null;
+    }
 }

@@ -28,8 +28,25 @@ final class CachedAuthPaths implements AuthPathSource {
     private final IncrementalTree[] next;
     private long rebuiltLeaves;
     private long precomputedLeaves;
+    private long keptSignatures;
+    /**
+     * Layer 0 only, when enabled: the chain values of the tree in use ({@code currentChains}) and of
+     * the next one as its leaves are computed ({@code nextChains}). Two tables, swapped at each tree
+     * roll-over and reused, so keeping them allocates nothing per signature.
+     */
+    private WotsChains currentChains;
+    private WotsChains nextChains;
 
     CachedAuthPaths(XmssPrivateKey key, TreeHash local, int threads) {
+        this(key, local, threads, false);
+    }
+
+    /**
+     * @param keepChains keep the bottom layer's WOTS+ chain values while computing next trees' leaves,
+     *        so that signing copies instead of hashing ({@link WotsChains}; about 1 MiB per table, two
+     *        tables, only for trees small enough and only when next trees are built incrementally)
+     */
+    CachedAuthPaths(XmssPrivateKey key, TreeHash local, int threads, boolean keepChains) {
         this.key = key;
         this.local = local;
         this.threads = Math.max(1, threads);
@@ -45,6 +62,10 @@ final class CachedAuthPaths implements AuthPathSource {
         this.next = new IncrementalTree[d];
         java.util.Arrays.fill(treeIndex, -1);
         java.util.Arrays.fill(blockIndex, -1);
+        if (keepChains && d > 1 && minStored == 0) {
+            this.currentChains = WotsChains.forParameters(p);
+            this.nextChains = currentChains == null ? null : WotsChains.forParameters(p);
+        }
     }
 
     /**
@@ -128,9 +149,13 @@ final class CachedAuthPaths implements AuthPathSource {
                 continue;
             }
             IncrementalTree b = next[layer];
+            WotsChains keep = layer == 0 ? nextChains : null;
             if (b == null || b.tree != nextTree) {
                 b = new IncrementalTree(layer, nextTree, treeHeight, n);
                 next[layer] = b;
+                if (keep != null) {
+                    keep.reset(nextTree);
+                }
             }
             long done = (signed & (period - 1)) + 1;
             long every = period / leaves;
@@ -140,7 +165,7 @@ final class CachedAuthPaths implements AuthPathSource {
             long offset = layer == 0 ? every - 1 : every / 2;
             long target = Math.min(leaves, (done + offset) / every);
             while (b.leavesDone() < target) {
-                b.step(local);
+                b.step(local, keep);
                 precomputedLeaves++;
             }
         }
@@ -161,6 +186,14 @@ final class CachedAuthPaths implements AuthPathSource {
         if (treeIndex[layer] != tree) {
             trees[layer] = null;
             IncrementalTree b = next[layer];
+            if (layer == 0 && currentChains != null) {
+                // The tree in use is left: its unused key pairs' values go, and its table is
+                // handed to the next tree to come; the completed next tree's table becomes current.
+                WotsChains retired = currentChains;
+                retired.wipe();
+                currentChains = nextChains;
+                nextChains = retired;
+            }
             if (b != null && b.tree == tree && b.isComplete()) {
                 trees[layer] = b.result();
             } else {
@@ -182,6 +215,32 @@ final class CachedAuthPaths implements AuthPathSource {
                 blockIndex[layer] = block;
                 rebuiltLeaves += 1L << minStored;
             }
+        }
+    }
+
+    @Override
+    public WotsChains chains(int layer, long tree, int leaf) {
+        if (layer != 0 || currentChains == null) {
+            return null;
+        }
+        ensure(layer, tree, leaf);
+        if (currentChains.tree() == tree && currentChains.has(leaf)) {
+            keptSignatures++;
+            return currentChains;
+        }
+        return null;
+    }
+
+    /** Bottom-layer WOTS+ signatures made from kept chain values instead of hashing. */
+    long keptSignatures() {
+        return keptSignatures;
+    }
+
+    /** Wipes the kept chain values (they are secret); the cache keeps working, hashing again. */
+    void wipe() {
+        if (currentChains != null) {
+            currentChains.wipe();
+            nextChains.wipe();
         }
     }
 

@@ -46,10 +46,13 @@ final class IncrementalTree {
         return stored;
     }
 
-    /** Computes the next leaf and every parent it completes. */
-    void step(TreeHash th) {
+    /**
+     * Computes the next leaf and every parent it completes, keeping the leaf's WOTS+ chain values in
+     * {@code keep} when not {@code null}.
+     */
+    void step(TreeHash th, WotsChains keep) {
         int leaf = leavesDone;
-        th.leaf(subtree, leaf, stack, top * n);
+        th.leaf(subtree, leaf, stack, top * n, keep);
         stored.store(0, leaf, stack, top * n);
         heights[top++] = 0;
         while (top >= 2 && heights[top - 1] == heights[top - 2]) {

@@ -25,8 +25,13 @@ final class TreeHash {
 
     /** Leaf {@code index} of the tree at {@code subtree} (layer and tree address set), into out[off..). */
     void leaf(HashAddress subtree, int index, byte[] out, int off) {
+        leaf(subtree, index, out, off, null);
+    }
+
+    /** As {@link #leaf(HashAddress, int, byte[], int)}, keeping the key pair's chain values in {@code keep} if not null. */
+    void leaf(HashAddress subtree, int index, byte[] out, int off, WotsChains keep) {
         HashAddress ots = HashAddress.of(subtree, HashAddress.TYPE_OTS).setOts(index);
-        wots.publicKey(ots, wotsPk);
+        wots.publicKey(ots, wotsPk, keep, index);
         HashAddress lt = HashAddress.of(subtree, HashAddress.TYPE_LTREE).setLTree(index);
         ltree.compress(wotsPk, lt, out, off);
     }

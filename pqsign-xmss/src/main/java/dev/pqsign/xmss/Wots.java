@@ -58,10 +58,31 @@ final class Wots {
 
     /** WOTS+ public key (len*n bytes) of the key pair at {@code ots}, into {@code pk}. */
     void publicKey(HashAddress ots, byte[] pk) {
+        publicKey(ots, pk, null, 0);
+    }
+
+    /**
+     * As {@link #publicKey(HashAddress, byte[])}, also recording every chain value it passes (the
+     * secret start, each intermediate value and the public end) as key pair {@code leaf} of
+     * {@code keep}, when not {@code null}. Same hash calls either way.
+     */
+    void publicKey(HashAddress ots, byte[] pk, WotsChains keep, int leaf) {
         secretKey(ots, pk);
         for (int i = 0; i < len; i++) {
             ots.setChain(i);
-            chain(pk, i * n, 0, W - 1, ots);
+            if (keep == null) {
+                chain(pk, i * n, 0, W - 1, ots);
+                continue;
+            }
+            keep.put(leaf, i, 0, pk, i * n);
+            for (int j = 0; j < W - 1; j++) {
+                ots.setHash(j);
+                hasher.chainStep(pk, i * n, ots);
+                keep.put(leaf, i, j + 1, pk, i * n);
+            }
+        }
+        if (keep != null) {
+            keep.completed(leaf);
         }
     }
 
@@ -75,6 +96,15 @@ final class Wots {
             chain(sig, sigOff + i * n, 0, lengths[i], ots);
         }
         java.util.Arrays.fill(skScratch, (byte) 0);
+    }
+
+    /**
+     * Signs like {@link #sign} without hashing: the chain values of key pair {@code leaf} were kept
+     * when its leaf was computed (see {@link WotsChains}); they are wiped afterwards.
+     */
+    void signFromChains(byte[] msg, int msgOff, WotsChains chains, int leaf, byte[] sig, int sigOff) {
+        chainLengths(msg, msgOff);
+        chains.sign(leaf, lengths, sig, sigOff);
     }
 
     /** Recovers the public key from a signature on {@code msg}, into {@code pk[0..len*n)}. */

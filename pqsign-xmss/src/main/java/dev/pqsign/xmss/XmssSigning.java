@@ -116,8 +116,13 @@ final class XmssSigning {
     }
 
     private int computeLayer(int layer, long tree, int leaf, byte[] sig, int off, AuthPathSource source) {
-        HashAddress ots = new HashAddress().setLayer(layer).setTree(tree).setType(HashAddress.TYPE_OTS).setOts(leaf);
-        treeHash.wots.sign(node, 0, ots, sig, off, wotsSk);
+        WotsChains kept = source.chains(layer, tree, leaf);
+        if (kept != null) {
+            treeHash.wots.signFromChains(node, 0, kept, leaf, sig, off);
+        } else {
+            HashAddress ots = new HashAddress().setLayer(layer).setTree(tree).setType(HashAddress.TYPE_OTS).setOts(leaf);
+            treeHash.wots.sign(node, 0, ots, sig, off, wotsSk);
+        }
         off += params.wotsSignatureBytes();
         source.authPath(layer, tree, leaf, sig, off, node);
         return off + params.treeHeight() * params.n();

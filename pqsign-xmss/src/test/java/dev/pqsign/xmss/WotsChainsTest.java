@@ -1,0 +1,118 @@
+package dev.pqsign.xmss;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keeping the bottom layer's WOTS+ chain values ({@link WotsChains}) changes how a signature is made,
+ * never what it is: signatures equal those of a signer that hashes, across tree roll-overs and after
+ * reopening mid-tree; the values are wiped once used; the hash calls saved are counted, not timed.
+ */
+class WotsChainsTest {
+
+    @Test
+    void keptChains_signByteIdentically_andReplaceTheBottomWotsSignatureAfterTheFirstTree() {
+        for (XmssParameterSet p : List.of(XmssParameterSet.XMSSMT_SHA2_10_2_256, XmssParameterSet.XMSSMT_SHA2_20_4_256,
+                XmssParameterSet.XMSSMT_SHA2_30_6_256)) {
+            XmssPrivateKey key = XmssStatefulSignerTest.key(p, 77);
+            XmssSigning plainSigning = new XmssSigning(key, false).cachingUpperLayers();
+            CachedAuthPaths plain = new CachedAuthPaths(key, plainSigning.treeHash, 1, false);
+            XmssSigning keptSigning = new XmssSigning(key, false).cachingUpperLayers();
+            CachedAuthPaths kept = new CachedAuthPaths(key, keptSigning.treeHash, 1, true);
+            XmssVerifier verifier = new XmssVerifier(key.publicKey());
+            long start = 5;
+            long end = p.maxSignatures();
+            plain.prepare(start, end);
+            kept.prepare(start, end);
+            int count = 100;
+            for (long i = start; i < start + count; i++) {
+                byte[] m = (p + " reading " + i).getBytes(StandardCharsets.UTF_8);
+                byte[] a = plainSigning.sign(i, m, plain);
+                plain.afterSign(i, end);
+                byte[] b = keptSigning.sign(i, m, kept);
+                kept.afterSign(i, end);
+                assertArrayEquals(a, b, p + " signature " + i);
+                assertTrue(verifier.verify(m, b), p + " signature " + i);
+            }
+            assertEquals(0, plain.keptSignatures(), p + ": nothing kept unless asked");
+            // The tree in use at load time was built whole, without keeping; every later one was
+            // built leaf by leaf with its chain values kept: indices 32..104 (73 signatures).
+            assertEquals(start + count - 32, kept.keptSignatures(), p.toString());
+        }
+    }
+
+    @Test
+    void keptChains_afterReopeningMidTree_coverOnlyTreesBuiltLeafByLeaf() {
+        XmssParameterSet p = XmssParameterSet.XMSSMT_SHA2_10_2_256;
+        XmssPrivateKey key = XmssStatefulSignerTest.key(p, 78);
+        XmssSigning signing = new XmssSigning(key, true).cachingUpperLayers();
+        CachedAuthPaths kept = new CachedAuthPaths(key, signing.treeHash, 2, true);
+        XmssVerifier verifier = new XmssVerifier(key.publicKey());
+        long start = 50; // leaf 18 of tree 1: leaves 0..17 of tree 2 are computed (and kept) when the key is loaded
+        kept.prepare(start, p.maxSignatures());
+        for (long i = start; i < 140; i++) {
+            byte[] m = ("m" + i).getBytes(StandardCharsets.UTF_8);
+            byte[] sig = signing.sign(i, m, kept);
+            kept.afterSign(i, p.maxSignatures());
+            assertTrue(verifier.verify(m, sig), "signature " + i);
+        }
+        assertEquals(140 - 64, kept.keptSignatures());
+    }
+
+    @Test
+    void usedKeyPairs_areWiped_andAWipedCacheFallsBackToHashing() {
+        XmssParameterSet p = XmssParameterSet.XMSSMT_SHA2_10_2_256;
+        XmssPrivateKey key = XmssStatefulSignerTest.key(p, 79);
+        XmssSigning signing = new XmssSigning(key, false).cachingUpperLayers();
+        CachedAuthPaths kept = new CachedAuthPaths(key, signing.treeHash, 1, true);
+        long end = p.maxSignatures();
+        kept.prepare(0, end);
+        for (long i = 0; i < 32; i++) {
+            signing.sign(i, new byte[] {1}, kept);
+            kept.afterSign(i, end);
+        }
+        WotsChains table = kept.chains(0, 1, 0);
+        assertNotNull(table, "tree 1 was built leaf by leaf while tree 0 signed");
+        assertTrue(table.has(0) && table.has(31));
+        signing.sign(32, new byte[] {2}, kept);
+        assertFalse(table.has(0), "a key pair's chain values are gone once it has signed");
+        assertThrows(IllegalStateException.class, () -> table.sign(0, new int[p.wotsLen()], new byte[p.wotsSignatureBytes()], 0));
+        kept.wipe();
+        assertNull(kept.chains(0, 1, 1), "wiped: nothing kept");
+        XmssVerifier verifier = new XmssVerifier(key.publicKey());
+        byte[] sig = signing.sign(33, new byte[] {3}, kept);
+        assertTrue(verifier.verify(new byte[] {3}, sig), "after a wipe the signer hashes again");
+    }
+
+    @Test
+    void tablesAreOnlyKeptForSmallTrees() {
+        assertNotNull(WotsChains.forParameters(XmssParameterSet.XMSSMT_SHA2_10_2_256));
+        assertNull(WotsChains.forParameters(XmssParameterSet.XMSSMT_SHA2_20_2_256), "2^10 leaves: 35 MB, not kept");
+    }
+
+    @Test
+    void statefulSigner_withAndWithoutKeptChains_signTheSame() {
+        XmssParameterSet p = XmssParameterSet.XMSSMT_SHA2_10_2_256;
+        XmssPrivateKey key = XmssStatefulSignerTest.key(p, 80);
+        MemoryStateStore a = new MemoryStateStore(XmssKeyState.fresh(key).encode());
+        MemoryStateStore b = new MemoryStateStore(XmssKeyState.fresh(key).encode());
+        XmssStatefulSigner.Options o = XmssStatefulSigner.Options.defaults().withThreads(1);
+        assertTrue(o.keepChains(), "kept by default");
+        try (XmssStatefulSigner hashing = XmssStatefulSigner.open(a, o.withKeepChains(false));
+                XmssStatefulSigner keeping = XmssStatefulSigner.open(b, o)) {
+            for (int i = 0; i < 80; i++) {
+                byte[] m = ("reading " + i).getBytes(StandardCharsets.UTF_8);
+                assertArrayEquals(hashing.sign(m), keeping.sign(m), "signature " + i);
+            }
+        }
+    }
+}
