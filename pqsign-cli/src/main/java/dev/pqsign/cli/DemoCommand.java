@@ -60,14 +60,21 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--warmup", defaultValue = "20", description = "Warm-up readings per sensor, verified but not timed (default 20).")
     int warmup;
 
-    /** JIT warm-up readings per sensor when {@code --jit-warmup} is not given. */
-    static final int JIT_WARMUP_PER_SENSOR = 300;
+    /** Readings per sensor in one round of the automatic JIT warm-up (fits a 2^10-signature key). */
+    static final int JIT_ROUND_PER_SENSOR = 600;
+    /** Rounds of the automatic warm-up at most. */
+    static final int JIT_MAX_ROUNDS = 6;
+    /** The automatic warm-up stops after a round in which the compiler was busy less than this share of the time. */
+    static final double JIT_QUIET_SHARE = 0.05;
 
-    @Option(names = "--jit-warmup", description = {"Readings of an unreported first run of the first set with throwaway keys in a",
-        "temporary directory, so the first measured set does not pay for JIT compilation",
-        "(default 300 per sensor: 300 for one sensor, 3000 for --sensors 10; 0: none)."})
-    Integer jitWarmupOption;
+    @Option(names = "--jit-warmup", paramLabel = "N|auto", defaultValue = "auto", description = {
+        "Unreported runs of the first set with throwaway keys in a temporary directory before",
+        "measuring, so the measured run does not pay for JIT compilation. auto (default): rounds",
+        "of " + JIT_ROUND_PER_SENSOR + " readings per sensor until the JIT compiler was busy less than 5 % of a",
+        "round (at most " + JIT_MAX_ROUNDS + " rounds); N: exactly N readings in all; 0: none."})
+    String jitWarmupOption;
 
+    /** Total warm-up readings, or -1 for the automatic rounds. */
     int jitWarmup;
 
     @picocli.CommandLine.Mixin
@@ -78,15 +85,19 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        // Per sensor: each sensor's code paths (one server, one operator connection) must run often
-        // enough for the compiler; 300 readings spread over 10 sensors left C2 compiling Milo and
-        // Netty methods during the measured run (15-25 % of the CPU).
-        jitWarmup = jitWarmupOption != null ? jitWarmupOption : (int) Math.min(Integer.MAX_VALUE,
-                (long) JIT_WARMUP_PER_SENSOR * Math.max(1, sensors));
-        if (readings < 1 || sensors < 1 || injectEvery < 0 || warmup < 0 || jitWarmup < 0 || !(publishingMs > 0)
+        if ("auto".equalsIgnoreCase(jitWarmupOption.trim())) {
+            jitWarmup = -1;
+        } else {
+            try {
+                jitWarmup = Integer.parseInt(jitWarmupOption.trim());
+            } catch (NumberFormatException e) {
+                throw CliException.usage("--jit-warmup must be a number of readings or auto, got '" + jitWarmupOption + "'");
+            }
+        }
+        if (readings < 1 || sensors < 1 || injectEvery < 0 || warmup < 0 || jitWarmup < -1 || !(publishingMs > 0)
                 || signing.batch < 1) {
             throw CliException.usage("need --readings >= 1, --sensors >= 1, --inject-every >= 0, --warmup >= 0, "
-                    + "--jit-warmup >= 0, --publishing-ms > 0, --batch >= 1");
+                    + "--jit-warmup >= 0 or auto, --publishing-ms > 0, --batch >= 1");
         }
         LinkProfile profile;
         try {
@@ -117,14 +128,11 @@ final class DemoCommand implements Callable<Integer> {
             out.printf("pqsign demo: %d readings per set, %d sensor(s) per set, link %s, security %s, batch %d, data in %s%n",
                     readings, sensors, profile.name(), security, signing.batch, dataDir);
             out.flush();
-            if (jitWarmup > 0) {
-                out.printf("pqsign demo: JIT warm-up, %d unreported readings of %s with throwaway keys%n", jitWarmup,
-                        setups.get(0).name());
-                out.flush();
-                jitWarmUp(chosen.get(0), options);
+            if (jitWarmup != 0) {
+                jitWarmUp(chosen.get(0), setups.get(0).name(), options, out);
             }
             report = DemoRunner.run(setups, options, name -> {
-                if (jitWarmup > 0) {
+                if (jitWarmup != 0) {
                     long waited = awaitCompilerIdle(COMPILER_IDLE_MS, COMPILER_WAIT_MAX_MS);
                     if (waited >= 0) {
                         out.printf("pqsign demo: %s set up; waited %d ms for the JIT compiler to finish its queue%n",
@@ -153,17 +161,57 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /**
-     * Runs {@code set} once, unreported, with fresh keys in a temporary directory (deleted
-     * afterwards), so that the measured sets run compiled code. Without it the first set is
-     * measured while the JIT compiler still competes for the CPU: on the 2-core VM the same set
-     * measured first showed end-to-end p50 6.1–6.8 ms, measured after another set 4.4–5.3 ms.
-     * The real keys and replay state are not touched. Always over loopback: the relay adds no code
-     * worth warming and an emulated 5G link would make the warm-up take minutes.
+     * Runs {@code set} unreported, with fresh keys in a temporary directory (deleted afterwards), so
+     * that the measured sets run compiled code. Without it the first set is measured while the JIT
+     * compiler still competes for the CPU: on the 2-core VM the same set measured first showed
+     * end-to-end p50 6.1–6.8 ms, measured after another set 4.4–5.3 ms; with 10 sensors and 300
+     * warm-up readings each, C2 took a quarter of the CPU of the measured run (perf, 2026-11-30), so
+     * the automatic warm-up repeats rounds until the compiler is nearly idle during one. The real
+     * keys and replay state are not touched. Always over loopback: the relay adds no code worth
+     * warming and an emulated 5G link would make the warm-up take minutes.
      */
-    private void jitWarmUp(Object set, DemoRunner.Options measured) throws IOException, InterruptedException {
+    private void jitWarmUp(Object set, String name, DemoRunner.Options measured, PrintWriter out)
+            throws IOException, InterruptedException {
+        // The warm-up injects tampered and replayed readings too (their code paths need compiling),
+        // but their rejections are not news: the verifier's warnings are muted until it is over.
+        java.util.logging.Logger verifierLog = java.util.logging.Logger.getLogger(
+                dev.pqsign.telemetry.ReadingVerifier.class.getName());
+        java.util.logging.Level level = verifierLog.getLevel();
+        verifierLog.setLevel(java.util.logging.Level.SEVERE);
+        try {
+            warmUpRounds(set, name, measured, out);
+        } finally {
+            verifierLog.setLevel(level);
+        }
+    }
+
+    private void warmUpRounds(Object set, String name, DemoRunner.Options measured, PrintWriter out)
+            throws IOException, InterruptedException {
+        int perRound = (int) Math.min(Integer.MAX_VALUE, (long) JIT_ROUND_PER_SENSOR * measured.sensors());
+        long left = jitWarmup;
+        for (int round = 1; jitWarmup < 0 ? round <= JIT_MAX_ROUNDS : left > 0; round++) {
+            int n = jitWarmup < 0 ? perRound : (int) Math.min(left, perRound);
+            left -= n;
+            long jitBefore = DemoRunner.jitCompileMillis();
+            long start = System.nanoTime();
+            warmUpRound(set, n, measured);
+            double ms = (System.nanoTime() - start) / 1e6;
+            long compiled = jitBefore < 0 ? -1 : DemoRunner.jitCompileMillis() - jitBefore;
+            double share = compiled < 0 ? Double.NaN : compiled / ms;
+            out.printf(Locale.ROOT, "pqsign demo: JIT warm-up round %d, %d unreported readings of %s: %.1f s, compiler busy %s%n",
+                    round, n, name, ms / 1000, compiled < 0 ? "(not reported by this JVM)"
+                            : String.format(Locale.ROOT, "%d ms (%.0f %%)", compiled, 100 * share));
+            out.flush();
+            if (jitWarmup < 0 && !(share >= JIT_QUIET_SHARE)) {
+                break;
+            }
+        }
+    }
+
+    private void warmUpRound(Object set, int n, DemoRunner.Options measured) throws IOException, InterruptedException {
         Path tmp = Files.createTempDirectory("pqsign-demo-warmup");
         try {
-            DemoRunner.Options o = new DemoRunner.Options(tmp, jitWarmup, LinkProfile.named("loopback"),
+            DemoRunner.Options o = new DemoRunner.Options(tmp, n, LinkProfile.named("loopback"),
                     measured.sensors(), measured.security(), measured.publishingIntervalMs(), measured.injectEvery(), 0);
             try (DemoKeys keys = new DemoKeys(tmp, new PrintWriter(java.io.Writer.nullWriter()), signing)) {
                 DemoRunner.run(List.of(keys.setup(set, signaturesPerSensor(o))), o);

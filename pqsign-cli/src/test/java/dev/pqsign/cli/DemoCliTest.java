@@ -18,10 +18,11 @@ class DemoCliTest {
         Path json = dir.resolve("demo.json");
         var r = CliRunner.run("demo", "--data-dir", dir.resolve("data").toString(), "--readings", "12", "--sets",
                 "XMSSMT-SHA2_10/2_256,XMSSMT-SHA2_20/4_256,HAETAE-2", "--warmup", "2", "--inject-every", "4", "--json",
-                json.toString());
+                json.toString(), "--jit-warmup", "300");
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.out().contains("XMSSMT-SHA2_10/2_256") && r.out().contains("HAETAE-2"), r.out());
-        assertTrue(r.out().contains("JIT warm-up, 300 unreported readings of XMSSMT-SHA2_10/2_256"), r.out());
+        assertTrue(r.out().contains("JIT warm-up round 1, 300 unreported readings of XMSSMT-SHA2_10/2_256"), r.out());
+        assertTrue(!r.out().contains("round 2"), "--jit-warmup N runs N readings, not the automatic rounds: " + r.out());
         String j = Files.readString(json);
         assertTrue(j.startsWith("{\"sets\":["), j);
         assertTrue(j.contains("\"name\":\"XMSSMT-SHA2_20/4_256\",\"readings\":12,\"accepted\":12,\"injected_tampered\":3,"
@@ -48,5 +49,7 @@ class DemoCliTest {
         assertEquals(2, CliRunner.run("demo", "--readings", "0").exit());
         assertEquals(2, CliRunner.run("demo", "--link", "carrier-pigeon", "--data-dir", dir.toString()).exit());
         assertEquals(2, CliRunner.run("demo", "--sets", "NOPE", "--data-dir", dir.toString()).exit());
+        assertEquals(2, CliRunner.run("demo", "--jit-warmup", "soon", "--data-dir", dir.toString()).exit());
+        assertEquals(2, CliRunner.run("demo", "--jit-warmup", "-5", "--data-dir", dir.toString()).exit());
     }
 }

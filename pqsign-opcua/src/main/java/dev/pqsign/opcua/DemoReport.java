@@ -40,13 +40,17 @@ public record DemoReport(List<SetResult> sets) {
      * @param cpuMsPerReading CPU time of the whole process (sensors, operator, relays) per accepted
      *     reading during the set's run; with the machine's core count it bounds the throughput
      *     independently of other load ({@code NaN} if the JVM cannot tell)
+     * @param jitCompileMs time the JIT compiler threads spent compiling during the set's run (part of
+     *     {@code cpuMsPerReading}'s CPU that a longer-running process would not pay; {@code NaN} if the
+     *     JVM cannot tell)
      * @param endToEndMs end-to-end latency of each accepted reading in milliseconds, in the order
      *     measured (the samples behind {@code endToEnd}, for distribution charts); not in the JSON
      */
     public record SetResult(String name, int readings, long accepted, long injectedTampered, long rejectedTampered,
             long injectedReplayed, long rejectedReplayed, int signatureBytes, Summary sign, Summary verify,
             Summary transfer, Summary endToEnd, int sensors, long lost, long rejectedGenuine, double seconds,
-            double readingsPerSecond, String link, double cpuMsPerReading, List<Double> endToEndMs) {
+            double readingsPerSecond, String link, double cpuMsPerReading, double jitCompileMs,
+            List<Double> endToEndMs) {
 
         public SetResult {
             endToEndMs = List.copyOf(endToEndMs);
@@ -64,9 +68,9 @@ public record DemoReport(List<SetResult> sets) {
     }
 
     /**
-     * {@link #toJson()} with six more keys per set after the agreed ones: {@code "sensors"},
+     * {@link #toJson()} with seven more keys per set after the agreed ones: {@code "sensors"},
      * {@code "lost"}, {@code "rejected_genuine"}, {@code "readings_per_second"}, {@code "link"},
-     * {@code "cpu_ms_per_reading"} (the K-sensor throughput report).
+     * {@code "cpu_ms_per_reading"}, {@code "jit_compile_ms"} (the K-sensor throughput report).
      */
     public String toJsonWithThroughput() {
         return json(true);
@@ -97,7 +101,8 @@ public record DemoReport(List<SetResult> sets) {
                         .append(",\"rejected_genuine\":").append(s.rejectedGenuine())
                         .append(",\"readings_per_second\":").append(num(s.readingsPerSecond()))
                         .append(",\"link\":").append(quote(s.link()))
-                        .append(",\"cpu_ms_per_reading\":").append(num(s.cpuMsPerReading()));
+                        .append(",\"cpu_ms_per_reading\":").append(num(s.cpuMsPerReading()))
+                        .append(",\"jit_compile_ms\":").append(num(s.jitCompileMs()));
             }
             sb.append('}');
         }
@@ -107,15 +112,16 @@ public record DemoReport(List<SetResult> sets) {
     /** A fixed-width table like the study's Table 6 (averages and percentiles in milliseconds). */
     public String toTable() {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-24s %9s %9s %9s %9s %9s %9s %8s %7s %7s %9s %10s %7s%n", "parameter set",
-                "sign avg", "verify avg", "xfer p50", "e2e p50", "e2e p99", "e2e max", "sig B", "tamper", "replay",
-                "accepted", "readings/s", "cpu ms"));
+        sb.append(String.format(Locale.ROOT, "%-24s %9s %9s %9s %9s %9s %9s %8s %7s %7s %9s %10s %7s %7s%n",
+                "parameter set", "sign avg", "verify avg", "xfer p50", "e2e p50", "e2e p99", "e2e max", "sig B", "tamper",
+                "replay", "accepted", "readings/s", "cpu ms", "jit ms"));
         for (SetResult s : sets) {
-            sb.append(String.format(Locale.ROOT, "%-24s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %8d %3d/%-3d %3d/%-3d %9s %10.1f %7.3f%n",
+            sb.append(String.format(Locale.ROOT,
+                    "%-24s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %8d %3d/%-3d %3d/%-3d %9s %10.1f %7.3f %7.0f%n",
                     s.name(), s.sign().mean(), s.verify().mean(), s.transfer().p50(), s.endToEnd().p50(),
                     s.endToEnd().p99(), s.endToEnd().max(), s.signatureBytes(), s.rejectedTampered(),
                     s.injectedTampered(), s.rejectedReplayed(), s.injectedReplayed(), s.accepted() + "/" + s.readings(),
-                    s.readingsPerSecond(), s.cpuMsPerReading()));
+                    s.readingsPerSecond(), s.cpuMsPerReading(), s.jitCompileMs()));
         }
         return sb.toString();
     }

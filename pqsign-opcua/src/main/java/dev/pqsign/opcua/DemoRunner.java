@@ -216,6 +216,7 @@ public final class DemoRunner {
                 beforeMeasuring.run(set.name());
                 long start = System.nanoTime();
                 long cpuStart = processCpuNanos();
+                long jitStart = jitCompileMillis();
                 try {
                     List<Future<?>> futures = new ArrayList<>();
                     for (int i = 0; i < k; i++) {
@@ -240,6 +241,7 @@ public final class DemoRunner {
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
                 long cpuEnd = processCpuNanos();
+                long jitEnd = jitCompileMillis();
                 double cpuMsPerReading = cpuStart < 0 || cpuEnd < 0 || tally.accepted.get() == 0 ? Double.NaN
                         : (cpuEnd - cpuStart) / 1e6 / tally.accepted.get();
                 return new DemoReport.SetResult(set.name(), o.readings(), tally.accepted.get(),
@@ -248,7 +250,8 @@ public final class DemoRunner {
                         (int) tally.signatureBytes.get(), tally.stats.sign().summary(), tally.stats.verify().summary(),
                         tally.stats.transfer().summary(), tally.stats.endToEnd().summary(), k, tally.lost.get(),
                         tally.rejectedGenuine.get(), seconds, tally.accepted.get() / seconds, o.link().name(),
-                        cpuMsPerReading, millis(tally.stats.endToEnd().toArray()));
+                        cpuMsPerReading, jitStart < 0 || jitEnd < 0 ? Double.NaN : jitEnd - jitStart,
+                        millis(tally.stats.endToEnd().toArray()));
             } finally {
                 for (LinkEmulator r : relays) {
                     r.close();
@@ -266,6 +269,15 @@ public final class DemoRunner {
             ms.add(n / 1e6);
         }
         return ms;
+    }
+
+    /**
+     * Total time the JIT compiler has spent compiling in this JVM, in milliseconds, or -1 if the JVM
+     * does not report it. Public for callers that warm up before measuring.
+     */
+    public static long jitCompileMillis() {
+        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }
 
     /** CPU time of this process in nanoseconds, or -1 if the platform does not report it. */
