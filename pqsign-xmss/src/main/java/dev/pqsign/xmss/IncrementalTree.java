@@ -17,6 +17,9 @@ final class IncrementalTree {
     private final int[] heights;
     private int top;
     private int leavesDone;
+    /** WOTS+ public key of the leaf being computed a few chains at a time, or null (whole leaves only). */
+    private byte[] partialPk;
+    private int chainsDone;
 
     IncrementalTree(int layer, long tree, int height, int n) {
         this.layer = layer;
@@ -32,6 +35,11 @@ final class IncrementalTree {
 
     int leavesDone() {
         return leavesDone;
+    }
+
+    /** Work done in WOTS+ chains: len per finished leaf plus the chains of the leaf in progress. */
+    long chainsDone(int len) {
+        return (long) leavesDone * len + chainsDone;
     }
 
     boolean isComplete() {
@@ -51,8 +59,34 @@ final class IncrementalTree {
      * {@code keep} when not {@code null}.
      */
     void step(TreeHash th, WotsChains keep) {
+        if (chainsDone != 0) {
+            throw new IllegalStateException("a leaf of tree (" + layer + ", " + tree + ") is half done");
+        }
+        th.leaf(subtree, leavesDone, stack, top * n, keep);
+        push(th);
+    }
+
+    /**
+     * Computes one WOTS+ chain of the next leaf, and when that was the leaf's last chain the leaf
+     * itself (its L-tree) and every parent it completes. Spreads an upper layer's leaf, which would
+     * otherwise double the cost of the one signature that computes it, over many signatures.
+     */
+    void stepChain(TreeHash th) {
+        int len = th.hasher.params.wotsLen();
+        if (partialPk == null) {
+            partialPk = new byte[len * n];
+        }
+        th.leafChain(subtree, leavesDone, chainsDone, partialPk);
+        if (++chainsDone == len) {
+            chainsDone = 0;
+            th.leafFromPublicKey(subtree, leavesDone, partialPk, stack, top * n);
+            push(th);
+        }
+    }
+
+    /** Stores the leaf just written on top of the stack and merges the parents it completes. */
+    private void push(TreeHash th) {
         int leaf = leavesDone;
-        th.leaf(subtree, leaf, stack, top * n, keep);
         stored.store(0, leaf, stack, top * n);
         heights[top++] = 0;
         while (top >= 2 && heights[top - 1] == heights[top - 2]) {

@@ -36,6 +36,19 @@ final class TreeHash {
         ltree.compress(wotsPk, lt, out, off);
     }
 
+    /**
+     * Element {@code chain} of the WOTS+ public key of leaf {@code index}, into {@code pk[chain*n..)};
+     * once all len elements are there, {@link #leafFromPublicKey} finishes the leaf.
+     */
+    void leafChain(HashAddress subtree, int index, int chain, byte[] pk) {
+        wots.publicKeyChain(HashAddress.of(subtree, HashAddress.TYPE_OTS).setOts(index), chain, pk);
+    }
+
+    /** Leaf {@code index} from its complete WOTS+ public key {@code pk} (the L-tree), into out[off..). */
+    void leafFromPublicKey(HashAddress subtree, int index, byte[] pk, byte[] out, int off) {
+        ltree.compress(pk, HashAddress.of(subtree, HashAddress.TYPE_LTREE).setLTree(index), out, off);
+    }
+
     /** Parent of {@code in[inOff..inOff+2n)} = left || right at (height of children, parent index). */
     void parent(HashAddress node, int childHeight, int parentIndex, byte[] in, int inOff, byte[] out, int outOff) {
         node.setTreeHeight(childHeight).setTreeIndex(parentIndex);

@@ -48,6 +48,26 @@ final class Wots {
         }
     }
 
+    /**
+     * Public-key element {@code chain} alone: that chain's secret start advanced to its end, into
+     * {@code pk[chain*n..)}. Lets a leaf be computed a few chains at a time; the values equal those
+     * of {@link #publicKey(HashAddress, byte[])}.
+     */
+    void publicKeyChain(HashAddress ots, int chain, byte[] pk) {
+        ots.setHash(0).setKeyAndMask(0);
+        if (derivation == WotsDerivation.SP800_208) {
+            ots.setChain(chain);
+            hasher.prfKeygen(ots, pk, chain * n);
+        } else {
+            ots.setChain(0);
+            hasher.prfSkSeed(ots, seedS, 0);
+            hasher.prfCounter(seedS, 0, chain, pk, chain * n);
+            java.util.Arrays.fill(seedS, (byte) 0);
+        }
+        ots.setChain(chain);
+        chain(pk, chain * n, 0, W - 1, ots);
+    }
+
     /** Advances the n-byte value at {@code x[off..)} from chain position {@code start} by {@code steps}. */
     void chain(byte[] x, int off, int start, int steps, HashAddress ots) {
         for (int i = start; i < start + steps && i < W; i++) {
