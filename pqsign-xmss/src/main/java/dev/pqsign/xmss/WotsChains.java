@@ -24,6 +24,8 @@ final class WotsChains {
     private final int leafBytes;
     private final byte[] values;
     private final boolean[] complete;
+    /** Key pairs with values in the table (so wiping touches only those, not the whole megabyte). */
+    private final boolean[] dirty;
     private long tree = -1;
 
     private WotsChains(int n, int len, int leaves) {
@@ -32,6 +34,7 @@ final class WotsChains {
         this.leafBytes = len * XmssParameterSet.W * n;
         this.values = new byte[leaves * leafBytes];
         this.complete = new boolean[leaves];
+        this.dirty = new boolean[leaves];
     }
 
     /** A table for trees of {@code p}'s height, or {@code null} if it would exceed {@link #MAX_BYTES}. */
@@ -52,6 +55,7 @@ final class WotsChains {
 
     /** Records the value at chain position {@code pos} of chain {@code chain} of key pair {@code leaf}. */
     void put(int leaf, int chain, int pos, byte[] src, int off) {
+        dirty[leaf] = true;
         System.arraycopy(src, off, values, leaf * leafBytes + (chain * XmssParameterSet.W + pos) * n, n);
     }
 
@@ -78,14 +82,37 @@ final class WotsChains {
         for (int i = 0; i < len; i++) {
             System.arraycopy(values, base + (i * XmssParameterSet.W + lengths[i]) * n, sig, off + i * n, n);
         }
-        java.util.Arrays.fill(values, base, base + leafBytes, (byte) 0);
-        complete[leaf] = false;
+        wipeLeaf(leaf);
     }
 
-    /** Forgets every value (zeroes the table). */
+    /**
+     * Forgets every value: zeroes the key pairs that hold any. Used key pairs were zeroed when they
+     * signed, so at a roll-over this is usually nothing, instead of two megabyte-sized fills in the
+     * roll-over signature.
+     */
     void wipe() {
-        java.util.Arrays.fill(values, (byte) 0);
-        java.util.Arrays.fill(complete, false);
+        for (int leaf = 0; leaf < dirty.length; leaf++) {
+            if (dirty[leaf]) {
+                wipeLeaf(leaf);
+            }
+        }
         tree = -1;
+    }
+
+    private void wipeLeaf(int leaf) {
+        int base = leaf * leafBytes;
+        java.util.Arrays.fill(values, base, base + leafBytes, (byte) 0);
+        complete[leaf] = false;
+        dirty[leaf] = false;
+    }
+
+    /** Whether any value is held (for tests: after {@link #wipe()} none is). */
+    boolean holdsAny() {
+        for (int leaf = 0; leaf < dirty.length; leaf++) {
+            if (dirty[leaf]) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -86,11 +86,37 @@ class WotsChainsTest {
         signing.sign(32, new byte[] {2}, kept);
         assertFalse(table.has(0), "a key pair's chain values are gone once it has signed");
         assertThrows(IllegalStateException.class, () -> table.sign(0, new int[p.wotsLen()], new byte[p.wotsSignatureBytes()], 0));
+        assertTrue(table.holdsAny());
         kept.wipe();
+        assertFalse(table.holdsAny(), "wiped: no key pair holds values");
         assertNull(kept.chains(0, 1, 1), "wiped: nothing kept");
         XmssVerifier verifier = new XmssVerifier(key.publicKey());
         byte[] sig = signing.sign(33, new byte[] {3}, kept);
         assertTrue(verifier.verify(new byte[] {3}, sig), "after a wipe the signer hashes again");
+    }
+
+    @Test
+    void wipe_zeroesEveryValueHeld() throws Exception {
+        XmssParameterSet p = XmssParameterSet.XMSSMT_SHA2_10_2_256;
+        WotsChains t = WotsChains.forParameters(p);
+        t.reset(7);
+        byte[] v = new byte[p.n()];
+        java.util.Arrays.fill(v, (byte) 0x33);
+        for (int chain = 0; chain < p.wotsLen(); chain++) {
+            for (int pos = 0; pos < 16; pos++) {
+                t.put(3, chain, pos, v, 0);
+            }
+        }
+        t.put(9, 0, 0, v, 0); // a key pair whose recording was interrupted: never completed
+        t.completed(3);
+        t.wipe();
+        java.lang.reflect.Field f = WotsChains.class.getDeclaredField("values");
+        f.setAccessible(true);
+        for (byte b : (byte[]) f.get(t)) {
+            assertEquals(0, b, "a chain value survived the wipe");
+        }
+        assertFalse(t.has(3));
+        assertEquals(-1, t.tree());
     }
 
     @Test
