@@ -73,7 +73,8 @@ final class OpcuaLatency {
             XmssPrivateKey key = XmssKeyGenerator.generate(p);
             Path state = keyDir.resolve(p.setName().replace('/', '-') + "-" + i + "-" + System.nanoTime() + ".state");
             FileStateStore.create(state, XmssKeyState.fresh(key).encode(), FileStateStore.DEFAULT_LOCK_TIMEOUT).close();
-            XmssVerifier verifier = new XmssVerifier(key.publicKey());
+            // Verified like the operator does (pqsign demo / operator): upper layers cached per bottom tree.
+            XmssVerifier verifier = XmssVerifier.withUpperLayerCache(key.publicKey());
             byte[] pub = key.publicKey().encoded();
             key.destroy();
             XmssStatefulSigner signer = XmssStatefulSigner.open(FileStateStore.open(state), 1,
