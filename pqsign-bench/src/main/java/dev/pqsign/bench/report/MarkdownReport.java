@@ -293,7 +293,8 @@ public final class MarkdownReport {
         }
         b.append("`DemoRunner` from pqsign-opcua in this process: one sensor server (durable file state store, one ")
                 .append("fsync'd reservation per signature, made ahead in the background like `pqsign sensor`) and one ")
-                .append("operator client per set, the link emulated by ")
+                .append("operator client per set (verifying like `pqsign operator`, upper XMSS^MT layers cached per bottom ")
+                .append("tree), the link emulated by ")
                 .append("a relay. end-to-end = start of signing → operator verdict. Each cell: median / p99 / max; ")
                 .append("`opcua-end-to-end.svg` shows the distribution of every reading's end-to-end latency.\n\n");
         Set<String> links = new LinkedHashSet<>();
