@@ -19,34 +19,44 @@ import org.junit.jupiter.api.Test;
  */
 class WotsChainsTest {
 
+    /** A signing context with its auth-path cache, signing in index order as the stateful signer does. */
+    private record Signer(XmssSigning signing, CachedAuthPaths cache, long end) {
+        static Signer of(XmssPrivateKey key, boolean midstates, int threads, boolean keepChains, long start) {
+            XmssSigning signing = new XmssSigning(key, midstates).cachingUpperLayers();
+            Signer s = new Signer(signing, new CachedAuthPaths(key, signing.treeHash, threads, keepChains),
+                    key.parameterSet().maxSignatures());
+            s.cache.prepare(start, s.end);
+            return s;
+        }
+
+        byte[] sign(long idx, byte[] msg) {
+            byte[] sig = signing.sign(idx, msg, cache);
+            cache.afterSign(idx, end);
+            return sig;
+        }
+    }
+
     @Test
     void keptChains_signByteIdentically_andReplaceTheBottomWotsSignatureAfterTheFirstTree() {
         for (XmssParameterSet p : List.of(XmssParameterSet.XMSSMT_SHA2_10_2_256, XmssParameterSet.XMSSMT_SHA2_20_4_256,
                 XmssParameterSet.XMSSMT_SHA2_30_6_256)) {
             XmssPrivateKey key = XmssStatefulSignerTest.key(p, 77);
-            XmssSigning plainSigning = new XmssSigning(key, false).cachingUpperLayers();
-            CachedAuthPaths plain = new CachedAuthPaths(key, plainSigning.treeHash, 1, false);
-            XmssSigning keptSigning = new XmssSigning(key, false).cachingUpperLayers();
-            CachedAuthPaths kept = new CachedAuthPaths(key, keptSigning.treeHash, 1, true);
-            XmssVerifier verifier = new XmssVerifier(key.publicKey());
             long start = 5;
-            long end = p.maxSignatures();
-            plain.prepare(start, end);
-            kept.prepare(start, end);
+            Signer plain = Signer.of(key, false, 1, false, start);
+            Signer kept = Signer.of(key, false, 1, true, start);
+            XmssVerifier verifier = new XmssVerifier(key.publicKey());
             int count = 100;
             for (long i = start; i < start + count; i++) {
                 byte[] m = (p + " reading " + i).getBytes(StandardCharsets.UTF_8);
-                byte[] a = plainSigning.sign(i, m, plain);
-                plain.afterSign(i, end);
-                byte[] b = keptSigning.sign(i, m, kept);
-                kept.afterSign(i, end);
+                byte[] a = plain.sign(i, m);
+                byte[] b = kept.sign(i, m);
                 assertArrayEquals(a, b, p + " signature " + i);
                 assertTrue(verifier.verify(m, b), p + " signature " + i);
             }
-            assertEquals(0, plain.keptSignatures(), p + ": nothing kept unless asked");
+            assertEquals(0, plain.cache().keptSignatures(), p + ": nothing kept unless asked");
             // The tree in use at load time was built whole, without keeping; every later one was
             // built leaf by leaf with its chain values kept: indices 32..104 (73 signatures).
-            assertEquals(start + count - 32, kept.keptSignatures(), p.toString());
+            assertEquals(start + count - 32, kept.cache().keptSignatures(), p.toString());
         }
     }
 
@@ -54,32 +64,26 @@ class WotsChainsTest {
     void keptChains_afterReopeningMidTree_coverOnlyTreesBuiltLeafByLeaf() {
         XmssParameterSet p = XmssParameterSet.XMSSMT_SHA2_10_2_256;
         XmssPrivateKey key = XmssStatefulSignerTest.key(p, 78);
-        XmssSigning signing = new XmssSigning(key, true).cachingUpperLayers();
-        CachedAuthPaths kept = new CachedAuthPaths(key, signing.treeHash, 2, true);
-        XmssVerifier verifier = new XmssVerifier(key.publicKey());
         long start = 50; // leaf 18 of tree 1: leaves 0..17 of tree 2 are computed (and kept) when the key is loaded
-        kept.prepare(start, p.maxSignatures());
+        Signer kept = Signer.of(key, true, 2, true, start);
+        XmssVerifier verifier = new XmssVerifier(key.publicKey());
         for (long i = start; i < 140; i++) {
             byte[] m = ("m" + i).getBytes(StandardCharsets.UTF_8);
-            byte[] sig = signing.sign(i, m, kept);
-            kept.afterSign(i, p.maxSignatures());
-            assertTrue(verifier.verify(m, sig), "signature " + i);
+            assertTrue(verifier.verify(m, kept.sign(i, m)), "signature " + i);
         }
-        assertEquals(140 - 64, kept.keptSignatures());
+        assertEquals(140 - 64, kept.cache().keptSignatures());
     }
 
     @Test
     void usedKeyPairs_areWiped_andAWipedCacheFallsBackToHashing() {
         XmssParameterSet p = XmssParameterSet.XMSSMT_SHA2_10_2_256;
         XmssPrivateKey key = XmssStatefulSignerTest.key(p, 79);
-        XmssSigning signing = new XmssSigning(key, false).cachingUpperLayers();
-        CachedAuthPaths kept = new CachedAuthPaths(key, signing.treeHash, 1, true);
-        long end = p.maxSignatures();
-        kept.prepare(0, end);
+        Signer s = Signer.of(key, false, 1, true, 0);
         for (long i = 0; i < 32; i++) {
-            signing.sign(i, new byte[] {1}, kept);
-            kept.afterSign(i, end);
+            s.sign(i, new byte[] {1});
         }
+        CachedAuthPaths kept = s.cache();
+        XmssSigning signing = s.signing();
         WotsChains table = kept.chains(0, 1, 0);
         assertNotNull(table, "tree 1 was built leaf by leaf while tree 0 signed");
         assertTrue(table.has(0) && table.has(31));
