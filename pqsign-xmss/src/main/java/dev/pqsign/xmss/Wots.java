@@ -33,18 +33,29 @@ final class Wots {
      * tree and OTS index set) to {@code sk[0..len*n)}.
      */
     void secretKey(HashAddress ots, byte[] sk) {
+        beginSecrets(ots);
+        for (int i = 0; i < len; i++) {
+            secretElement(ots, i, sk, i * n);
+        }
+        java.util.Arrays.fill(seedS, (byte) 0);
+    }
+
+    /** Prepares {@link #secretElement} for the key pair at {@code ots} (RFC 8391: derives its S). */
+    private void beginSecrets(HashAddress ots) {
         ots.setHash(0).setKeyAndMask(0);
-        if (derivation == WotsDerivation.SP800_208) {
-            for (int i = 0; i < len; i++) {
-                ots.setChain(i);
-                hasher.prfKeygen(ots, sk, i * n);
-            }
-        } else {
+        if (derivation == WotsDerivation.RFC8391) {
             ots.setChain(0);
             hasher.prfSkSeed(ots, seedS, 0);
-            for (int i = 0; i < len; i++) {
-                hasher.prfCounter(seedS, 0, i, sk, i * n);
-            }
+        }
+    }
+
+    /** Secret start of chain {@code i} into {@code out[off..off+n)}, after {@link #beginSecrets}. */
+    private void secretElement(HashAddress ots, int i, byte[] out, int off) {
+        if (derivation == WotsDerivation.SP800_208) {
+            ots.setChain(i);
+            hasher.prfKeygen(ots, out, off);
+        } else {
+            hasher.prfCounter(seedS, 0, i, out, off);
         }
     }
 
@@ -54,16 +65,9 @@ final class Wots {
      * of {@link #publicKey(HashAddress, byte[])}.
      */
     void publicKeyChain(HashAddress ots, int chain, byte[] pk) {
-        ots.setHash(0).setKeyAndMask(0);
-        if (derivation == WotsDerivation.SP800_208) {
-            ots.setChain(chain);
-            hasher.prfKeygen(ots, pk, chain * n);
-        } else {
-            ots.setChain(0);
-            hasher.prfSkSeed(ots, seedS, 0);
-            hasher.prfCounter(seedS, 0, chain, pk, chain * n);
-            java.util.Arrays.fill(seedS, (byte) 0);
-        }
+        beginSecrets(ots);
+        secretElement(ots, chain, pk, chain * n);
+        java.util.Arrays.fill(seedS, (byte) 0);
         ots.setChain(chain);
         chain(pk, chain * n, 0, W - 1, ots);
     }
