@@ -238,17 +238,16 @@ final class DemoCommand implements Callable<Integer> {
      * @return milliseconds waited, or -1 if the JVM does not report compilation time
      */
     static long awaitCompilerIdle(long idleMs, long maxMs) throws InterruptedException {
-        java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
-        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+        long last = DemoRunner.jitCompileMillis();
+        if (last < 0) {
             return -1;
         }
         long start = System.nanoTime();
-        long last = jit.getTotalCompilationTime();
-        long quietSince = System.nanoTime();
+        long quietSince = start;
         while (true) {
             Thread.sleep(50);
             long now = System.nanoTime();
-            long total = jit.getTotalCompilationTime();
+            long total = DemoRunner.jitCompileMillis();
             if (total != last) {
                 last = total;
                 quietSince = now;
