@@ -75,7 +75,7 @@ final class HyperballSampler {
             signs = new byte[(p.l + p.k) * N / 8];
             startValues(p, startCube, startThreeHalves);
             this.lanes = lanes;
-            vstate = new long[25 * lanes];
+            vstate = new long[2 * 25 * lanes]; // the states and VectorKeccak's scratch half
             vbuf = new byte[VSLOT * lanes];
             vpos = new int[lanes];
             vend = new int[lanes];

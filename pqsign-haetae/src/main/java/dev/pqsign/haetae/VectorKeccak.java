@@ -23,94 +23,100 @@ final class VectorKeccak {
     private VectorKeccak() {
     }
 
-    private static LongVector load(long[] s, int lane) {
-        return LongVector.fromArray(S, s, lane * W);
+    /** Length of the array {@link #permute} works on: the interleaved states and as much scratch. */
+    static final int STATE_LONGS = 2 * 25 * W;
+
+    /**
+     * Applies Keccak-f[1600] to each of the W interleaved states in {@code s[0 .. 25 * W)}; the upper
+     * half of {@code s} (length {@link #STATE_LONGS}) is scratch.
+     *
+     * <p>Why the state goes through memory: with all 25 lanes held in vector variables, C2 runs out of
+     * the 32 vector registers and spills about 28 of them to the stack, and those spill slots are only
+     * 16-byte aligned. Depending on where a caller's frame happens to start, each 64-byte spill then
+     * straddles two cache lines, and the same compiled code ran at about 820 or about 1,950 ns per call
+     * on the development VM (the two "levels" of FAST signing in docs/haetae.md). Here each round reads
+     * the 25 lanes from one half of {@code s} and writes the result to the other half, one output plane
+     * (five lanes) at a time, so only D, the five lanes of a plane and the next round's column
+     * parities are live: 670-860 ns per call in the same harnesses, whatever the stack alignment.
+     */
+    static void permute(long[] s) {
+        LongVector c0 = column(s, 0), c1 = column(s, 1), c2 = column(s, 2), c3 = column(s, 3), c4 = column(s, 4);
+        int src = 0;
+        int dst = 25 * W;
+        for (int round = 0; round < 24; round++) {
+            // theta: D from the column parities of the state being read
+            LongVector d0 = c4.lanewise(XOR, c1.lanewise(ROL, 1)), d1 = c0.lanewise(XOR, c2.lanewise(ROL, 1));
+            LongVector d2 = c1.lanewise(XOR, c3.lanewise(ROL, 1)), d3 = c2.lanewise(XOR, c4.lanewise(ROL, 1));
+            LongVector d4 = c3.lanewise(XOR, c0.lanewise(ROL, 1));
+            LongVector b0, b1, b2, b3, b4, e;
+            // output plane 0: rho and pi gather its five lanes, chi combines them
+            b0 = LongVector.fromArray(S, s, src + 0 * W).lanewise(XOR, d0); // aba
+            b1 = LongVector.fromArray(S, s, src + 6 * W).lanewise(XOR, d1).lanewise(ROL, 44); // age
+            b2 = LongVector.fromArray(S, s, src + 12 * W).lanewise(XOR, d2).lanewise(ROL, 43); // aki
+            b3 = LongVector.fromArray(S, s, src + 18 * W).lanewise(XOR, d3).lanewise(ROL, 21); // amo
+            b4 = LongVector.fromArray(S, s, src + 24 * W).lanewise(XOR, d4).lanewise(ROL, 14); // asu
+            e = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1)).lanewise(XOR, Keccak.RC[round]); e.intoArray(s, dst + 0 * W); c0 = e;
+            e = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2)); e.intoArray(s, dst + 1 * W); c1 = e;
+            e = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3)); e.intoArray(s, dst + 2 * W); c2 = e;
+            e = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4)); e.intoArray(s, dst + 3 * W); c3 = e;
+            e = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0)); e.intoArray(s, dst + 4 * W); c4 = e;
+            // output plane 1: rho and pi gather its five lanes, chi combines them
+            b0 = LongVector.fromArray(S, s, src + 3 * W).lanewise(XOR, d3).lanewise(ROL, 28); // abo
+            b1 = LongVector.fromArray(S, s, src + 9 * W).lanewise(XOR, d4).lanewise(ROL, 20); // agu
+            b2 = LongVector.fromArray(S, s, src + 10 * W).lanewise(XOR, d0).lanewise(ROL, 3); // aka
+            b3 = LongVector.fromArray(S, s, src + 16 * W).lanewise(XOR, d1).lanewise(ROL, 45); // ame
+            b4 = LongVector.fromArray(S, s, src + 22 * W).lanewise(XOR, d2).lanewise(ROL, 61); // asi
+            e = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1)); e.intoArray(s, dst + 5 * W); c0 = c0.lanewise(XOR, e);
+            e = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2)); e.intoArray(s, dst + 6 * W); c1 = c1.lanewise(XOR, e);
+            e = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3)); e.intoArray(s, dst + 7 * W); c2 = c2.lanewise(XOR, e);
+            e = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4)); e.intoArray(s, dst + 8 * W); c3 = c3.lanewise(XOR, e);
+            e = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0)); e.intoArray(s, dst + 9 * W); c4 = c4.lanewise(XOR, e);
+            // output plane 2: rho and pi gather its five lanes, chi combines them
+            b0 = LongVector.fromArray(S, s, src + 1 * W).lanewise(XOR, d1).lanewise(ROL, 1); // abe
+            b1 = LongVector.fromArray(S, s, src + 7 * W).lanewise(XOR, d2).lanewise(ROL, 6); // agi
+            b2 = LongVector.fromArray(S, s, src + 13 * W).lanewise(XOR, d3).lanewise(ROL, 25); // ako
+            b3 = LongVector.fromArray(S, s, src + 19 * W).lanewise(XOR, d4).lanewise(ROL, 8); // amu
+            b4 = LongVector.fromArray(S, s, src + 20 * W).lanewise(XOR, d0).lanewise(ROL, 18); // asa
+            e = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1)); e.intoArray(s, dst + 10 * W); c0 = c0.lanewise(XOR, e);
+            e = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2)); e.intoArray(s, dst + 11 * W); c1 = c1.lanewise(XOR, e);
+            e = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3)); e.intoArray(s, dst + 12 * W); c2 = c2.lanewise(XOR, e);
+            e = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4)); e.intoArray(s, dst + 13 * W); c3 = c3.lanewise(XOR, e);
+            e = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0)); e.intoArray(s, dst + 14 * W); c4 = c4.lanewise(XOR, e);
+            // output plane 3: rho and pi gather its five lanes, chi combines them
+            b0 = LongVector.fromArray(S, s, src + 4 * W).lanewise(XOR, d4).lanewise(ROL, 27); // abu
+            b1 = LongVector.fromArray(S, s, src + 5 * W).lanewise(XOR, d0).lanewise(ROL, 36); // aga
+            b2 = LongVector.fromArray(S, s, src + 11 * W).lanewise(XOR, d1).lanewise(ROL, 10); // ake
+            b3 = LongVector.fromArray(S, s, src + 17 * W).lanewise(XOR, d2).lanewise(ROL, 15); // ami
+            b4 = LongVector.fromArray(S, s, src + 23 * W).lanewise(XOR, d3).lanewise(ROL, 56); // aso
+            e = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1)); e.intoArray(s, dst + 15 * W); c0 = c0.lanewise(XOR, e);
+            e = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2)); e.intoArray(s, dst + 16 * W); c1 = c1.lanewise(XOR, e);
+            e = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3)); e.intoArray(s, dst + 17 * W); c2 = c2.lanewise(XOR, e);
+            e = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4)); e.intoArray(s, dst + 18 * W); c3 = c3.lanewise(XOR, e);
+            e = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0)); e.intoArray(s, dst + 19 * W); c4 = c4.lanewise(XOR, e);
+            // output plane 4: rho and pi gather its five lanes, chi combines them
+            b0 = LongVector.fromArray(S, s, src + 2 * W).lanewise(XOR, d2).lanewise(ROL, 62); // abi
+            b1 = LongVector.fromArray(S, s, src + 8 * W).lanewise(XOR, d3).lanewise(ROL, 55); // ago
+            b2 = LongVector.fromArray(S, s, src + 14 * W).lanewise(XOR, d4).lanewise(ROL, 39); // aku
+            b3 = LongVector.fromArray(S, s, src + 15 * W).lanewise(XOR, d0).lanewise(ROL, 41); // ama
+            b4 = LongVector.fromArray(S, s, src + 21 * W).lanewise(XOR, d1).lanewise(ROL, 2); // ase
+            e = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1)); e.intoArray(s, dst + 20 * W); c0 = c0.lanewise(XOR, e);
+            e = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2)); e.intoArray(s, dst + 21 * W); c1 = c1.lanewise(XOR, e);
+            e = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3)); e.intoArray(s, dst + 22 * W); c2 = c2.lanewise(XOR, e);
+            e = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4)); e.intoArray(s, dst + 23 * W); c3 = c3.lanewise(XOR, e);
+            e = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0)); e.intoArray(s, dst + 24 * W); c4 = c4.lanewise(XOR, e);
+
+            int t = src;
+            src = dst;
+            dst = t;
+        }
     }
 
-    /** Applies Keccak-f[1600] to each of the W interleaved states in {@code s} (length 25 * W). */
-    static void permute(long[] s) {
-        LongVector aba = load(s, 0), abe = load(s, 1), abi = load(s, 2), abo = load(s, 3), abu = load(s, 4);
-        LongVector aga = load(s, 5), age = load(s, 6), agi = load(s, 7), ago = load(s, 8), agu = load(s, 9);
-        LongVector aka = load(s, 10), ake = load(s, 11), aki = load(s, 12), ako = load(s, 13), aku = load(s, 14);
-        LongVector ama = load(s, 15), ame = load(s, 16), ami = load(s, 17), amo = load(s, 18), amu = load(s, 19);
-        LongVector asa = load(s, 20), ase = load(s, 21), asi = load(s, 22), aso = load(s, 23), asu = load(s, 24);
-        for (int round = 0; round < 24; round++) {
-            LongVector ca = aba.lanewise(XOR, aga).lanewise(XOR, aka).lanewise(XOR, ama).lanewise(XOR, asa);
-            LongVector ce = abe.lanewise(XOR, age).lanewise(XOR, ake).lanewise(XOR, ame).lanewise(XOR, ase);
-            LongVector ci = abi.lanewise(XOR, agi).lanewise(XOR, aki).lanewise(XOR, ami).lanewise(XOR, asi);
-            LongVector co = abo.lanewise(XOR, ago).lanewise(XOR, ako).lanewise(XOR, amo).lanewise(XOR, aso);
-            LongVector cu = abu.lanewise(XOR, agu).lanewise(XOR, aku).lanewise(XOR, amu).lanewise(XOR, asu);
-            LongVector da = cu.lanewise(XOR, ce.lanewise(ROL, 1));
-            LongVector de = ca.lanewise(XOR, ci.lanewise(ROL, 1));
-            LongVector di = ce.lanewise(XOR, co.lanewise(ROL, 1));
-            LongVector dO = ci.lanewise(XOR, cu.lanewise(ROL, 1));
-            LongVector du = co.lanewise(XOR, ca.lanewise(ROL, 1));
-
-            LongVector b0 = aba.lanewise(XOR, da);
-            LongVector b1 = age.lanewise(XOR, de).lanewise(ROL, 44);
-            LongVector b2 = aki.lanewise(XOR, di).lanewise(ROL, 43);
-            LongVector b3 = amo.lanewise(XOR, dO).lanewise(ROL, 21);
-            LongVector b4 = asu.lanewise(XOR, du).lanewise(ROL, 14);
-            LongVector eba = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1)).lanewise(XOR, Keccak.RC[round]);
-            LongVector ebe = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2));
-            LongVector ebi = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3));
-            LongVector ebo = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4));
-            LongVector ebu = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0));
-
-            b0 = abo.lanewise(XOR, dO).lanewise(ROL, 28);
-            b1 = agu.lanewise(XOR, du).lanewise(ROL, 20);
-            b2 = aka.lanewise(XOR, da).lanewise(ROL, 3);
-            b3 = ame.lanewise(XOR, de).lanewise(ROL, 45);
-            b4 = asi.lanewise(XOR, di).lanewise(ROL, 61);
-            LongVector ega = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1));
-            LongVector ege = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2));
-            LongVector egi = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3));
-            LongVector ego = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4));
-            LongVector egu = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0));
-
-            b0 = abe.lanewise(XOR, de).lanewise(ROL, 1);
-            b1 = agi.lanewise(XOR, di).lanewise(ROL, 6);
-            b2 = ako.lanewise(XOR, dO).lanewise(ROL, 25);
-            b3 = amu.lanewise(XOR, du).lanewise(ROL, 8);
-            b4 = asa.lanewise(XOR, da).lanewise(ROL, 18);
-            LongVector eka = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1));
-            LongVector eke = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2));
-            LongVector eki = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3));
-            LongVector eko = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4));
-            LongVector eku = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0));
-
-            b0 = abu.lanewise(XOR, du).lanewise(ROL, 27);
-            b1 = aga.lanewise(XOR, da).lanewise(ROL, 36);
-            b2 = ake.lanewise(XOR, de).lanewise(ROL, 10);
-            b3 = ami.lanewise(XOR, di).lanewise(ROL, 15);
-            b4 = aso.lanewise(XOR, dO).lanewise(ROL, 56);
-            LongVector ema = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1));
-            LongVector eme = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2));
-            LongVector emi = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3));
-            LongVector emo = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4));
-            LongVector emu = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0));
-
-            b0 = abi.lanewise(XOR, di).lanewise(ROL, 62);
-            b1 = ago.lanewise(XOR, dO).lanewise(ROL, 55);
-            b2 = aku.lanewise(XOR, du).lanewise(ROL, 39);
-            b3 = ama.lanewise(XOR, da).lanewise(ROL, 41);
-            b4 = ase.lanewise(XOR, de).lanewise(ROL, 2);
-            LongVector esa = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1));
-            LongVector ese = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2));
-            LongVector esi = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3));
-            LongVector eso = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4));
-            LongVector esu = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0));
-
-            aba = eba; abe = ebe; abi = ebi; abo = ebo; abu = ebu;
-            aga = ega; age = ege; agi = egi; ago = ego; agu = egu;
-            aka = eka; ake = eke; aki = eki; ako = eko; aku = eku;
-            ama = ema; ame = eme; ami = emi; amo = emo; amu = emu;
-            asa = esa; ase = ese; asi = esi; aso = eso; asu = esu;
-        }
-        aba.intoArray(s, 0 * W); abe.intoArray(s, 1 * W); abi.intoArray(s, 2 * W); abo.intoArray(s, 3 * W); abu.intoArray(s, 4 * W);
-        aga.intoArray(s, 5 * W); age.intoArray(s, 6 * W); agi.intoArray(s, 7 * W); ago.intoArray(s, 8 * W); agu.intoArray(s, 9 * W);
-        aka.intoArray(s, 10 * W); ake.intoArray(s, 11 * W); aki.intoArray(s, 12 * W); ako.intoArray(s, 13 * W); aku.intoArray(s, 14 * W);
-        ama.intoArray(s, 15 * W); ame.intoArray(s, 16 * W); ami.intoArray(s, 17 * W); amo.intoArray(s, 18 * W); amu.intoArray(s, 19 * W);
-        asa.intoArray(s, 20 * W); ase.intoArray(s, 21 * W); asi.intoArray(s, 22 * W); aso.intoArray(s, 23 * W); asu.intoArray(s, 24 * W);
+    /** Parity of column x (lanes x, x + 5, ..., x + 20) of the states in s. */
+    private static LongVector column(long[] s, int x) {
+        return LongVector.fromArray(S, s, x * W)
+                .lanewise(XOR, LongVector.fromArray(S, s, (x + 5) * W))
+                .lanewise(XOR, LongVector.fromArray(S, s, (x + 10) * W))
+                .lanewise(XOR, LongVector.fromArray(S, s, (x + 15) * W))
+                .lanewise(XOR, LongVector.fromArray(S, s, (x + 20) * W));
     }
 }

@@ -77,7 +77,7 @@ final class VectorSupport {
             return; // cannot tell compiled from interpreted kernels: keep the scalar code
         }
         alloc.setThreadAllocatedMemoryEnabled(true);
-        long[] st = new long[25 * LANES];
+        long[] st = new long[VectorKeccak.STATE_LONGS];
         byte[] rand = new byte[17 * 8 + 8];
         long[] out = new long[6 * 8];
         long[] samples = new long[256];
@@ -159,7 +159,7 @@ final class VectorSupport {
 
     /** One permutation of w different states against the scalar Keccak. */
     private static boolean selfTest(int w) {
-        long[] st = new long[25 * w];
+        long[] st = new long[VectorKeccak.STATE_LONGS];
         for (int i = 0; i < st.length; i++) {
             st[i] = 0x9E3779B97F4A7C15L * (i + 1);
         }
