@@ -31,13 +31,14 @@ final class VectorKeccak {
      * half of {@code s} (length {@link #STATE_LONGS}) is scratch.
      *
      * <p>Why the state goes through memory: with all 25 lanes held in vector variables, C2 runs out of
-     * the 32 vector registers and spills about 28 of them to the stack, and those spill slots are only
-     * 16-byte aligned. Depending on where a caller's frame happens to start, each 64-byte spill then
-     * straddles two cache lines, and the same compiled code ran at about 820 or about 1,950 ns per call
-     * on the development VM (the two "levels" of FAST signing in docs/haetae.md). Here each round reads
-     * the 25 lanes from one half of {@code s} and writes the result to the other half, one output plane
-     * (five lanes) at a time, so only D, the five lanes of a plane and the next round's column
-     * parities are live: 670-860 ns per call in the same harnesses, whatever the stack alignment.
+     * the 32 vector registers and keeps most of the state in 64-byte stack spill slots (a 1,872-byte
+     * frame), and the very same compiled method ran at about 830 ns per call from one caller and about
+     * 1,950 ns from another (the two "levels" of FAST signing in docs/haetae.md). The likely cause is
+     * that a frame is only 16-byte aligned, so depending on the caller every spill may straddle two
+     * cache lines. Here each round reads the 25 lanes from one half of {@code s} and writes its result
+     * to the other half, one output plane (five lanes) at a time, so only D, the five lanes of a plane
+     * and the next round's column parities are live: 665-1,010 ns per call in the same harnesses
+     * (depending on where the array lies), and FAST signing no longer switches between two speeds.
      */
     static void permute(long[] s) {
         LongVector c0 = column(s, 0), c1 = column(s, 1), c2 = column(s, 2), c3 = column(s, 3), c4 = column(s, 4);
