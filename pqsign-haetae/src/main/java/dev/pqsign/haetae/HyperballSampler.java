@@ -263,6 +263,7 @@ final class HyperballSampler {
         boolean v120 = version == HaetaeSampler.V1_2_0;
         long[] samples = w.samples;
         int dw = v120 ? 0 : w.drawLanes;
+        int cw = v120 ? w.drawLanes : 0; // v1.2.0: batches of CDT indices, the rest of each draw scalar
         long[] vd = w.vdraws;
         int active = 0;
         int blocks = 1;
@@ -313,6 +314,7 @@ final class HyperballSampler {
                 int end = w.vend[j];
                 int count = w.vcount[j];
                 int base = poly * SAMPLE_STRIDE;
+                int batched = cw; // CDT indices of the current v1.2.0 batch used so far (none pending)
                 while (count < len && pos + drawBytes <= end) {
                     if (dw > 0 && pos + dw * drawBytes <= end && VectorDraws.draw16(buf, pos, vd)) {
                         // consume the batch draw by draw, up to the len-th acceptance
@@ -326,7 +328,16 @@ final class HyperballSampler {
                         }
                         continue;
                     }
-                    long r = v120 ? draw83(buf, pos, w.sqr, w.y) : draw16(buf, pos, w.sqr, w.y);
+                    if (cw > 0 && batched == cw && pos + cw * drawBytes <= end) {
+                        VectorDraws.cdt83(buf, pos, vd);
+                        batched = 0;
+                    }
+                    long r;
+                    if (batched < cw) {
+                        r = draw83(buf, pos, vd[batched++], w.sqr, w.y);
+                    } else {
+                        r = v120 ? draw83(buf, pos, w.sqr, w.y) : draw16(buf, pos, w.sqr, w.y);
+                    }
                     pos += drawBytes;
                     long accepted = r & 1;
                     samples[base + count] = w.y.lo;
@@ -420,7 +431,11 @@ final class HyperballSampler {
 
     /** One v1.2.0 draw from 26 bytes (83-bit CDT), as {@link #draw16}. */
     static long draw83(byte[] rand, int o, Fp sqr, Fp y) {
-        long x = cdt83((long) LE64.get(rand, o), (long) LE64.get(rand, o + 8) & 0x7ffff);
+        return draw83(rand, o, cdt83((long) LE64.get(rand, o), (long) LE64.get(rand, o + 8) & 0x7ffff), sqr, y);
+    }
+
+    /** {@link #draw83} with its CDT index {@code x} already computed (by {@code VectorDraws.cdt83}). */
+    static long draw83(byte[] rand, int o, long x, Fp sqr, Fp y) {
         long ylo = (long) LE64.get(rand, o + 17) & FixedPoint.MASK48;
         long yhi = ((long) LE64.get(rand, o + 23) & 0xffffff) | (x << 24);
         long randRej = (long) LE64.get(rand, o + 11) & FixedPoint.MASK48;
@@ -439,7 +454,7 @@ final class HyperballSampler {
      * 42 + 41 bit limbs, t = 2 (top_c - top_r) - [low_c < low_r] is negative exactly when
      * cdt < rnd (|low difference| < 2^41 cannot outweigh a nonzero top difference).
      */
-    private static long cdt83(long randLo, long randHi) {
+    static long cdt83(long randLo, long randHi) {
         long rTop2 = ((randHi << 23) | (randLo >>> 41)) << 1;
         long rLow = randLo & Cdt83.MASK41;
         long[] top2 = Cdt83.TOP42X2;

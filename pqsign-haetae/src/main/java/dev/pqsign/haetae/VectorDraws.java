@@ -62,6 +62,34 @@ final class VectorDraws {
     }
 
     /**
+     * The CDT index x (count of table entries below the 83-bit random value) of the {@link #W}
+     * v1.2.0 draws at {@code rand[o + 26 t]}, t &lt; W, into {@code out[t]}; {@code out[W .. 2W)} is
+     * scratch. Bytes up to {@code o + 26 (W - 1) + 16} are read. The same constant-time two-limb
+     * comparison as {@code HyperballSampler.cdt83}, one table entry against W random values per step
+     * instead of a whole table scan per draw: about 21 instead of 44 ns per draw on the development VM.
+     */
+    static void cdt83(byte[] rand, int o, long[] out) {
+        for (int t = 0; t < W; t++) {
+            int at = o + 26 * t;
+            long lo = (long) LE64.get(rand, at);
+            long hi = (long) LE64.get(rand, at + 8) & 0x7ffff;
+            out[t] = ((hi << 23) | (lo >>> 41)) << 1;
+            out[W + t] = lo & Cdt83.MASK41;
+        }
+        LongVector top2 = LongVector.fromArray(S, out, 0);
+        LongVector low = LongVector.fromArray(S, out, W);
+        long[] tableTop2 = Cdt83.TOP42X2;
+        long[] tableLow = Cdt83.LOW41_PADDED;
+        LongVector x = LongVector.zero(S);
+        for (int i = 0; i < tableTop2.length; i++) {
+            LongVector borrow = LongVector.broadcast(S, tableLow[i]).lanewise(SUB, low).lanewise(LSHR, 63);
+            x = x.lanewise(ADD, LongVector.broadcast(S, tableTop2[i]).lanewise(SUB, top2).lanewise(SUB, borrow)
+                    .lanewise(LSHR, 63));
+        }
+        x.intoArray(out, 0);
+    }
+
+    /**
      * From out = (w0, w1, byte 16) per draw: the CDT value, the rounded sample, the square and the
      * exponent input. Leaves out = (r, randRej, sq lo, sq hi, expIn).
      */

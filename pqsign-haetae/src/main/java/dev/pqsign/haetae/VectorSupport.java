@@ -66,7 +66,7 @@ final class VectorSupport {
     }
 
     /**
-     * Calls the three kernels until 64 consecutive calls of each allocate 0 bytes, then sets
+     * Calls the vector kernels until 64 consecutive calls of each allocate 0 bytes, then sets
      * {@link #ready}. Inputs are arbitrary: only the compiled state of the code matters.
      */
     private static void warmUp() {
@@ -78,7 +78,7 @@ final class VectorSupport {
         }
         alloc.setThreadAllocatedMemoryEnabled(true);
         long[] st = new long[VectorKeccak.STATE_LONGS];
-        byte[] rand = new byte[17 * 8 + 8];
+        byte[] rand = new byte[26 * 8 + 8];
         long[] out = new long[6 * 8];
         long[] samples = new long[256];
         byte[] signs = new byte[32];
@@ -110,6 +110,7 @@ final class VectorSupport {
         VectorKeccak.permute(st);
         if (draws) {
             VectorDraws.draw16(rand, 0, out);
+            VectorDraws.cdt83(rand, 0, out);
             VectorDraws.scalePoly(samples, 0, signs, 0, (1L << 47) + 12345, (1L << 31) + 678, scaled, 256, out);
         }
     }
@@ -133,7 +134,8 @@ final class VectorSupport {
     }
 
     /**
-     * Draws per vector batch of v1.1.2 Gaussians ({@link VectorDraws}), or 0: only with 8 lanes
+     * Draws per vector batch of v1.1.2 Gaussians and of v1.2.0 CDT indices ({@link VectorDraws}), or
+     * 0: only with 8 lanes
      * (AVX-512, whose 64-bit lane multiply the batch relies on); fewer lanes keep the scalar draws.
      */
     static int drawLanes() {

@@ -200,6 +200,69 @@ class VectorPathTest {
         assertEquals(200_000, batches);
     }
 
+    /**
+     * Batches of v1.2.0 CDT indices against the scalar two-limb scan: random values, values equal to a
+     * table entry or one off it (with carries across the 64-bit boundary), values sharing an entry's
+     * upper 42 bits (where only the low limb decides), and the extremes 0 and 2^83 - 1.
+     */
+    @Test
+    void vectorCdt83_equalsScalarScan() {
+        assumeTrue(VectorSupport.drawLanes() > 0, VectorSupport.describe() + " (vector draws need 8 lanes)");
+        int dw = VectorSupport.drawLanes();
+        Random rnd = new Random(4);
+        byte[] buf = new byte[26 * dw + 8];
+        long[] out = new long[6 * dw];
+        java.nio.ByteBuffer le = java.nio.ByteBuffer.wrap(buf).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int[] kinds = new int[6];
+        for (int iter = 0; iter < 100_000; iter++) {
+            rnd.nextBytes(buf);
+            for (int t = 0; t < dw; t++) {
+                int o = 26 * t;
+                int i = rnd.nextInt(Cdt83.LEN);
+                long lo = Cdt83.LO[i];
+                long hi = i < Cdt83.HI_LEN ? Cdt83.HI[i] : Cdt83.HI_SATURATED;
+                int kind = rnd.nextInt(6);
+                kinds[kind]++;
+                switch (kind) {
+                    case 0: // equal to an entry
+                        break;
+                    case 1: // one above (carry into the upper 19 bits when lo wraps)
+                        lo++;
+                        hi += lo == 0 ? 1 : 0;
+                        break;
+                    case 2: // one below
+                        hi -= lo == 0 ? 1 : 0;
+                        lo--;
+                        break;
+                    case 3: // same upper 42 bits, any low 41 bits
+                        lo = (lo & ~Cdt83.MASK41) | (rnd.nextLong() & Cdt83.MASK41);
+                        break;
+                    case 4: // 0 or 2^83 - 1
+                        boolean max = rnd.nextBoolean();
+                        lo = max ? -1L : 0;
+                        hi = max ? 0x7ffff : 0;
+                        break;
+                    default: // random bytes
+                        lo = le.getLong(o);
+                        hi = le.getLong(o + 8) & 0x7ffff;
+                        break;
+                }
+                hi &= 0x7ffff;
+                le.putLong(o, lo);
+                long w1 = le.getLong(o + 8);
+                le.putLong(o + 8, (w1 & ~0x7ffffL) | hi);
+            }
+            VectorDraws.cdt83(buf, 0, out);
+            for (int t = 0; t < dw; t++) {
+                long expected = HyperballSampler.cdt83(le.getLong(26 * t), le.getLong(26 * t + 8) & 0x7ffff);
+                assertEquals(expected, out[t], "iter " + iter + " draw " + t);
+            }
+        }
+        for (int kind : kinds) {
+            assertTrue(kind > 100_000, "every kind of input was tried");
+        }
+    }
+
     /** The vector hyperball scaling against FixedPoint.mulRound13, including extreme samples and radii. */
     @Test
     void vectorScaling_equalsScalar() {
