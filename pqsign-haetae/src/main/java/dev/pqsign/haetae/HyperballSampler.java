@@ -262,8 +262,7 @@ final class HyperballSampler {
         int drawBytes = version.drawBytes;
         boolean v120 = version == HaetaeSampler.V1_2_0;
         long[] samples = w.samples;
-        int dw = v120 ? 0 : w.drawLanes;
-        int cw = v120 ? w.drawLanes : 0; // v1.2.0: batches of CDT indices, the rest of each draw scalar
+        int dw = w.drawLanes;
         long[] vd = w.vdraws;
         int active = 0;
         int blocks = 1;
@@ -314,9 +313,9 @@ final class HyperballSampler {
                 int end = w.vend[j];
                 int count = w.vcount[j];
                 int base = poly * SAMPLE_STRIDE;
-                int batched = cw; // CDT indices of the current v1.2.0 batch used so far (none pending)
                 while (count < len && pos + drawBytes <= end) {
-                    if (dw > 0 && pos + dw * drawBytes <= end && VectorDraws.draw16(buf, pos, vd)) {
+                    if (dw > 0 && pos + dw * drawBytes <= end
+                            && (v120 ? VectorDraws.draw83(buf, pos, vd) : VectorDraws.draw16(buf, pos, vd))) {
                         // consume the batch draw by draw, up to the len-th acceptance
                         for (int t = 0; t < dw && count < len; t++) {
                             long accepted = vd[dw + t];
@@ -328,16 +327,7 @@ final class HyperballSampler {
                         }
                         continue;
                     }
-                    if (cw > 0 && batched == cw && pos + cw * drawBytes <= end) {
-                        VectorDraws.cdt83(buf, pos, vd);
-                        batched = 0;
-                    }
-                    long r;
-                    if (batched < cw) {
-                        r = draw83(buf, pos, vd[batched++], w.sqr, w.y);
-                    } else {
-                        r = v120 ? draw83(buf, pos, w.sqr, w.y) : draw16(buf, pos, w.sqr, w.y);
-                    }
+                    long r = v120 ? draw83(buf, pos, w.sqr, w.y) : draw16(buf, pos, w.sqr, w.y);
                     pos += drawBytes;
                     long accepted = r & 1;
                     samples[base + count] = w.y.lo;
@@ -431,11 +421,7 @@ final class HyperballSampler {
 
     /** One v1.2.0 draw from 26 bytes (83-bit CDT), as {@link #draw16}. */
     static long draw83(byte[] rand, int o, Fp sqr, Fp y) {
-        return draw83(rand, o, cdt83((long) LE64.get(rand, o), (long) LE64.get(rand, o + 8) & 0x7ffff), sqr, y);
-    }
-
-    /** {@link #draw83} with its CDT index {@code x} already computed (by {@code VectorDraws.cdt83}). */
-    static long draw83(byte[] rand, int o, long x, Fp sqr, Fp y) {
+        long x = cdt83((long) LE64.get(rand, o), (long) LE64.get(rand, o + 8) & 0x7ffff);
         long ylo = (long) LE64.get(rand, o + 17) & FixedPoint.MASK48;
         long yhi = ((long) LE64.get(rand, o + 23) & 0xffffff) | (x << 24);
         long randRej = (long) LE64.get(rand, o + 11) & FixedPoint.MASK48;

@@ -57,8 +57,34 @@ final class VectorDraws {
             out[W + t] = (long) LE64.get(rand, at + 8);
             out[2 * W + t] = rand[at + 16] & 0xffL;
         }
-        square(out);
+        front16(out);
+        squareAndExponent(out);
         return accept(out);
+    }
+
+    /**
+     * {@link #W} consecutive v1.2.0 draws of one stream at {@code rand[o + 26 t]}, with the same
+     * output as {@link #draw16} (bytes up to {@code o + 26 W + 5} are read, as the scalar draws do):
+     * the CDT indices by {@link #cdt83}, the rounding and field extraction in scalar code, then the
+     * square and the degree-10 {@code approx_exp} in vectors. Returns false, with {@code out}
+     * unspecified, if an operand of a high product left the range in which the limb products are
+     * exact.
+     */
+    static boolean draw83(byte[] rand, int o, long[] out) {
+        cdt83(rand, o, out);
+        for (int t = 0; t < W; t++) {
+            int at = o + 26 * t;
+            long x = out[t];
+            long ylo = (long) LE64.get(rand, at + 17) & MASK48;
+            long yhi = ((long) LE64.get(rand, at + 23) & 0xffffff) | (x << 24);
+            out[t] = (((ylo >>> 15) + 1) >>> 1) + (yhi << 32); // round83
+            out[W + t] = (long) LE64.get(rand, at + 11) & MASK48; // randRej
+            out[2 * W + t] = ylo;
+            out[3 * W + t] = yhi;
+            out[4 * W + t] = x;
+        }
+        squareAndExponent(out);
+        return accept83(out);
     }
 
     /**
@@ -90,10 +116,10 @@ final class VectorDraws {
     }
 
     /**
-     * From out = (w0, w1, byte 16) per draw: the CDT value, the rounded sample, the square and the
-     * exponent input. Leaves out = (r, randRej, sq lo, sq hi, expIn).
+     * From out = (w0, w1, byte 16) per draw, v1.1.2: the CDT value and the rounded sample. Leaves
+     * out = (r, randRej, ylo, yhi, x).
      */
-    private static void square(long[] out) {
+    private static void front16(long[] out) {
         LongVector w0 = LongVector.fromArray(S, out, 0);
         LongVector w1 = LongVector.fromArray(S, out, W);
         LongVector b16 = LongVector.fromArray(S, out, 2 * W);
@@ -115,8 +141,22 @@ final class VectorDraws {
         LongVector yhi = w1.lanewise(LSHR, 48).lanewise(OR, b16.lanewise(LSHL, 16)).lanewise(OR, x.lanewise(LSHL, 24));
         // round16
         LongVector r = ylo.lanewise(LSHR, 15).lanewise(XOR, yhi.lanewise(LSHL, 33)).lanewise(ADD, 1L).lanewise(LSHR, 1);
+        r.intoArray(out, 0);
+        w0.lanewise(LSHR, 16).intoArray(out, W); // randRej
+        ylo.intoArray(out, 2 * W);
+        yhi.intoArray(out, 3 * W);
+        x.intoArray(out, 4 * W);
+    }
 
-        // square: ylo < 2^48 = a 2^24 + b, yhi < 2^31
+    /**
+     * From out = (r, randRej, ylo, yhi, x): the truncated square of y = yhi 2^48 + ylo and the
+     * exponent input of approx_exp. Leaves out = (r, randRej, sq lo, sq hi, expIn).
+     */
+    private static void squareAndExponent(long[] out) {
+        LongVector ylo = LongVector.fromArray(S, out, 2 * W);
+        LongVector yhi = LongVector.fromArray(S, out, 3 * W);
+        LongVector x = LongVector.fromArray(S, out, 4 * W);
+        // square: ylo < 2^48 = a 2^24 + b, yhi < 2^32 (x <= 166); yhi^2 wraps, read unsigned below
         LongVector a = ylo.lanewise(LSHR, 24);
         LongVector b = ylo.lanewise(AND, M24);
         // floor(ylo^2 / 2^48) = a^2 + floor((2ab + floor(b^2 / 2^24)) / 2^24)
@@ -137,8 +177,6 @@ final class VectorDraws {
 
         LongVector expIn = s1.lanewise(SUB, x.lanewise(MUL, x).lanewise(LSHL, 20)).lanewise(LSHL, 20)
                 .lanewise(OR, s0.lanewise(LSHR, 28)).lanewise(ADD, 1L).lanewise(LSHR, 1);
-        r.intoArray(out, 0);
-        w0.lanewise(LSHR, 16).intoArray(out, W); // randRej
         s0.intoArray(out, 2 * W);
         s1.intoArray(out, 3 * W);
         expIn.intoArray(out, 4 * W);
@@ -227,6 +265,106 @@ final class VectorDraws {
         }
         LongVector below = randRej.lanewise(XOR, randRej.lanewise(AND, 1L)).lanewise(SUB, e).lanewise(ASHR, 63);
         // r != 0 (NEG is not intrinsified for longs in Java 17: 0 - r)
+        LongVector nonzero = r.lanewise(OR, LongVector.zero(S).lanewise(SUB, r)).lanewise(LSHR, 63);
+        below.lanewise(AND, nonzero.lanewise(OR, randRej)).lanewise(AND, 1L).intoArray(out, W);
+        return true;
+    }
+
+    /**
+     * approx_exp (v1.2.0 polynomial, Horner: r = mulh48(r, x) + c) of expIn, first five products,
+     * then {@link #finish83}. Limb products and range checks as in {@link #accept}.
+     */
+    private static boolean accept83(long[] out) {
+        LongVector expIn = LongVector.fromArray(S, out, 4 * W);
+        LongVector bad = expIn.lanewise(LSHR, 48);
+        LongVector bh = expIn.lanewise(ASHR, 24);
+        LongVector bl = expIn.lanewise(AND, M24);
+        LongVector ah;
+        LongVector al;
+        LongVector m;
+        LongVector e = LongVector.broadcast(S, 55868746L);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(SUB, 743564434L);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(ADD, 6953427278L);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(SUB, 55833338892L);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(ADD, 390932311155L);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(SUB, 2345623661771L);
+        if (bad.reduceLanes(OR) != 0) {
+            return false;
+        }
+        e.intoArray(out, 5 * W);
+        return finish83(out);
+    }
+
+    /** The last five products of the v1.2.0 approx_exp from out[5W..6W) and the acceptance bit. */
+    private static boolean finish83(long[] out) {
+        LongVector expIn = LongVector.fromArray(S, out, 4 * W);
+        LongVector bh = expIn.lanewise(ASHR, 24);
+        LongVector bl = expIn.lanewise(AND, M24);
+        LongVector ah;
+        LongVector al;
+        LongVector m;
+        LongVector e = LongVector.fromArray(S, out, 5 * W);
+        LongVector bad = e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49);
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(ADD, 11728123872951L);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(SUB, 46912496106200L);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(ADD, 140737488354861L);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(SUB, 281474976710650L);
+        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+        ah = e.lanewise(ASHR, 24);
+        al = e.lanewise(AND, M24);
+        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+        e = m.lanewise(ADD, 281474976710657L);
+        if (bad.reduceLanes(OR) != 0) {
+            return false;
+        }
+        LongVector r = LongVector.fromArray(S, out, 0);
+        LongVector randRej = LongVector.fromArray(S, out, W);
+        LongVector below = randRej.lanewise(XOR, randRej.lanewise(AND, 1L)).lanewise(SUB, e).lanewise(ASHR, 63);
         LongVector nonzero = r.lanewise(OR, LongVector.zero(S).lanewise(SUB, r)).lanewise(LSHR, 63);
         below.lanewise(AND, nonzero.lanewise(OR, randRej)).lanewise(AND, 1L).intoArray(out, W);
         return true;

@@ -110,7 +110,7 @@ final class VectorSupport {
         VectorKeccak.permute(st);
         if (draws) {
             VectorDraws.draw16(rand, 0, out);
-            VectorDraws.cdt83(rand, 0, out);
+            VectorDraws.draw83(rand, 0, out);
             VectorDraws.scalePoly(samples, 0, signs, 0, (1L << 47) + 12345, (1L << 31) + 678, scaled, 256, out);
         }
     }

@@ -217,40 +217,9 @@ class VectorPathTest {
         for (int iter = 0; iter < 100_000; iter++) {
             rnd.nextBytes(buf);
             for (int t = 0; t < dw; t++) {
-                int o = 26 * t;
-                int i = rnd.nextInt(Cdt83.LEN);
-                long lo = Cdt83.LO[i];
-                long hi = i < Cdt83.HI_LEN ? Cdt83.HI[i] : Cdt83.HI_SATURATED;
                 int kind = rnd.nextInt(6);
                 kinds[kind]++;
-                switch (kind) {
-                    case 0: // equal to an entry
-                        break;
-                    case 1: // one above (carry into the upper 19 bits when lo wraps)
-                        lo++;
-                        hi += lo == 0 ? 1 : 0;
-                        break;
-                    case 2: // one below
-                        hi -= lo == 0 ? 1 : 0;
-                        lo--;
-                        break;
-                    case 3: // same upper 42 bits, any low 41 bits
-                        lo = (lo & ~Cdt83.MASK41) | (rnd.nextLong() & Cdt83.MASK41);
-                        break;
-                    case 4: // 0 or 2^83 - 1
-                        boolean max = rnd.nextBoolean();
-                        lo = max ? -1L : 0;
-                        hi = max ? 0x7ffff : 0;
-                        break;
-                    default: // random bytes
-                        lo = le.getLong(o);
-                        hi = le.getLong(o + 8) & 0x7ffff;
-                        break;
-                }
-                hi &= 0x7ffff;
-                le.putLong(o, lo);
-                long w1 = le.getLong(o + 8);
-                le.putLong(o + 8, (w1 & ~0x7ffffL) | hi);
+                putCdt83Input(le, 26 * t, kind, rnd);
             }
             VectorDraws.cdt83(buf, 0, out);
             for (int t = 0; t < dw; t++) {
@@ -261,6 +230,87 @@ class VectorPathTest {
         for (int kind : kinds) {
             assertTrue(kind > 100_000, "every kind of input was tried");
         }
+    }
+
+    /**
+     * Writes the 83-bit CDT input of the v1.2.0 draw at {@code o} (bytes o .. o + 10, bits outside
+     * the 83 kept): kind 0 equal to a random table entry, 1 one above it (carry into the upper 19
+     * bits when the low word wraps), 2 one below, 3 sharing its upper 42 bits with any low 41 bits,
+     * 4 the extremes 0 or 2^83 - 1, 5 the random bytes already there.
+     */
+    private static void putCdt83Input(java.nio.ByteBuffer le, int o, int kind, Random rnd) {
+        int i = rnd.nextInt(Cdt83.LEN);
+        long lo = Cdt83.LO[i];
+        long hi = i < Cdt83.HI_LEN ? Cdt83.HI[i] : Cdt83.HI_SATURATED;
+        switch (kind) {
+            case 0:
+                break;
+            case 1:
+                lo++;
+                hi += lo == 0 ? 1 : 0;
+                break;
+            case 2:
+                hi -= lo == 0 ? 1 : 0;
+                lo--;
+                break;
+            case 3:
+                lo = (lo & ~Cdt83.MASK41) | (rnd.nextLong() & Cdt83.MASK41);
+                break;
+            case 4:
+                boolean max = rnd.nextBoolean();
+                lo = max ? -1L : 0;
+                hi = max ? 0x7ffff : 0;
+                break;
+            default:
+                return;
+        }
+        le.putLong(o, lo);
+        long w1 = le.getLong(o + 8);
+        le.putLong(o + 8, (w1 & ~0x7ffffL) | (hi & 0x7ffff));
+    }
+
+    /**
+     * Batches of v1.2.0 draws against the scalar draw83: CDT inputs as in the test above, all-zero
+     * and all-one draws, the largest and smallest fractions and rejection values.
+     */
+    @Test
+    void vectorDraws83_equalScalarDraws() {
+        assumeTrue(VectorSupport.drawLanes() > 0, VectorSupport.describe() + " (vector draws need 8 lanes)");
+        int dw = VectorSupport.drawLanes();
+        Random rnd = new Random(5);
+        byte[] buf = new byte[26 * dw + 8];
+        long[] out = new long[6 * dw];
+        java.nio.ByteBuffer le = java.nio.ByteBuffer.wrap(buf).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        FixedPoint.Fp sqr = new FixedPoint.Fp();
+        FixedPoint.Fp y = new FixedPoint.Fp();
+        long accepted = 0;
+        for (int iter = 0; iter < 200_000; iter++) {
+            rnd.nextBytes(buf);
+            for (int t = 0; t < dw; t++) {
+                int o = 26 * t;
+                int kind = rnd.nextInt(9);
+                if (kind < 6) {
+                    putCdt83Input(le, o, kind, rnd);
+                } else if (kind == 6) {
+                    java.util.Arrays.fill(buf, o, o + 26, rnd.nextBoolean() ? (byte) 0xff : 0);
+                } else if (kind == 7) { // fraction bytes (17..25)
+                    java.util.Arrays.fill(buf, o + 17, o + 26, rnd.nextBoolean() ? (byte) 0xff : 0);
+                } else { // rejection bytes (11..16)
+                    java.util.Arrays.fill(buf, o + 11, o + 17, rnd.nextBoolean() ? (byte) 0xff : 0);
+                }
+            }
+            assertTrue(VectorDraws.draw83(buf, 0, out), "operands in range");
+            for (int t = 0; t < dw; t++) {
+                long acc = HyperballSampler.draw83(buf, 26 * t, sqr, y) & 1;
+                accepted += acc;
+                String what = "iter " + iter + " draw " + t;
+                assertEquals(y.lo, out[t], what + " sample");
+                assertEquals(acc, out[dw + t], what + " accepted");
+                assertEquals(sqr.lo, out[2 * dw + t], what + " square lo");
+                assertEquals(sqr.hi, out[3 * dw + t], what + " square hi");
+            }
+        }
+        assertTrue(accepted > 100_000 && accepted < 200_000L * dw - 100_000, "both outcomes occur: " + accepted);
     }
 
     /** The vector hyperball scaling against FixedPoint.mulRound13, including extreme samples and radii. */
