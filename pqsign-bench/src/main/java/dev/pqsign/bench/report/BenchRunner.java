@@ -61,6 +61,8 @@ public final class BenchRunner {
     private final List<Sizes> sizes = new ArrayList<>();
     private final List<BenchReport.WorkingSet> workingSets = new ArrayList<>();
     private String workingSetNote;
+    /** Whether the HAETAE FAST vector path was on when the HAETAE rows started (null: none ran). */
+    private Boolean haetaeVectorAtStart;
     private final List<String> notes = new ArrayList<>();
     private final int cores = Runtime.getRuntime().availableProcessors();
 
@@ -85,7 +87,9 @@ public final class BenchRunner {
         }
         // HAETAE rows measure the steady state: with the Vector API module, FAST uses its vector path
         // once the kernels are compiled (identical bytes; the report's JVM line says which path ran).
-        awaitHaetaeVectorPath();
+        if (java.util.Arrays.stream(HaetaeParameterSet.values()).anyMatch(p -> o.includes(p.setName()))) {
+            haetaeVectorAtStart = awaitHaetaeVectorPath();
+        }
         for (HaetaeParameterSet p : HaetaeParameterSet.values()) {
             if (o.includes(p.setName())) {
                 haetae(p);
@@ -152,7 +156,8 @@ public final class BenchRunner {
             }
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        return new BenchReport(o.command(), MachineInfo.describe(loadStart, MachineInfo.loadAverage()), started,
+        return new BenchReport(o.command(),
+                MachineInfo.describe(loadStart, MachineInfo.loadAverage(), haetaeVectorAtStart), started,
                 seconds, results, sizes, workingSets, workingSetNote, hashes, hashNote, opcua, opcuaNote, notes);
     }
 
@@ -161,11 +166,12 @@ public final class BenchRunner {
      * least 3 s (JIT compilation lags on a loaded machine) before the first measured case, so the first case does not pay for class loading and the
      * first JIT compilations that every later case reuses.
      */
-    private static void awaitHaetaeVectorPath() {
+    private static boolean awaitHaetaeVectorPath() {
         try {
-            HaetaeEngine.awaitFastVectorPath(60_000);
+            return HaetaeEngine.awaitFastVectorPath(120_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
     }
 
