@@ -59,7 +59,7 @@ final class VectorDraws {
         }
         front16(out);
         squareAndExponent(out);
-        return accept(out);
+        return accept(out, EXP112, SHIFT112);
     }
 
     /**
@@ -84,7 +84,7 @@ final class VectorDraws {
             out[4 * W + t] = x;
         }
         squareAndExponent(out);
-        return accept83(out);
+        return accept(out, EXP120, SHIFT120);
     }
 
     /**
@@ -183,188 +183,53 @@ final class VectorDraws {
     }
 
     /**
-     * approx_exp (v1.1.2 polynomial) of expIn, first four products, then {@link #finish}: the
-     * acceptance bit, which replaces randRej in out.
-     * Each product is floor((e b + 2^47) / 2^48) (the scalar {@code mulh48}) from 24-bit limbs
-     * e = ah 2^24 + al (al in [0, 2^24)) and b = bh 2^24 + bl, exact while e is in [-2^48, 2^48) and
-     * b in [0, 2^48): then every limb product is below 2^49 in magnitude. {@code bad} collects the
-     * lanes outside those ranges.
+     * The approx_exp polynomials in Horner order, step k: r = ((mulh48(r, x) + 2^(s-1)) >> s) + c_k
+     * with s = SHIFT[k] (no rounding term when s = 0); as {@code HyperballSampler.approxExp112} and
+     * {@code approxExp120}.
      */
-    private static boolean accept(long[] out) {
-        LongVector expIn = LongVector.fromArray(S, out, 4 * W);
-        LongVector bad = expIn.lanewise(LSHR, 48);
-        LongVector bh = expIn.lanewise(ASHR, 24);
-        LongVector bl = expIn.lanewise(AND, M24);
-        LongVector e = LongVector.broadcast(S, -0x0000B6C6340925AEL);
-        LongVector ah;
-        LongVector al;
-        LongVector m;
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(ADD, 1L << 2).lanewise(ASHR, 3).lanewise(ADD, 0x0000B4BD4DF85227L);
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(ADD, 1L << 2).lanewise(ASHR, 3).lanewise(SUB, 0x0000887F727491E2L);
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(ADD, 1L << 1).lanewise(ASHR, 2).lanewise(ADD, 0x0000AAAA643C7E8DL);
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        if (bad.reduceLanes(OR) != 0) {
-            return false;
-        }
-        m.intoArray(out, 5 * W);
-        return finish(out);
-    }
-
-    /** The last three products of approx_exp from out[5W..6W) and the acceptance bit (see {@link #accept}). */
-    private static boolean finish(long[] out) {
-        LongVector r = LongVector.fromArray(S, out, 0);
-        LongVector randRej = LongVector.fromArray(S, out, W);
-        LongVector expIn = LongVector.fromArray(S, out, 4 * W);
-        LongVector m = LongVector.fromArray(S, out, 5 * W);
-        LongVector bad = LongVector.zero(S);
-        LongVector bh = expIn.lanewise(ASHR, 24);
-        LongVector bl = expIn.lanewise(AND, M24);
-        LongVector ah;
-        LongVector al;
-        LongVector e;
-        e = m.lanewise(ADD, 1L << 1).lanewise(ASHR, 2).lanewise(SUB, 0x0000AAAAA98179E6L);
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(ADD, 1L).lanewise(ASHR, 1).lanewise(ADD, 0x0000FFFFFFFB2E7AL);
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(ADD, 1L).lanewise(ASHR, 1).lanewise(SUB, 0x0000FFFFFFFFF85FL);
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(ADD, 0x0000FFFFFFFFFFFCL);
-        if (bad.reduceLanes(OR) != 0) {
-            return false;
-        }
-        LongVector below = randRej.lanewise(XOR, randRej.lanewise(AND, 1L)).lanewise(SUB, e).lanewise(ASHR, 63);
-        // r != 0 (NEG is not intrinsified for longs in Java 17: 0 - r)
-        LongVector nonzero = r.lanewise(OR, LongVector.zero(S).lanewise(SUB, r)).lanewise(LSHR, 63);
-        below.lanewise(AND, nonzero.lanewise(OR, randRej)).lanewise(AND, 1L).intoArray(out, W);
-        return true;
-    }
+    private static final long[] EXP112 = {
+        -0x0000B6C6340925AEL, 0x0000B4BD4DF85227L, -0x0000887F727491E2L, 0x0000AAAA643C7E8DL,
+        -0x0000AAAAA98179E6L, 0x0000FFFFFFFB2E7AL, -0x0000FFFFFFFFF85FL, 0x0000FFFFFFFFFFFCL,
+    };
+    private static final int[] SHIFT112 = {0, 3, 3, 2, 2, 1, 1, 0};
+    private static final long[] EXP120 = {
+        55868746L, -743564434L, 6953427278L, -55833338892L, 390932311155L, -2345623661771L,
+        11728123872951L, -46912496106200L, 140737488354861L, -281474976710650L, 281474976710657L,
+    };
+    private static final int[] SHIFT120 = new int[EXP120.length];
 
     /**
-     * approx_exp (v1.2.0 polynomial, Horner: r = mulh48(r, x) + c) of expIn, first five products,
-     * then {@link #finish83}. Limb products and range checks as in {@link #accept}.
+     * approx_exp of expIn (out[4W..5W)) with one of the polynomials above, then the acceptance bit,
+     * which replaces randRej in out. Each product is floor((e b + 2^47) / 2^48) (the scalar
+     * {@code mulh48}) from 24-bit limbs e = ah 2^24 + al (al in [0, 2^24)) and b = bh 2^24 + bl, exact
+     * while e is in [-2^48, 2^48) and b in [0, 2^48): then every limb product is below 2^49 in
+     * magnitude. {@code bad} collects the lanes outside those ranges; the method returns false if
+     * there are any. One loop over the steps keeps the method small enough for C2 to compile every
+     * Vector API call in it to registers (written out, the steps had to be split over two methods).
      */
-    private static boolean accept83(long[] out) {
+    private static boolean accept(long[] out, long[] coefficients, int[] shifts) {
         LongVector expIn = LongVector.fromArray(S, out, 4 * W);
         LongVector bad = expIn.lanewise(LSHR, 48);
         LongVector bh = expIn.lanewise(ASHR, 24);
         LongVector bl = expIn.lanewise(AND, M24);
-        LongVector ah;
-        LongVector al;
-        LongVector m;
-        LongVector e = LongVector.broadcast(S, 55868746L);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(SUB, 743564434L);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(ADD, 6953427278L);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(SUB, 55833338892L);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(ADD, 390932311155L);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(SUB, 2345623661771L);
-        if (bad.reduceLanes(OR) != 0) {
-            return false;
+        LongVector e = LongVector.broadcast(S, coefficients[0]);
+        for (int k = 1; k < coefficients.length; k++) {
+            bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
+            LongVector ah = e.lanewise(ASHR, 24);
+            LongVector al = e.lanewise(AND, M24);
+            LongVector m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
+                    .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+            int shift = shifts[k];
+            long round = shift == 0 ? 0 : 1L << (shift - 1);
+            e = m.lanewise(ADD, round).lanewise(ASHR, shift).lanewise(ADD, coefficients[k]);
         }
-        e.intoArray(out, 5 * W);
-        return finish83(out);
-    }
-
-    /** The last five products of the v1.2.0 approx_exp from out[5W..6W) and the acceptance bit. */
-    private static boolean finish83(long[] out) {
-        LongVector expIn = LongVector.fromArray(S, out, 4 * W);
-        LongVector bh = expIn.lanewise(ASHR, 24);
-        LongVector bl = expIn.lanewise(AND, M24);
-        LongVector ah;
-        LongVector al;
-        LongVector m;
-        LongVector e = LongVector.fromArray(S, out, 5 * W);
-        LongVector bad = e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49);
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(ADD, 11728123872951L);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(SUB, 46912496106200L);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(ADD, 140737488354861L);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(SUB, 281474976710650L);
-        bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
-        ah = e.lanewise(ASHR, 24);
-        al = e.lanewise(AND, M24);
-        m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
-        e = m.lanewise(ADD, 281474976710657L);
         if (bad.reduceLanes(OR) != 0) {
             return false;
         }
         LongVector r = LongVector.fromArray(S, out, 0);
         LongVector randRej = LongVector.fromArray(S, out, W);
         LongVector below = randRej.lanewise(XOR, randRej.lanewise(AND, 1L)).lanewise(SUB, e).lanewise(ASHR, 63);
+        // r != 0 (NEG is not intrinsified for longs in Java 17: 0 - r)
         LongVector nonzero = r.lanewise(OR, LongVector.zero(S).lanewise(SUB, r)).lanewise(LSHR, 63);
         below.lanewise(AND, nonzero.lanewise(OR, randRej)).lanewise(AND, 1L).intoArray(out, W);
         return true;
