@@ -17,9 +17,9 @@ package dev.pqsign.haetae;
  * vector kernels only once {@link #ready()}: a daemon thread calls them in a loop until a batch of
  * calls allocates nothing at all (i.e. they run compiled, vectors in registers), and the sampler
  * keeps its scalar code until then. The thread tries continuously for {@link #WARM_UP_LIMIT_NANOS},
- * then once a second for up to {@link #RETRY_LIMIT_NANOS} (in two of seven `pqsign bench` runs the
- * gate was still shut after 60 s while the kernels were recompiled later); if they never run
- * allocation-free, the vector path stays off.
+ * then once a second for up to {@link #RETRY_LIMIT_NANOS}, in case C2 recompiles a kernel that still
+ * allocates; if they never run allocation-free, the vector path stays off (seen in 3 of 23
+ * `pqsign bench` runs, cause not found: docs/haetae.md, warm-up gate).
  */
 final class VectorSupport {
     /** System property that disables the vector path when set to {@code false}. */
@@ -145,7 +145,7 @@ final class VectorSupport {
     }
 
     /**
-     * Draws per vector batch of v1.1.2 Gaussians and of v1.2.0 CDT indices ({@link VectorDraws}), or
+     * Draws per vector batch of Gaussians, both samplers ({@link VectorDraws}), or
      * 0: only with 8 lanes
      * (AVX-512, whose 64-bit lane multiply the batch relies on); fewer lanes keep the scalar draws.
      */
