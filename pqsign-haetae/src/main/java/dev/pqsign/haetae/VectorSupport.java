@@ -145,9 +145,9 @@ final class VectorSupport {
     }
 
     /**
-     * Draws per vector batch of Gaussians, both samplers ({@link VectorDraws}), or
-     * 0: only with 8 lanes
-     * (AVX-512, whose 64-bit lane multiply the batch relies on); fewer lanes keep the scalar draws.
+     * Draws per vector batch of Gaussians, both samplers ({@link VectorDraws}), or 0: only with 8
+     * lanes (AVX-512, whose 64-bit lane multiply the batch relies on); fewer lanes keep the scalar
+     * draws.
      */
     static int drawLanes() {
         return LANES == 8 && !"false".equalsIgnoreCase(System.getProperty(PROPERTY + ".draws")) ? VectorDraws.W : 0;
