@@ -18,10 +18,11 @@ import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * {@link #W} consecutive v1.1.2 Gaussian draws of one stream at once (the incubating Vector API):
- * the same arithmetic as {@code HyperballSampler.draw16}, with every 64 x 64-bit high product
- * rebuilt from 24-bit limbs, which is exact for the operand ranges of the sampler. Those ranges are
- * checked per batch (see {@link #draw16}); a batch outside them is left to the scalar code.
+ * {@link #W} consecutive Gaussian draws of one stream at once (the incubating Vector API), v1.1.2
+ * ({@link #draw16}) or v1.2.0 ({@link #draw83}): the same arithmetic as
+ * {@code HyperballSampler.draw16} and {@code draw83}, with every 64 x 64-bit high product rebuilt
+ * from 24-bit limbs, which is exact for the operand ranges of the sampler. Those ranges are checked
+ * per batch; a batch outside them is left to the scalar code.
  *
  * <p>Loaded only through {@link VectorSupport#drawLanes()}, after the module check.
  */
