@@ -190,11 +190,7 @@ class VectorPathTest {
             batches++;
             for (int t = 0; t < dw; t++) {
                 long acc = HyperballSampler.draw16(buf, 17 * t, sqr, y) & 1;
-                String what = "iter " + iter + " draw " + t;
-                assertEquals(y.lo, out[t], what + " sample");
-                assertEquals(acc, out[dw + t], what + " accepted");
-                assertEquals(sqr.lo, out[2 * dw + t], what + " square lo");
-                assertEquals(sqr.hi, out[3 * dw + t], what + " square hi");
+                assertDrawEquals(out, dw, t, acc, sqr, y, "iter " + iter + " draw " + t);
             }
         }
         assertEquals(200_000, batches);
@@ -303,14 +299,19 @@ class VectorPathTest {
             for (int t = 0; t < dw; t++) {
                 long acc = HyperballSampler.draw83(buf, 26 * t, sqr, y) & 1;
                 accepted += acc;
-                String what = "iter " + iter + " draw " + t;
-                assertEquals(y.lo, out[t], what + " sample");
-                assertEquals(acc, out[dw + t], what + " accepted");
-                assertEquals(sqr.lo, out[2 * dw + t], what + " square lo");
-                assertEquals(sqr.hi, out[3 * dw + t], what + " square hi");
+                assertDrawEquals(out, dw, t, acc, sqr, y, "iter " + iter + " draw " + t);
             }
         }
         assertTrue(accepted > 100_000 && accepted < 200_000L * dw - 100_000, "both outcomes occur: " + accepted);
+    }
+
+    /** Entry t of a vector batch (VectorDraws layout) against the scalar draw's outputs. */
+    private static void assertDrawEquals(long[] out, int dw, int t, long accepted, FixedPoint.Fp sqr,
+            FixedPoint.Fp y, String what) {
+        assertEquals(y.lo, out[t], what + " sample");
+        assertEquals(accepted, out[dw + t], what + " accepted");
+        assertEquals(sqr.lo, out[2 * dw + t], what + " square lo");
+        assertEquals(sqr.hi, out[3 * dw + t], what + " square hi");
     }
 
     /** The vector hyperball scaling against FixedPoint.mulRound13, including extreme samples and radii. */
