@@ -161,11 +161,7 @@ public final class BenchRunner {
                 seconds, results, sizes, workingSets, workingSetNote, hashes, hashNote, opcua, opcuaNote, notes);
     }
 
-    /**
-     * Runs the XMSS code paths (keygen on all cores and on one thread, signing, verification) for at
-     * least 3 s (JIT compilation lags on a loaded machine) before the first measured case, so the first case does not pay for class loading and the
-     * first JIT compilations that every later case reuses.
-     */
+    /** Waits up to 120 s for the HAETAE FAST vector path; returns whether it is on. */
     private static boolean awaitHaetaeVectorPath() {
         try {
             return HaetaeEngine.awaitFastVectorPath(120_000);
@@ -175,6 +171,11 @@ public final class BenchRunner {
         }
     }
 
+    /**
+     * Runs the XMSS code paths (keygen on all cores and on one thread, signing, verification) for at
+     * least 3 s (JIT compilation lags on a loaded machine) before the first measured case, so the first case does not pay for class loading and the
+     * first JIT compilations that every later case reuses.
+     */
     private void warmUpJvm() {
         if (BenchOptions.XMSS_SETS.stream().noneMatch(o::includes)) {
             return;
