@@ -452,7 +452,7 @@ final class HyperballSampler {
         return x;
     }
 
-    private static long round83(long ylo, long yhi) {
+    static long round83(long ylo, long yhi) {
         long r = ((ylo >>> 15) + 1) >>> 1;
         return r + (yhi << 32);
     }

@@ -78,7 +78,7 @@ final class VectorDraws {
             long x = out[t];
             long ylo = (long) LE64.get(rand, at + 17) & MASK48;
             long yhi = ((long) LE64.get(rand, at + 23) & 0xffffff) | (x << 24);
-            out[t] = (((ylo >>> 15) + 1) >>> 1) + (yhi << 32); // round83
+            out[t] = HyperballSampler.round83(ylo, yhi);
             out[W + t] = (long) LE64.get(rand, at + 11) & MASK48; // randRej
             out[2 * W + t] = ylo;
             out[3 * W + t] = yhi;
