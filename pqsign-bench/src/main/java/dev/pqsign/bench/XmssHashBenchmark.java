@@ -1,5 +1,6 @@
 package dev.pqsign.bench;
 
+import dev.pqsign.bench.report.MemoryStateStore;
 import dev.pqsign.xmss.WotsDerivation;
 import dev.pqsign.xmss.XmssHashCounter;
 import dev.pqsign.xmss.XmssKeyGenerator;

@@ -1,6 +1,5 @@
 package dev.pqsign.bench.report;
 
-import dev.pqsign.bench.MemoryStateStore;
 import dev.pqsign.xmss.WotsDerivation;
 import dev.pqsign.xmss.XmssHashCounter;
 import dev.pqsign.xmss.XmssKeyGenerator;

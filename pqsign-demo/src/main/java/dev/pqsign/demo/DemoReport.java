@@ -1,4 +1,4 @@
-package dev.pqsign.opcua;
+package dev.pqsign.demo;
 
 import dev.pqsign.telemetry.LatencySeries.Summary;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.pqsign.opcua;
+package dev.pqsign.demo;
 
 import java.util.Locale;
 import java.util.Objects;

@@ -1,8 +1,9 @@
-package dev.pqsign.opcua;
+package dev.pqsign.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.Ed25519TestDouble;
 import dev.pqsign.telemetry.EmbeddedIndex;
 import dev.pqsign.telemetry.SensorKey;

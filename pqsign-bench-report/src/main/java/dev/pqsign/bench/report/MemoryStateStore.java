@@ -1,4 +1,4 @@
-package dev.pqsign.bench;
+package dev.pqsign.bench.report;
 
 import dev.pqsign.core.StateStore;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.pqsign.bench.report;
 
-import dev.pqsign.opcua.DemoReport;
-import dev.pqsign.opcua.DemoRunner;
-import dev.pqsign.opcua.LinkProfile;
+import dev.pqsign.demo.DemoReport;
+import dev.pqsign.demo.DemoRunner;
+import dev.pqsign.demo.LinkProfile;
 import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.telemetry.EmbeddedIndex;

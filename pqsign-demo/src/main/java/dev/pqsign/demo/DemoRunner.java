@@ -1,7 +1,10 @@
-package dev.pqsign.opcua;
+package dev.pqsign.demo;
 
 import dev.pqsign.core.IndexedSigner;
 import dev.pqsign.core.Verifier;
+import dev.pqsign.opcua.Operator;
+import dev.pqsign.opcua.SensorServer;
+import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.EmbeddedIndex;
 import dev.pqsign.telemetry.KeyId;
 import dev.pqsign.telemetry.LatencyStats;

@@ -291,7 +291,7 @@ public final class MarkdownReport {
             b.append("Not measured: ").append(r.opcuaNote()).append("\n\n");
             return;
         }
-        b.append("`DemoRunner` from pqsign-opcua in this process: one sensor server (durable file state store, one ")
+        b.append("`DemoRunner` from pqsign-demo in this process: one sensor server (durable file state store, one ")
                 .append("fsync'd reservation per signature, made ahead in the background like `pqsign sensor`) and one ")
                 .append("operator client per set (verifying like `pqsign operator`, upper XMSS^MT layers cached per bottom ")
                 .append("tree), the link emulated by ")

@@ -1,4 +1,4 @@
-package dev.pqsign.opcua;
+package dev.pqsign.demo;
 
 import dev.pqsign.haetae.HaetaeKeyPair;
 import dev.pqsign.haetae.HaetaeKeyPairGenerator;

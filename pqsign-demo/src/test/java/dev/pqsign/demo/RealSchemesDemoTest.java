@@ -1,8 +1,9 @@
-package dev.pqsign.opcua;
+package dev.pqsign.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.pqsign.haetae.HaetaeParameterSet;
+import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.xmss.XmssParameterSet;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.pqsign.opcua;
+package dev.pqsign.demo;
 
 import java.io.IOException;
 import java.io.InputStream;

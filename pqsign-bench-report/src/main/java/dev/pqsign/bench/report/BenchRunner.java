@@ -1,8 +1,8 @@
 package dev.pqsign.bench.report;
 
-import dev.pqsign.bench.MemoryStateStore;
 import dev.pqsign.bench.report.BenchReport.Result;
 import dev.pqsign.bench.report.BenchReport.Sizes;
+import dev.pqsign.demo.LinkProfile;
 import dev.pqsign.haetae.HaetaeEngine;
 import dev.pqsign.haetae.HaetaeKeyPair;
 import dev.pqsign.haetae.HaetaeKeyPairGenerator;
@@ -143,12 +143,12 @@ public final class BenchRunner {
             try {
                 opcua = OpcuaLatency.run(studySets, o);
                 StringBuilder links = new StringBuilder();
-                for (dev.pqsign.opcua.LinkProfile l : OpcuaLatency.LINKS) {
+                for (LinkProfile l : OpcuaLatency.LINKS) {
                     links.append(links.length() == 0 ? "" : "; ").append(String.format(Locale.ROOT,
                             "%s: %.2f ms one way, jitter up to %.2f ms, %.2f Mbit/s", l.name(), l.oneWayDelayMs(),
                             l.jitterMs(), l.bandwidthMbitPerS()));
                 }
-                notes.add("OPC UA link profiles (pqsign-opcua LinkProfile): " + links + ". The latency chart is the "
+                notes.add("OPC UA link profiles (pqsign-demo LinkProfile): " + links + ". The latency chart is the "
                         + "empirical distribution of every accepted reading's end-to-end latency per set and link.");
             } catch (Exception e) {
                 opcuaNote = "OPC UA demo failed: " + e;

@@ -1,10 +1,11 @@
-package dev.pqsign.opcua;
+package dev.pqsign.demo;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pqsign.opcua.TransportSecurity;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
