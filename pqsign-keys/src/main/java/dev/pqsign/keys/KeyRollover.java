@@ -1,0 +1,178 @@
+package dev.pqsign.keys;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * When a sensor rolls its key over: the next key is prepared in the background once the current key
+ * has {@code prepareAt} signatures left, and the handover happens when {@code switchAt} are left,
+ * so the current key is used almost to the end and a few indices stay spare for a handover that a
+ * crash interrupted. The sensor calls {@link #afterSignature} after each reading it signs, under its
+ * publication lock, and publishes the handover it returns before the next reading.
+ *
+ * <p>Preparing early costs nothing but a stored key; preparing late risks a key that runs out. So the
+ * default prepares at half the key's capacity, and a preparation that fails (disk full) is retried at
+ * most once every {@link #RETRY_INTERVAL} and reported by {@link #status()} while the current key
+ * still works.
+ */
+public final class KeyRollover implements AutoCloseable {
+    /** Default spare indices at handover time (a crash between signing and storing a statement costs one). */
+    public static final long DEFAULT_SWITCH_AT = 8;
+    /** A failed preparation is tried again no sooner than this. */
+    public static final Duration RETRY_INTERVAL = Duration.ofSeconds(5);
+
+    /** What the sensor publishes about its key (nodes, logs) and {@code pqsign inspect} shows. */
+    public record Status(String parameterSet, byte[] keyId, long generation, long remaining, boolean nextKeyReady,
+            Optional<String> preparationFailure) {
+        public Status {
+            keyId = keyId.clone();
+        }
+
+        @Override
+        public byte[] keyId() {
+            return keyId.clone();
+        }
+    }
+
+    private final SensorKeyDirectory dir;
+    private final long prepareAt;
+    private final long switchAt;
+    private final Clock clock;
+    private final ExecutorService background;
+    private CompletableFuture<Void> preparing;
+    private volatile String preparationFailure;
+    private Instant lastFailure = Instant.MIN;
+
+    private KeyRollover(SensorKeyDirectory dir, long prepareAt, long switchAt, Clock clock) {
+        this.dir = dir;
+        this.prepareAt = prepareAt;
+        this.switchAt = switchAt;
+        this.clock = clock;
+        this.background = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "pqsign-key-rollover");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * @param prepareAt prepare the next key when this many signatures are left; 0 for the default
+     *     (half the key's capacity)
+     * @param switchAt hand over when this many are left (at least 1: the statement needs an index)
+     */
+    public static KeyRollover of(SensorKeyDirectory dir, long prepareAt, long switchAt, Clock clock) {
+        Objects.requireNonNull(dir, "dir");
+        if (switchAt < 1) {
+            throw new IllegalArgumentException("switchAt must be >= 1, got " + switchAt);
+        }
+        long capacity = dir.currentKey().xmss().orElseThrow().parameterSet().maxSignatures();
+        if (switchAt >= capacity) {
+            throw new IllegalArgumentException("switchAt " + switchAt + " leaves no signature of a "
+                    + capacity + "-signature key");
+        }
+        long prepare = prepareAt == 0 ? Math.max(switchAt + 1, capacity / 2) : prepareAt;
+        if (prepare <= switchAt) {
+            throw new IllegalArgumentException("prepareAt (" + prepare + ") must be above switchAt (" + switchAt + ")");
+        }
+        return new KeyRollover(dir, prepare, switchAt, Objects.requireNonNull(clock, "clock"));
+    }
+
+    /** The key directory this policy rolls over. */
+    public SensorKeyDirectory directory() {
+        return dir;
+    }
+
+    public long prepareAt() {
+        return prepareAt;
+    }
+
+    public long switchAt() {
+        return switchAt;
+    }
+
+    /**
+     * Starts preparing the next key if it is time, and hands over if it is time and the next key is
+     * ready (waiting for a preparation still running). Call after each signature.
+     *
+     * @return the handover to publish before the next reading, if one happened
+     * @throws IOException if the handover statement could not be stored (the current key stays
+     *     current; its burned index is lost, and the next call tries again)
+     */
+    public Optional<SignedKeyHandover> afterSignature() throws IOException {
+        if (preparing != null && preparing.isDone()) {
+            awaitPreparation();
+        }
+        long remaining = dir.currentSigner().remaining();
+        if (remaining <= prepareAt && preparing == null && !dir.nextKeyReady()) {
+            startPreparing(remaining <= switchAt);
+        }
+        if (remaining > switchAt) {
+            return Optional.empty();
+        }
+        if (preparing != null) {
+            awaitPreparation();
+        }
+        if (!dir.nextKeyReady()) {
+            return Optional.empty();
+        }
+        SignedKeyHandover h = dir.handOver(clock.instant());
+        return Optional.of(h);
+    }
+
+    private void startPreparing(boolean urgent) {
+        Instant now = clock.instant();
+        if (!urgent && now.isBefore(lastFailure.plus(RETRY_INTERVAL))) {
+            return;
+        }
+        preparing = CompletableFuture.runAsync(() -> {
+            try {
+                dir.prepareNext();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, background);
+        if (urgent) {
+            awaitPreparation();
+        }
+    }
+
+    private void awaitPreparation() {
+        try {
+            preparing.get();
+            preparationFailure = null;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() instanceof UncheckedIOException ? e.getCause().getCause() : e.getCause();
+            preparationFailure = "cannot prepare the next key: " + cause.getMessage();
+            lastFailure = clock.instant();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            preparing = null;
+        }
+    }
+
+    /** The current key's state as the sensor publishes it. */
+    public Status status() {
+        var key = dir.currentKey();
+        return new Status(key.parameterSet().setName(), PublicKeys.keyId(key), dir.generation(),
+                dir.currentSigner().remaining(), dir.nextKeyReady(), Optional.ofNullable(preparationFailure));
+    }
+
+    /** Waits for a running preparation and stops the background thread; the directory stays open. */
+    @Override
+    public void close() {
+        if (preparing != null) {
+            awaitPreparation();
+        }
+        background.shutdown();
+    }
+}

@@ -1,0 +1,419 @@
+package dev.pqsign.keys;
+
+import dev.pqsign.core.KeyFormatException;
+import dev.pqsign.core.Secrets;
+import dev.pqsign.state.DurableFiles;
+import dev.pqsign.state.FileStateStore;
+import dev.pqsign.x509.PqPublicKey;
+import dev.pqsign.xmss.XmssKeyGenerator;
+import dev.pqsign.xmss.XmssKeyState;
+import dev.pqsign.xmss.XmssParameterSet;
+import dev.pqsign.xmss.XmssPrivateKey;
+import dev.pqsign.xmss.XmssPublicKey;
+import dev.pqsign.xmss.XmssStatefulSigner;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A sensor's XMSS / XMSS^MT keys over their lifetime, in one directory (layout:
+ * docs/key-directory.md). Generation 0 is the key {@code pqsign keygen} made ({@code key.pub},
+ * {@code key.state}); every later generation lives in {@code generations/NNNNNNNNNNNN/} and becomes
+ * current when its {@code handover.pqho}, signed by the previous generation, is durable.
+ *
+ * <p>Rollover, step by step ({@link RolloverStep}): the next key is generated and its directory made
+ * durable (under a temporary name, then renamed) before anyone hears of it; the current key signs the
+ * handover statement under a durably reserved index; the statement is stored durably, which makes the
+ * next key current; the retired key's state is wiped and removed. After a crash at any point,
+ * {@link #open} finds the same current key (the highest generation with a durable handover), deletes
+ * what a crash left half made, and destroys retired states, so no index of either key is ever reused.
+ *
+ * <p>Not thread-safe: the sensor calls it under its publication lock.
+ */
+public final class SensorKeyDirectory implements AutoCloseable {
+    public static final String PUBLIC_KEY = "key.pub";
+    public static final String STATE = "key.state";
+    public static final String HANDOVER = "handover.pqho";
+    public static final String GENERATIONS = "generations";
+    private static final String TEMP_PREFIX = ".next-";
+
+    /** Hears of each completed rollover step. */
+    @FunctionalInterface
+    public interface Observer {
+        void stepDone(RolloverStep step, long generation);
+
+        Observer NONE = (step, generation) -> { };
+    }
+
+    /** What the directory needs besides its path. */
+    public static final class Options {
+        private final XmssStatefulSigner.Options signer;
+        private final Duration lockTimeout;
+        private final Observer observer;
+
+        private Options(XmssStatefulSigner.Options signer, Duration lockTimeout, Observer observer) {
+            this.signer = signer;
+            this.lockTimeout = lockTimeout;
+            this.observer = observer;
+        }
+
+        public static Options defaults() {
+            return new Options(XmssStatefulSigner.Options.defaults(), FileStateStore.DEFAULT_LOCK_TIMEOUT, Observer.NONE);
+        }
+
+        public Options withSigner(XmssStatefulSigner.Options signerOptions) {
+            return new Options(Objects.requireNonNull(signerOptions, "signerOptions"), lockTimeout, observer);
+        }
+
+        public Options withLockTimeout(Duration timeout) {
+            return new Options(signer, Objects.requireNonNull(timeout, "timeout"), observer);
+        }
+
+        public Options withObserver(Observer o) {
+            return new Options(signer, lockTimeout, Objects.requireNonNull(o, "observer"));
+        }
+    }
+
+    private final Path dir;
+    private final Options options;
+    private final PqPublicKey firstKey;
+    private final byte[] chainId;
+    private long generation;
+    private PqPublicKey currentKey;
+    private FileStateStore currentStore;
+    private XmssStatefulSigner currentSigner;
+    private Optional<SignedKeyHandover> latestHandover;
+
+    private SensorKeyDirectory(Path dir, Options options, PqPublicKey firstKey) {
+        this.dir = dir;
+        this.options = options;
+        this.firstKey = firstKey;
+        this.chainId = PublicKeys.keyId(firstKey);
+    }
+
+    /**
+     * Creates a sensor key directory holding {@code key} as generation 0: {@code key.pub} and a fresh
+     * {@code key.state}, written into a temporary directory, fsynced, and renamed to {@code dir}, so
+     * the directory appears whole or not at all.
+     *
+     * @throws java.nio.file.FileAlreadyExistsException if {@code dir} exists
+     */
+    public static void create(Path dir, XmssPrivateKey key) throws IOException {
+        Path abs = dir.toAbsolutePath();
+        if (Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileAlreadyExistsException(dir.toString(), null, "already exists");
+        }
+        Path parent = abs.getParent();
+        Files.createDirectories(parent);
+        Path tmp = Files.createTempDirectory(parent, "." + abs.getFileName() + TEMP_PREFIX);
+        byte[] state = XmssKeyState.fresh(key).encode();
+        try {
+            DurableFiles.createAtomically(tmp.resolve(PUBLIC_KEY), key.publicKey().encoded());
+            DurableFiles.createAtomically(tmp.resolve(STATE), state);
+            DurableFiles.forceDirectory(tmp);
+            Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE);
+            DurableFiles.forceDirectory(parent);
+        } catch (IOException | RuntimeException e) {
+            destroyState(tmp.resolve(STATE));
+            Files.deleteIfExists(tmp.resolve(PUBLIC_KEY));
+            Files.deleteIfExists(tmp);
+            throw e;
+        } finally {
+            Secrets.wipe(state);
+        }
+    }
+
+    /**
+     * Opens a key directory: finds the current generation, removes a half-made next key left by a
+     * crash, destroys the secret state of every retired generation, and opens the current key's
+     * signer (which takes the state file's lock).
+     *
+     * @throws KeyFormatException if the directory is not a complete sensor key directory
+     */
+    public static SensorKeyDirectory open(Path dir, Options options) throws IOException {
+        Objects.requireNonNull(options, "options");
+        Path first = dir.resolve(PUBLIC_KEY);
+        byte[] pub = readSmall(first);
+        List<XmssParameterSet> candidates = XmssPublicKey.candidates(pub);
+        if (candidates.isEmpty()) {
+            throw new KeyFormatException(first + " is not an XMSS / XMSS^MT public key (only stateful keys roll over)");
+        }
+        PqPublicKey firstKey = PqPublicKey.of(XmssPublicKey.decode(candidates.get(0).family(), pub));
+        SensorKeyDirectory d = new SensorKeyDirectory(dir, options, firstKey);
+        d.load();
+        return d;
+    }
+
+    private void load() throws IOException {
+        deleteTemporaryDirectories();
+        TreeMap<Long, Path> generations = generationDirectories();
+        long current = 0;
+        PqPublicKey key = firstKey;
+        SignedKeyHandover latest = null;
+        for (var e : generations.entrySet()) {
+            Path h = e.getValue().resolve(HANDOVER);
+            if (!Files.exists(h, LinkOption.NOFOLLOW_LINKS)) {
+                continue;
+            }
+            if (e.getKey() != current + 1) {
+                throw new KeyFormatException(h + " hands over to generation " + e.getKey() + " but generation "
+                        + (current + 1) + " has no handover");
+            }
+            SignedKeyHandover signed = SignedKeyHandover.decode(readSmall(h));
+            if (signed.statement().sequence() != e.getKey() || !signed.isSignedBy(key)) {
+                throw new KeyFormatException(h + " is not a handover from generation " + current + " signed by its key");
+            }
+            current = e.getKey();
+            key = signed.statement().newKey();
+            latest = signed;
+        }
+        // Prepared keys beyond the next one cannot exist unless someone copied directories around.
+        for (long g : generations.keySet()) {
+            if (g > current + 1) {
+                throw new KeyFormatException(generationDir(g) + " is a generation after the next one (current is "
+                        + current + ")");
+            }
+        }
+        for (long g = 0; g < current; g++) {
+            destroyState(stateFile(g));
+        }
+        this.generation = current;
+        this.currentKey = key;
+        this.latestHandover = Optional.ofNullable(latest);
+        openCurrentSigner();
+    }
+
+    private void openCurrentSigner() throws IOException {
+        Path state = stateFile(generation);
+        FileStateStore store = FileStateStore.open(state, options.lockTimeout);
+        try {
+            XmssStatefulSigner signer = XmssStatefulSigner.open(store, options.signer);
+            if (!PqPublicKey.of(signer.publicKey()).equals(currentKey)) {
+                signer.close();
+                throw new KeyFormatException(state + " belongs to another key than generation " + generation
+                        + "'s public key");
+            }
+            this.currentStore = store;
+            this.currentSigner = signer;
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /** The chain id (key id of generation 0): the sensor's identity in handover statements. */
+    public byte[] chainId() {
+        return chainId.clone();
+    }
+
+    /** The generation now signing (0 until the first rollover). */
+    public long generation() {
+        return generation;
+    }
+
+    /** The public key now signing. */
+    public PqPublicKey currentKey() {
+        return currentKey;
+    }
+
+    /** The signer of the current key (index reserved durably before every signature). */
+    public XmssStatefulSigner currentSigner() {
+        return currentSigner;
+    }
+
+    /** The handover that made the current key current; empty for generation 0. */
+    public Optional<SignedKeyHandover> latestHandover() {
+        return latestHandover;
+    }
+
+    /** {@code true} if the next generation's key is prepared (durable, not yet announced). */
+    public boolean nextKeyReady() {
+        return Files.isRegularFile(stateFile(generation + 1), LinkOption.NOFOLLOW_LINKS)
+                && Files.isRegularFile(generationDir(generation + 1).resolve(PUBLIC_KEY), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /**
+     * Generates the next generation's key (same parameter set) and makes its directory durable: a
+     * temporary directory with the public key and the fresh state, fsynced, renamed into place, the
+     * parent fsynced. Safe to call while the current key signs (it touches nothing the signer uses);
+     * not while another {@code prepareNext} or {@link #handOver} runs.
+     *
+     * @return {@code false} if the next key was already prepared
+     */
+    public boolean prepareNext() throws IOException {
+        long next = generation + 1;
+        if (nextKeyReady()) {
+            return false;
+        }
+        XmssParameterSet params = currentKey.xmss().orElseThrow().parameterSet();
+        XmssPrivateKey key = XmssKeyGenerator.generate(params);
+        byte[] state = null;
+        try {
+            options.observer.stepDone(RolloverStep.NEXT_KEY_GENERATED, next);
+            Path parent = dir.resolve(GENERATIONS);
+            Files.createDirectories(parent);
+            Path tmp = Files.createTempDirectory(parent, TEMP_PREFIX);
+            state = XmssKeyState.fresh(key).encode();
+            DurableFiles.createAtomically(tmp.resolve(PUBLIC_KEY), key.publicKey().encoded());
+            DurableFiles.createAtomically(tmp.resolve(STATE), state);
+            DurableFiles.forceDirectory(tmp);
+            Path target = generationDir(next);
+            if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+                // A prepared key whose state was lost cannot be trusted to be fresh; never reuse it.
+                throw new IOException(target + " exists but is not a complete prepared key; remove it by hand");
+            }
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+            DurableFiles.forceDirectory(parent);
+            options.observer.stepDone(RolloverStep.NEXT_KEY_DURABLE, next);
+            return true;
+        } finally {
+            Secrets.wipe(state);
+            key.destroy();
+        }
+    }
+
+    /**
+     * Hands the chain over to the prepared next key: the current key signs the handover statement
+     * (its index reserved durably first), the signed statement is stored durably (from then on the
+     * next key is current, also after a crash), the new key's signer is opened, and the retired key's
+     * state is wiped and removed.
+     *
+     * @return the signed handover, to be published before any reading of the new key
+     * @throws IllegalStateException if no next key is prepared
+     */
+    public SignedKeyHandover handOver(Instant now) throws IOException {
+        long next = generation + 1;
+        if (!nextKeyReady()) {
+            throw new IllegalStateException("no next key prepared for generation " + next);
+        }
+        Path nextDir = generationDir(next);
+        byte[] pub = readSmall(nextDir.resolve(PUBLIC_KEY));
+        PqPublicKey nextKey = PublicKeys.decode(currentKey.parameterSet().setName(), pub);
+        SignedKeyHandover signed = SignedKeyHandover.sign(currentSigner, currentKey, chainId, next, nextKey, now);
+        options.observer.stepDone(RolloverStep.HANDOVER_SIGNED, next);
+        DurableFiles.createAtomically(nextDir.resolve(HANDOVER), signed.encode());
+        options.observer.stepDone(RolloverStep.HANDOVER_DURABLE, next);
+        long retired = generation;
+        close();
+        generation = next;
+        currentKey = nextKey;
+        latestHandover = Optional.of(signed);
+        openCurrentSigner();
+        destroyState(stateFile(retired));
+        options.observer.stepDone(RolloverStep.RETIRED_KEY_DESTROYED, retired);
+        return signed;
+    }
+
+    /** Every durable handover of this directory, oldest first (for audit and for operators catching up). */
+    public List<SignedKeyHandover> handovers() throws IOException {
+        List<SignedKeyHandover> out = new ArrayList<>();
+        for (long g = 1; g <= generation; g++) {
+            out.add(SignedKeyHandover.decode(readSmall(generationDir(g).resolve(HANDOVER))));
+        }
+        return out;
+    }
+
+    /** Path of generation {@code g}'s directory (generation 0: the directory itself). */
+    public Path generationDir(long g) {
+        return g == 0 ? dir : dir.resolve(GENERATIONS).resolve(String.format(Locale.ROOT, "%012d", g));
+    }
+
+    private Path stateFile(long g) {
+        return generationDir(g).resolve(STATE);
+    }
+
+    private TreeMap<Long, Path> generationDirectories() throws IOException {
+        TreeMap<Long, Path> out = new TreeMap<>();
+        Path parent = dir.resolve(GENERATIONS);
+        if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
+            return out;
+        }
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(parent)) {
+            for (Path p : s) {
+                String name = p.getFileName().toString();
+                if (name.length() == 12 && name.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                    out.put(Long.parseLong(name), p);
+                }
+            }
+        }
+        return out;
+    }
+
+    private void deleteTemporaryDirectories() throws IOException {
+        Path parent = dir.resolve(GENERATIONS);
+        if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        List<Path> leftovers = new ArrayList<>();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(parent, p -> p.getFileName().toString()
+                .startsWith(TEMP_PREFIX))) {
+            s.forEach(leftovers::add);
+        }
+        for (Path tmp : leftovers) {
+            try (DirectoryStream<Path> s = Files.newDirectoryStream(tmp)) {
+                for (Path f : s) {
+                    destroyState(f);
+                }
+            }
+            Files.deleteIfExists(tmp);
+        }
+        if (!leftovers.isEmpty()) {
+            DurableFiles.forceDirectory(parent);
+        }
+    }
+
+    /** Overwrites a secret file with zeros, fsyncs it, removes it and fsyncs its directory. */
+    static void destroyState(Path file) throws IOException {
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
+            long size = ch.size();
+            ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(size, 1 << 16));
+            for (long off = 0; off < size; ) {
+                zeros.clear().limit((int) Math.min(zeros.capacity(), size - off));
+                off += ch.write(zeros, off);
+            }
+            ch.force(true);
+        }
+        Files.delete(file);
+        Path lock = file.resolveSibling(file.getFileName() + FileStateStore.LOCK_SUFFIX);
+        Files.deleteIfExists(lock);
+        DurableFiles.forceDirectory(file.getParent());
+    }
+
+    private static byte[] readSmall(Path file) throws IOException {
+        try {
+            return DurableFiles.readAll(file, 1 << 20);
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(file.toString(), null, "missing");
+        }
+    }
+
+    /** Closes the current signer (unused reserved indices stay burned) and releases the state lock. */
+    @Override
+    public void close() {
+        try {
+            currentSigner.close();
+        } finally {
+            currentStore.close();
+        }
+    }
+}
