@@ -5,6 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Objects;
 
@@ -19,24 +23,35 @@ public final class VerdictJsonl implements AutoCloseable {
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
 
-    private final OutputStream out;
+    private final Writer out;
     private final boolean closeTarget;
 
     /**
-     * @param out where lines go
+     * @param out where lines go (UTF-8)
      * @param closeTarget whether {@link #close()} closes {@code out} (not for standard output)
      */
     public VerdictJsonl(OutputStream out, boolean closeTarget) {
+        this(new OutputStreamWriter(Objects.requireNonNull(out, "out"), StandardCharsets.UTF_8), closeTarget);
+    }
+
+    /**
+     * @param out where lines go; a {@link PrintWriter}'s swallowed errors are detected and thrown
+     * @param closeTarget whether {@link #close()} closes {@code out} (not for standard output)
+     */
+    public VerdictJsonl(Writer out, boolean closeTarget) {
         this.out = Objects.requireNonNull(out, "out");
         this.closeTarget = closeTarget;
     }
 
     /** Writes and flushes one line. */
     public synchronized void write(VerdictEvent e) throws IOException {
-        byte[] line = MAPPER.writeValueAsBytes(toJson(e));
+        String line = MAPPER.writeValueAsString(toJson(e));
         out.write(line);
         out.write('\n');
         out.flush();
+        if (out instanceof PrintWriter pw && pw.checkError()) {
+            throw new IOException("write failed");
+        }
     }
 
     /** The JSON object of one event. */
