@@ -2,14 +2,20 @@ package dev.pqsign.cli;
 
 import dev.pqsign.opcua.Operator;
 import dev.pqsign.opcua.TransportSecurity;
+import dev.pqsign.telemetry.AcceptedRecords;
 import dev.pqsign.telemetry.LatencySeries;
 import dev.pqsign.telemetry.ReadingVerifier;
 import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.Verdict;
+import dev.pqsign.telemetry.VerdictEvent;
+import dev.pqsign.telemetry.VerdictJsonl;
 import dev.pqsign.x509.PqPublicKey;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -73,12 +79,26 @@ final class OperatorCommand implements Callable<Integer> {
     @Option(names = "--connect-timeout", defaultValue = "10", description = "Seconds to keep trying to reach the sensor (default ${DEFAULT-VALUE}).")
     int connectTimeout;
 
+    @Option(names = "--jsonl", paramLabel = "FILE", description = "Also write one JSON object per verdict to FILE (appended), or - for standard output instead of the text lines.")
+    String jsonl;
+
+    @Option(names = "--queue-size", defaultValue = "10000", description = "Readings the sensor may queue for this operator between two Publish responses (default ${DEFAULT-VALUE}, at most 65535); more are lost and reported as GAP.")
+    int queueSize;
+
+    @Option(names = "--remember", defaultValue = "1024", description = "Accepted readings remembered per key to tell DUPLICATE from INDEX_REUSE (default ${DEFAULT-VALUE}).")
+    int remember;
+
     private final CountDownLatch stop = new CountDownLatch(1);
     private final Map<Verdict.Reason, Long> counts = new EnumMap<>(Verdict.Reason.class);
     private final LatencySeries verifyMs = new LatencySeries();
     private final LatencySeries endToEndMs = new LatencySeries();
     private long seen;
+    private long missing;
     private PrintWriter out;
+    private VerdictJsonl json;
+    private boolean textLines = true;
+    private String outputError;
+    private String sensorName;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -94,6 +114,13 @@ final class OperatorCommand implements Callable<Integer> {
         if (connectTimeout < 0) {
             throw CliException.usage("--connect-timeout must not be negative, got " + connectTimeout);
         }
+        if (queueSize < 1 || queueSize > Operator.MAX_QUEUE_SIZE) {
+            throw CliException.usage("--queue-size must be 1.." + Operator.MAX_QUEUE_SIZE + ", got " + queueSize);
+        }
+        if (remember < 1 || remember > 1 << 20) {
+            throw CliException.usage("--remember must be 1..1048576, got " + remember);
+        }
+        sensorName = endpoint;
         TransportSecurity sec = TelemetrySupport.security(security);
         if (!trustServer.isEmpty() && sec == TransportSecurity.NONE) {
             throw CliException.usage("--trust-server needs --security sign-encrypt");
@@ -105,15 +132,21 @@ final class OperatorCommand implements Callable<Integer> {
             counts.put(r, 0L);
         }
 
-        try (ReplayGuard guard = ReplayGuard.inDirectory(dataDir.resolve("replay"));
-                Operator operator = new Operator(new Operator.Config(dataDir, sec, publishingMs),
-                        new ReadingVerifier(guard, trusted), this::observe)) {
+        try (VerdictJsonl stream = openJsonl();
+                ReplayGuard guard = ReplayGuard.inDirectory(dataDir.resolve("replay"));
+                AcceptedRecords accepted = AcceptedRecords.inDirectory(dataDir.resolve("accepted"), remember);
+                Operator operator = new Operator(new Operator.Config(dataDir, sec, publishingMs, queueSize),
+                        new ReadingVerifier(guard, List.of(trusted), accepted, dataDir.resolve("evidence")),
+                        this::observe)) {
+            json = stream;
             serverCerts.forEach(operator::trustServer);
-            out.printf("operator: pinned %s key %s%n", pinned.parameterSet().setName(), trusted.id().hex());
+            if (textLines) {
+                out.printf("operator: pinned %s key %s%n", pinned.parameterSet().setName(), trusted.id().hex());
+            }
             if (sec != TransportSecurity.NONE) {
                 Path exported = TelemetrySupport.exportApplicationCertificate(operator.applicationCertificate(), dataDir,
                         "operator-application.der");
-                out.printf("application certificate (give to the sensor's --trust-client): %s%n", exported);
+                info().printf("application certificate (give to the sensor's --trust-client): %s%n", exported);
             }
             out.flush();
             try (TelemetrySupport.CtrlC ctrlC = new TelemetrySupport.CtrlC(stop::countDown, () -> false)) {
@@ -191,8 +224,8 @@ final class OperatorCommand implements Callable<Integer> {
         while (true) {
             try {
                 operator.connect("sensor", endpoint);
-                out.printf("subscribed to %s%n", endpoint);
-                out.flush();
+                info().printf("subscribed to %s%n", endpoint);
+                info().flush();
                 return;
             } catch (IOException e) {
                 if (stop.getCount() == 0) {
@@ -202,8 +235,8 @@ final class OperatorCommand implements Callable<Integer> {
                     throw new CliException(CliException.FAILED, e.getMessage(), e);
                 }
                 if (!told) {
-                    out.printf("waiting for the sensor at %s ...%n", endpoint);
-                    out.flush();
+                    info().printf("waiting for the sensor at %s ...%n", endpoint);
+                    info().flush();
                     told = true;
                 }
                 if (stop.await(500, TimeUnit.MILLISECONDS)) {
@@ -213,47 +246,115 @@ final class OperatorCommand implements Callable<Integer> {
         }
     }
 
+    /** Where status lines go: standard output, or standard error when standard output carries JSON. */
+    private PrintWriter info() {
+        return textLines ? out : spec.commandLine().getErr();
+    }
+
+    /** Opens the --jsonl stream (null without the option); {@code -} replaces the text lines on standard output. */
+    private VerdictJsonl openJsonl() {
+        if (jsonl == null) {
+            return null;
+        }
+        if (jsonl.equals("-")) {
+            textLines = false;
+            return new VerdictJsonl(out, false);
+        }
+        Path file = Path.of(jsonl);
+        try {
+            return new VerdictJsonl(new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND, StandardOpenOption.WRITE)), true);
+        } catch (IOException e) {
+            throw CliException.usage("--jsonl: cannot open " + file + ": " + e.getMessage());
+        }
+    }
+
     private void observe(Operator.Observation o) {
         synchronized (this) {
             if (stop.getCount() == 0 || (readings > 0 && seen >= readings)) {
                 return;
             }
-            seen++;
             Verdict v = o.verdict();
             counts.merge(v.reason(), 1L, Long::sum);
-            String verdict = v.accepted() ? "ACCEPTED" : "REJECTED(" + v.reason() + ")";
-            String verify = "-";
+            VerdictEvent event = o.event();
+            if (json != null) {
+                try {
+                    json.write(event);
+                } catch (IOException e) {
+                    // Every verdict must reach its consumer: a stream that cannot be written ends the run.
+                    outputError = "--jsonl: cannot write " + jsonl + ": " + e.getMessage();
+                    stop.countDown();
+                    return;
+                }
+            }
+            if (o.gap() != null) {
+                missing += o.gap().size();
+                if (textLines) {
+                    out.printf("GAP from=%d to=%d missing=%d%n", o.gap().from(), o.gap().to(), o.gap().size());
+                    out.flush();
+                }
+                return;
+            }
+            seen++;
             String e2e = "-";
+            String verify = "-";
             if (o.latency() != null) {
                 verifyMs.add(o.latency().verifyNanos());
-                endToEndMs.add(o.latency().endToEndNanos());
                 verify = String.format(Locale.ROOT, "%.3fms", o.latency().verifyNanos() / 1e6);
-                e2e = String.format(Locale.ROOT, "%.3fms", o.latency().endToEndNanos() / 1e6);
             }
-            String text = v.accepted() && o.reading() != null ? o.reading().reading() : v.detail();
-            out.printf("%s index=%d verify=%s e2e=%s %s%n", verdict, v.index(), verify, e2e, SensorCommand.printable(text));
-            out.flush();
+            Long wall = event.wallLatencyNanos();
+            if (wall != null && v.accepted()) {
+                endToEndMs.add(wall);
+                e2e = String.format(Locale.ROOT, "%.3fms", wall / 1e6);
+            }
+            if (textLines) {
+                String word = event.verdictWord().equals("REJECTED") ? "REJECTED(" + v.reason() + ")" : event.verdictWord();
+                String text = v.accepted() && o.reading() != null ? o.reading().reading() : v.detail();
+                out.printf("%s index=%d verify=%s e2e=%s %s%n", word, v.index(), verify, e2e, SensorCommand.printable(text));
+                out.flush();
+            }
             if (readings > 0 && seen >= readings) {
                 stop.countDown();
             }
         }
     }
 
+    /**
+     * Prints the totals (to standard error when standard output carries the JSON stream) and returns
+     * the exit code: 1 if anything was rejected, missing or reused (duplicates do not count), 0 otherwise.
+     */
     private synchronized int summary() {
-        long rejected = seen - counts.get(Verdict.Reason.ACCEPTED);
+        long alarms = 0;
+        for (Map.Entry<Verdict.Reason, Long> e : counts.entrySet()) {
+            if (e.getKey() != Verdict.Reason.ACCEPTED && e.getKey() != Verdict.Reason.DUPLICATE) {
+                alarms += e.getValue();
+            }
+        }
         StringBuilder sb = new StringBuilder();
         sb.append("summary: ").append(seen).append(" readings");
         for (Map.Entry<Verdict.Reason, Long> e : counts.entrySet()) {
             sb.append(", ").append(e.getKey()).append(' ').append(e.getValue());
         }
+        sb.append(" (").append(missing).append(" missing)");
         if (verifyMs.count() > 0) {
             var v = verifyMs.summary();
-            var t = endToEndMs.summary();
-            sb.append(String.format(Locale.ROOT, "; verify p50 %.3f ms, e2e p50 %.3f ms p99 %.3f ms max %.3f ms",
-                    v.p50(), t.p50(), t.p99(), t.max()));
+            sb.append(String.format(Locale.ROOT, "; verify p50 %.3f ms", v.p50()));
         }
-        out.println(sb);
-        out.flush();
-        return rejected > 0 ? CliException.FAILED : 0;
+        if (endToEndMs.count() > 0) {
+            var t = endToEndMs.summary();
+            sb.append(String.format(Locale.ROOT, ", e2e (wall clocks) p50 %.3f ms p99 %.3f ms max %.3f ms",
+                    t.p50(), t.p99(), t.max()));
+        }
+        sb.append("; sensor ").append(sensorName);
+        PrintWriter target = textLines ? out : spec.commandLine().getErr();
+        target.println(sb);
+        target.flush();
+        if (outputError != null) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("pqsign: " + outputError);
+            err.flush();
+            return CliException.FAILED;
+        }
+        return alarms > 0 ? CliException.FAILED : 0;
     }
 }

@@ -1,17 +1,17 @@
 package dev.pqsign.opcua;
 
-import dev.pqsign.telemetry.KeyId;
 import dev.pqsign.telemetry.LatencyRecord;
-import dev.pqsign.telemetry.ReadingMessage;
 import dev.pqsign.telemetry.ReadingVerifier;
+import dev.pqsign.telemetry.RecordCheck;
 import dev.pqsign.telemetry.SignedReading;
+import dev.pqsign.telemetry.SignedRecord;
 import dev.pqsign.telemetry.Verdict;
+import dev.pqsign.telemetry.VerdictEvent;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
-import java.util.ArrayList;
+import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +25,6 @@ import java.util.function.Consumer;
 import org.eclipse.milo.opcua.sdk.client.OpcUaClient;
 import org.eclipse.milo.opcua.sdk.client.subscriptions.OpcUaMonitoredItem;
 import org.eclipse.milo.opcua.sdk.client.subscriptions.OpcUaSubscription;
-import org.eclipse.milo.opcua.stack.core.AttributeId;
 import org.eclipse.milo.opcua.stack.core.UaException;
 import org.eclipse.milo.opcua.stack.core.security.DefaultClientCertificateValidator;
 import org.eclipse.milo.opcua.stack.core.security.FileBasedTrustListManager;
@@ -35,22 +34,20 @@ import org.eclipse.milo.opcua.stack.core.types.builtin.ByteString;
 import org.eclipse.milo.opcua.stack.core.types.builtin.DataValue;
 import org.eclipse.milo.opcua.stack.core.types.builtin.LocalizedText;
 import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
-import org.eclipse.milo.opcua.stack.core.types.builtin.QualifiedName;
+import org.eclipse.milo.opcua.stack.core.types.builtin.StatusCode;
 import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UInteger;
 import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UShort;
 import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.Unsigned;
 import org.eclipse.milo.opcua.stack.core.types.enumerated.MessageSecurityMode;
-import org.eclipse.milo.opcua.stack.core.types.enumerated.TimestampsToReturn;
 import org.eclipse.milo.opcua.stack.core.types.structured.EndpointDescription;
-import org.eclipse.milo.opcua.stack.core.types.structured.ReadValueId;
 import org.eclipse.milo.opcua.stack.core.util.EndpointUtil;
 
 /**
- * The operator console: OPC UA client(s) that subscribe to sensors, read each published reading
- * with one Read request of all {@link SensorNodes#SNAPSHOT} nodes, apply the
- * {@link ReadingVerifier} policy (pinned keys, replay guard) and report an {@link Observation} per
- * reading. Rejected readings are logged with their reason; nothing a sensor publishes can stop the
- * console.
+ * The operator console: OPC UA client(s) that subscribe to the {@link SensorNodes#RECORD} node
+ * of sensors, verify every notified record by itself with the {@link ReadingVerifier} policy
+ * (pinned keys, replay guard, gaps, duplicates, index reuse) and report an {@link Observation} per
+ * verdict and per gap. Rejected readings are logged with their reason; nothing a sensor publishes
+ * can stop the console.
  *
  * <p>Subscriptions request sampling interval 0 and a short publishing interval (Milo's client
  * defaults of 1000 ms would add up to a second per reading). The client's certificate validator
@@ -73,16 +70,35 @@ public final class Operator implements AutoCloseable {
      * @param dataDir directory for the operator's application certificate and trust list
      * @param security transport security to request
      * @param publishingIntervalMs requested publishing interval (the sensor grants down to 1 ms)
+     * @param queueSize monitored-item queue size to request: readings the sensor may publish between
+     *     two Publish responses before one is lost (and reported as a gap)
      */
-    public record Config(Path dataDir, TransportSecurity security, double publishingIntervalMs) {
+    public record Config(Path dataDir, TransportSecurity security, double publishingIntervalMs, int queueSize) {
         public Config {
             Objects.requireNonNull(dataDir, "dataDir");
             Objects.requireNonNull(security, "security");
             if (!(publishingIntervalMs > 0)) {
                 throw new IllegalArgumentException("publishing interval must be positive, got " + publishingIntervalMs);
             }
+            if (queueSize < 1 || queueSize > MAX_QUEUE_SIZE) {
+                throw new IllegalArgumentException("queue size must be 1.." + MAX_QUEUE_SIZE + ", got " + queueSize);
+            }
+        }
+
+        /** With the {@link #DEFAULT_QUEUE_SIZE default queue size}. */
+        public Config(Path dataDir, TransportSecurity security, double publishingIntervalMs) {
+            this(dataDir, security, publishingIntervalMs, DEFAULT_QUEUE_SIZE);
         }
     }
+
+    /**
+     * Default monitored-item queue size: ten seconds of readings at 1,000 per second, far more than
+     * the sensor can sign between two Publish responses while the operator keeps up.
+     */
+    public static final int DEFAULT_QUEUE_SIZE = 10_000;
+
+    /** Largest queue the sensor (Milo) grants. */
+    public static final int MAX_QUEUE_SIZE = 65_535;
 
     /**
      * The outcome for one published reading.
@@ -91,9 +107,23 @@ public final class Operator implements AutoCloseable {
      * @param sequence the sensor's publication sequence number
      * @param verdict accepted or rejected with a reason
      * @param reading the reading as read (null if it could not be decoded)
-     * @param latency durations (null if the sensor published no timing)
+     * @param latency monotonic-clock durations (null without a record; meaningful only when sensor and
+     *     operator share a process)
+     * @param record the record as received (for a gap: the record whose arrival revealed it; null for
+     *     an undecodable value)
+     * @param receivedAt the operator's UTC wall-clock time of receipt
+     * @param gap for a {@link Verdict.Reason#GAP}: the missing range, else null
      */
-    public record Observation(String sensor, long sequence, Verdict verdict, SignedReading reading, LatencyRecord latency) {
+    public record Observation(String sensor, long sequence, Verdict verdict, SignedReading reading, LatencyRecord latency,
+            SignedRecord record, Instant receivedAt, Verdict.Gap gap) {
+
+        /** The observation as a verdict-stream event. */
+        public VerdictEvent event() {
+            if (gap != null) {
+                return VerdictEvent.gap(sensor, record.keyId(), gap, receivedAt);
+            }
+            return VerdictEvent.of(sensor, verdict, record, receivedAt);
+        }
 
         /**
          * One log line: sensor, index, reason, end-to-end and transfer milliseconds, and the reading
@@ -202,9 +232,8 @@ public final class Operator implements AutoCloseable {
         private final ExecutorService worker;
         private OpcUaClient client;
         private volatile OpcUaSubscription subscription;
-        private volatile List<ReadValueId> snapshotIds;
-        private long lastSequence;
-        private final AtomicLong skipped = new AtomicLong();
+        private final AtomicLong overflows = new AtomicLong();
+        private volatile long revisedQueueSize;
 
         private Connection(String name, String endpointUrl) {
             this.name = name;
@@ -242,7 +271,7 @@ public final class Operator implements AutoCloseable {
         }
 
         /**
-         * Creates the subscription: one data item on the publication sequence, sampling interval 0.
+         * Creates the subscription: one data item on the signed-record node, sampling interval 0.
          * Called again when Milo reconnects to a restarted sensor and cannot transfer the old one.
          */
         private void subscribe() throws UaException {
@@ -251,11 +280,6 @@ public final class Operator implements AutoCloseable {
                 throw new UaException(org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_NodeIdUnknown,
                         "server has no namespace " + SensorNodes.NAMESPACE_URI);
             }
-            List<ReadValueId> ids = new ArrayList<>();
-            for (String n : SensorNodes.SNAPSHOT) {
-                ids.add(new ReadValueId(new NodeId(ns, n), AttributeId.Value.uid(), null, QualifiedName.NULL_VALUE));
-            }
-            snapshotIds = List.copyOf(ids);
             OpcUaSubscription sub = new OpcUaSubscription(client, config.publishingIntervalMs());
             // This constructor keeps the keep-alive count Milo derives for its 1000 ms default
             // interval (10, lifetime 50): at 1 ms that is an empty Publish exchange every 10 ms per
@@ -283,9 +307,13 @@ public final class Operator implements AutoCloseable {
                 }
             });
             sub.create();
-            OpcUaMonitoredItem item = OpcUaMonitoredItem.newDataItem(new NodeId(ns, SensorNodes.SEQUENCE));
+            OpcUaMonitoredItem item = OpcUaMonitoredItem.newDataItem(new NodeId(ns, SensorNodes.RECORD));
             item.setSamplingInterval(0.0);
-            item.setQueueSize(Unsigned.uint(1000));
+            // Every record must arrive: a queue for bursts between two Publish responses, and when
+            // it is full the newest value is marked with the overflow bit instead of silently
+            // dropping the oldest (the index sequence then shows what was lost).
+            item.setQueueSize(Unsigned.uint(config.queueSize()));
+            item.setDiscardOldest(false);
             item.setDataValueListener((i, value) -> {
                 try {
                     worker.execute(() -> onNotification(value));
@@ -295,6 +323,12 @@ public final class Operator implements AutoCloseable {
             });
             sub.addMonitoredItem(item);
             sub.synchronizeMonitoredItems();
+            long granted = item.getRevisedQueueSize().map(UInteger::longValue).orElse(0L);
+            if (granted < config.queueSize()) {
+                LOG.log(Level.WARNING, "{0}: the sensor granted a queue of {1} instead of {2} readings", name, granted,
+                        config.queueSize());
+            }
+            revisedQueueSize = granted;
             subscription = sub;
         }
 
@@ -309,97 +343,69 @@ public final class Operator implements AutoCloseable {
                     * revisedPublishingIntervalMs();
         }
 
-        /**
-         * Notifications not verified because the sensor had already replaced that reading by a
-         * later one when the operator read the nodes (the operator was slower than the sensor).
-         */
-        public long skipped() {
-            return skipped.get();
+        /** Notifications that arrived with the overflow bit (the sensor's queue for us was full). */
+        public long overflows() {
+            return overflows.get();
+        }
+
+        /** The monitored-item queue size the sensor granted. */
+        public long revisedQueueSize() {
+            return revisedQueueSize;
         }
 
         private void onNotification(DataValue notified) {
             try {
-                if (!(notified.value().value() instanceof Long seq)) {
-                    return; // no reading published yet
-                }
-                if (seq <= lastSequence) {
-                    skipped.incrementAndGet(); // already replaced by a later reading we have read
-                    return;
-                }
-                DataValue[] results = client.read(0.0, TimestampsToReturn.Neither, snapshotIds).getResults();
-                handle(results == null ? List.of() : java.util.Arrays.asList(results));
-            } catch (UaException e) {
-                boolean serverRefused = e instanceof org.eclipse.milo.opcua.stack.core.UaServiceFaultException
-                        || e.getCause() instanceof org.eclipse.milo.opcua.stack.core.UaServiceFaultException;
-                if (notified.value().value() instanceof Long seq
-                        && (serverRefused || isOversizeOrUndecodable(e.getStatusCode().value()))) {
-                    // The connection works but this publication cannot be read (e.g. values larger
-                    // than an OPC UA message): it is rejected, not silently dropped.
-                    lastSequence = seq;
-                    emit(seq, verifier.malformed(-1, "Read of the published values failed: " + e.getMessage()), null, null);
-                } else {
-                    LOG.log(Level.WARNING, "{0}: read failed: {1}", name, e.getMessage());
-                }
+                handle(notified);
             } catch (RuntimeException e) {
                 // Nothing a sensor publishes may stop the console.
                 LOG.log(Level.ERROR, name + ": unexpected failure handling a notification", e);
             }
         }
 
-        private void handle(List<DataValue> v) {
+        private void handle(DataValue notified) {
             long received = System.nanoTime();
-            if (v.size() != SensorNodes.SNAPSHOT.size()) {
-                emit(0, verifier.malformed(-1, "Read returned " + v.size() + " values"), null, null);
+            Instant receivedAt = Instant.now();
+            StatusCode status = notified.statusCode();
+            if (status != null && status.isOverflowSet()) {
+                // The server's queue for this item overflowed: readings were dropped there. The
+                // index sequence shows which (reported as GAP when the next reading is accepted).
+                overflows.incrementAndGet();
+                LOG.log(Level.WARNING, "{0}: the sensor's notification queue overflowed; readings were lost", name);
+            }
+            Object value = notified.value() == null ? null : notified.value().value();
+            if (value == null && status != null
+                    && status.value() == org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_WaitingForInitialData) {
+                return; // no reading published yet
+            }
+            if (!(value instanceof ByteString bytes) || bytes.bytes() == null) {
+                emit(-1, verifier.malformed(-1, "record node holds " + (value == null ? "no value (" + status + ")"
+                        : value.getClass().getSimpleName())), null, null, receivedAt);
                 return;
             }
-            Long seq = as(v.get(8), Long.class);
-            if (seq == null) {
-                emit(0, verifier.malformed(-1, "no publication sequence"), null, null);
+            SignedRecord record;
+            try {
+                record = SignedRecord.decode(bytes.bytesOrEmpty());
+            } catch (IllegalArgumentException e) {
+                emit(-1, verifier.malformed(-1, "undecodable record: " + e.getMessage()), null, null, receivedAt);
                 return;
             }
-            if (seq <= lastSequence) {
-                skipped.incrementAndGet();
-                return;
-            }
-            lastSequence = seq;
-            String raw = as(v.get(0), String.class);
-            ByteString sig = as(v.get(1), ByteString.class);
-            UInteger index = as(v.get(2), UInteger.class);
-            String setName = as(v.get(3), String.class);
-            ByteString keyIdBytes = as(v.get(4), ByteString.class);
-            long idx = index == null ? -1 : index.longValue();
-            if (raw == null || sig == null || sig.bytes() == null || index == null || setName == null
-                    || keyIdBytes == null || keyIdBytes.bytes() == null) {
-                emit(seq, verifier.malformed(idx, "missing value or wrong type: " + describe(v)), null, null);
-                return;
-            }
-            if (keyIdBytes.length() != KeyId.BYTES) {
-                emit(seq, verifier.malformed(idx, "key id has " + keyIdBytes.length() + " bytes"), null, null);
-                return;
-            }
-            if (raw.length() > ReadingMessage.MAX_READING_BYTES
-                    || raw.getBytes(StandardCharsets.UTF_8).length > ReadingMessage.MAX_READING_BYTES) {
-                emit(seq, verifier.malformed(idx, "reading longer than " + ReadingMessage.MAX_READING_BYTES + " bytes"), null, null);
-                return;
-            }
-            SignedReading reading = new SignedReading(raw, idx, sig.bytesOrEmpty());
             long verifyStart = System.nanoTime();
-            Verdict verdict = verifier.check(KeyId.of(keyIdBytes.bytesOrEmpty()), setName, reading);
+            RecordCheck check = verifier.check(record);
             long verdictAt = System.nanoTime();
-            Double signMs = as(v.get(5), Double.class);
-            Long signStart = as(v.get(6), Long.class);
-            Long published = as(v.get(7), Long.class);
-            LatencyRecord latency = null;
-            if (signMs != null && signStart != null && published != null) {
-                latency = new LatencyRecord(Math.round(signMs * 1e6), received - published, verdictAt - verifyStart,
-                        verdictAt - signStart);
+            for (Verdict.Gap g : check.gaps()) {
+                VerdictEvent gap = VerdictEvent.gap(name, record.keyId(), g, receivedAt);
+                counts.get(Verdict.Reason.GAP).incrementAndGet();
+                listener.accept(new Observation(name, record.sequence(), gap.verdict(), null, null, record, receivedAt, g));
             }
-            emit(seq, verdict, reading, latency);
+            LatencyRecord latency = new LatencyRecord(record.signNanos(), received - record.publishNanoTime(),
+                    verdictAt - verifyStart, verdictAt - record.signStartNanoTime());
+            emit(record.sequence(), check.verdict(), record, latency, receivedAt);
         }
 
-        private void emit(long seq, Verdict verdict, SignedReading reading, LatencyRecord latency) {
+        private void emit(long seq, Verdict verdict, SignedRecord record, LatencyRecord latency, Instant receivedAt) {
             counts.get(verdict.reason()).incrementAndGet();
-            listener.accept(new Observation(name, seq, verdict, reading, latency));
+            listener.accept(new Observation(name, seq, verdict, record == null ? null : record.reading(), latency, record,
+                    receivedAt, null));
         }
 
         /** Disconnects; pending notifications are dropped. */
@@ -415,31 +421,5 @@ public final class Operator implements AutoCloseable {
             }
             connections.remove(this);
         }
-    }
-
-    private static boolean isOversizeOrUndecodable(long status) {
-        return status == org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_ResponseTooLarge
-                || status == org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_EncodingLimitsExceeded
-                || status == org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_DecodingError
-                || status == org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_EncodingError;
-    }
-
-    private static <T> T as(DataValue dv, Class<T> type) {
-        if (dv == null || !dv.statusCode().isGood() || dv.value() == null) {
-            return null;
-        }
-        Object o = dv.value().value();
-        return type.isInstance(o) ? type.cast(o) : null;
-    }
-
-    private static String describe(List<DataValue> v) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < 3; i++) {
-            DataValue dv = v.get(i);
-            Object o = dv == null || dv.value() == null ? null : dv.value().value();
-            sb.append(SensorNodes.SNAPSHOT.get(i)).append('=')
-                    .append(o == null ? "null" : o.getClass().getSimpleName()).append(i < 2 ? ", " : "");
-        }
-        return sb.toString();
     }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.eclipse.milo.opcua.sdk.core.AccessLevel;
 import org.eclipse.milo.opcua.sdk.server.ManagedNamespaceWithLifecycle;
 import org.eclipse.milo.opcua.sdk.server.OpcUaServer;
+import org.eclipse.milo.opcua.sdk.server.items.BaseMonitoredItem;
 import org.eclipse.milo.opcua.sdk.server.items.DataItem;
 import org.eclipse.milo.opcua.sdk.server.items.MonitoredItem;
 import org.eclipse.milo.opcua.sdk.server.nodes.UaFolderNode;
@@ -66,6 +67,7 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
         addVariable(sensor, SensorNodes.SIGN_START_NANOTIME, NodeIds.Int64);
         addVariable(sensor, SensorNodes.PUBLISH_NANOTIME, NodeIds.Int64);
         addVariable(sensor, SensorNodes.SEQUENCE, NodeIds.Int64);
+        addVariable(sensor, SensorNodes.RECORD, NodeIds.ByteString);
     }
 
     private void addVariable(UaFolderNode parent, String name, NodeId dataType) {
@@ -164,6 +166,22 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
     @Override
     public void onMonitoringModeChanged(List<MonitoredItem> monitoredItems) {
         // The monitored items themselves drop values while disabled.
+    }
+
+    /**
+     * Number of monitored items that still hold notifications not yet sent in a Publish response
+     * (a stopping sensor waits for these so that its last readings reach the operators).
+     */
+    int itemsWithPendingNotifications() {
+        int n = 0;
+        for (Set<DataItem> s : new ArrayList<>(items.values())) {
+            for (DataItem item : s) {
+                if (item instanceof BaseMonitoredItem<?> b && b.hasNotifications()) {
+                    n++;
+                }
+            }
+        }
+        return n;
     }
 
     /** Number of monitored items currently registered (for tests and diagnostics). */

@@ -46,8 +46,16 @@ public final class SensorNodes {
     public static final String SEQUENCE = "current.publication.sequence";
 
     /**
-     * Every node read in the operator's one Read request, in this order (the order of
-     * {@code Snapshot} fields).
+     * ByteString: the whole signed record of the current reading in one value (format
+     * {@code docs/formats/signed-record.md}: key id, parameter set, index, reading, signature,
+     * source time, ...). The operator subscribes to this node and verifies every notification by
+     * itself, without a follow-up Read.
+     */
+    public static final String RECORD = "current.signed.record";
+
+    /**
+     * The nodes a client reads in one Read request for a consistent snapshot of the current
+     * reading (the study's way; the operator uses {@link #RECORD} instead), in this order.
      */
     public static final List<String> SNAPSHOT = List.of(RAW_DATA, SIGNATURE, INDEX, PARAMETER_SET, KEY_ID,
             SIGN_TIME_MS, SIGN_START_NANOTIME, PUBLISH_NANOTIME, SEQUENCE);

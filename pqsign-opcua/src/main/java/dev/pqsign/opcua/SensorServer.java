@@ -3,12 +3,14 @@ package dev.pqsign.opcua;
 import dev.pqsign.telemetry.ReadingSigner;
 import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SignedReading;
+import dev.pqsign.telemetry.SignedRecord;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.cert.X509Certificate;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Objects;
@@ -97,9 +99,10 @@ public final class SensorServer implements AutoCloseable {
      * @param signNanos how long reserving and signing took
      * @param signStartNanoTime {@code System.nanoTime()} when signing began
      * @param publishNanoTime {@code System.nanoTime()} when the nodes were updated
+     * @param record the signed record published on {@link SensorNodes#RECORD}
      */
     public record Publication(SignedReading reading, long sequence, long signNanos, long signStartNanoTime,
-            long publishNanoTime) {
+            long publishNanoTime, SignedRecord record) {
     }
 
     private final Config config;
@@ -279,10 +282,11 @@ public final class SensorServer implements AutoCloseable {
      */
     public Publication publish(String reading) {
         synchronized (publishLock) {
+            Instant source = Instant.now();
             long t0 = System.nanoTime();
             SignedReading r = signer.sign(reading);
             long signNanos = System.nanoTime() - t0;
-            return publishLocked(r, signNanos, t0);
+            return publishLocked(r, signNanos, t0, source);
         }
     }
 
@@ -293,11 +297,11 @@ public final class SensorServer implements AutoCloseable {
     public Publication publishSigned(SignedReading reading) {
         synchronized (publishLock) {
             long now = System.nanoTime();
-            return publishLocked(reading, 0, now);
+            return publishLocked(reading, 0, now, Instant.now());
         }
     }
 
-    private Publication publishLocked(SignedReading r, long signNanos, long signStart) {
+    private Publication publishLocked(SignedReading r, long signNanos, long signStart, Instant source) {
         if (r.index() > 0xffffffffL) {
             throw new IllegalStateException("index " + r.index() + " does not fit the UInt32 node " + SensorNodes.INDEX);
         }
@@ -314,8 +318,11 @@ public final class SensorServer implements AutoCloseable {
         v.put(SensorNodes.INDEX, new Variant(Unsigned.uint(r.index())));
         long seq = ++sequence;
         v.put(SensorNodes.SEQUENCE, new Variant(seq));
+        SignedRecord record = SignedRecord.of(key.keyId(), key.parameterSetName(), r, source, seq, signNanos, signStart,
+                publishNanoTime);
+        v.put(SensorNodes.RECORD, new Variant(ByteString.of(record.encode())));
         namespace.update(v);
-        return new Publication(r, seq, signNanos, signStart, publishNanoTime);
+        return new Publication(r, seq, signNanos, signStart, publishNanoTime, record);
     }
 
     /**
@@ -325,10 +332,11 @@ public final class SensorServer implements AutoCloseable {
      */
     public Publication publishTampered(String reading) {
         synchronized (publishLock) {
+            Instant source = Instant.now();
             long t0 = System.nanoTime();
             SignedReading r = signer.sign(reading);
             long signNanos = System.nanoTime() - t0;
-            return publishLocked(r.withTamperedReading(), signNanos, t0);
+            return publishLocked(r.withTamperedReading(), signNanos, t0, source);
         }
     }
 
@@ -381,12 +389,30 @@ public final class SensorServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Fault injection for tests: puts an arbitrary value (any Java value Milo can encode, or
+     * {@code null}) on the {@link SensorNodes#RECORD} node, bypassing signing. The operator must
+     * reject it with a reason and keep running.
+     */
+    public void publishRawRecord(Object value) {
+        synchronized (publishLock) {
+            LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
+            v.put(SensorNodes.RECORD, value == null ? Variant.NULL_VALUE : new Variant(value));
+            namespace.update(v);
+        }
+    }
+
     /** The node id of a {@link SensorNodes} name on this server. */
     public NodeId nodeId(String name) {
         return namespace.nodeId(name);
     }
 
-    /** Stops the server (idempotent); the signer's state stays where its store keeps it. */
+    /**
+     * Stops the server (idempotent); the signer's state stays where its store keeps it. Waits up to
+     * {@link #CLOSE_LINGER_MILLIS} for the notifications still queued for subscribed operators to
+     * go out, so a stopping sensor's last readings reach them; then stops the server before its
+     * namespace, so no client ever sees the nodes vanish while the server still answers.
+     */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -395,9 +421,12 @@ public final class SensorServer implements AutoCloseable {
         closed = true;
         try {
             if (started) {
-                namespace.shutdown();
+                linger();
             }
             server.shutdown().get(10, TimeUnit.SECONDS);
+            if (started) {
+                namespace.shutdown();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
@@ -409,6 +438,18 @@ public final class SensorServer implements AutoCloseable {
         } catch (IOException ignored) {
             // the watch service is gone either way
         }
+    }
+
+    /** Longest a closing sensor waits for queued notifications to be sent. */
+    public static final long CLOSE_LINGER_MILLIS = 3000;
+
+    private void linger() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_LINGER_MILLIS);
+        while (namespace.itemsWithPendingNotifications() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        // The last Publish response has left the queue; give the transport a moment to write it.
+        Thread.sleep(50);
     }
 
     /** A certificate store that always holds this server's persisted identity. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pqsign.telemetry.AcceptedRecords;
 import dev.pqsign.telemetry.Ed25519TestDouble;
 import dev.pqsign.telemetry.EmbeddedIndex;
 import dev.pqsign.telemetry.KeyId;
@@ -16,9 +17,11 @@ import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SequencedSigner;
 import dev.pqsign.telemetry.SignedReading;
+import dev.pqsign.telemetry.SignedRecord;
 import dev.pqsign.telemetry.Verdict.Reason;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -54,6 +57,7 @@ class SensorOperatorTest {
     private ReplayGuard guard;
     private Operator operator;
     private Operator.Connection connection;
+    private AcceptedRecords accepted;
 
     @BeforeEach
     void start() throws Exception {
@@ -75,6 +79,9 @@ class SensorOperatorTest {
     void stop() throws Exception {
         operator.close();
         guard.close();
+        if (accepted != null) {
+            accepted.close();
+        }
         sensor.close();
         signer.close();
     }
@@ -105,6 +112,8 @@ class SensorOperatorTest {
             assertNotNull(o.latency());
             assertTrue(o.latency().endToEndNanos() >= o.latency().transferNanos());
             assertTrue(o.describe().startsWith("s1 index=" + p.reading().index() + " ACCEPTED e2e="), o.describe());
+            assertEquals(p.record().sourceTime(), o.record().sourceTime());
+            assertFalse(o.receivedAt().isBefore(o.record().sourceTime()));
         }
         assertEquals(20, operator.count(Reason.ACCEPTED));
     }
@@ -122,7 +131,7 @@ class SensorOperatorTest {
                 "keep-alive interval " + keepAlive + " ms");
     }
 
-    /** Open loop: a paced simulated sensor; every publication is either verified or coalesced into a later one. */
+    /** Open loop: a paced simulated sensor; every publication reaches the operator and is verified. */
     @Test
     void publishAll_simulatedSensorAtRate_everyPublicationAccountedFor() throws Exception {
         dev.pqsign.telemetry.SimulatedSpeedSensor source = new dev.pqsign.telemetry.SimulatedSpeedSensor(1500, 5, 200, 3,
@@ -140,13 +149,63 @@ class SensorOperatorTest {
         assertEquals(Reason.ACCEPTED, observe(warm.sequence()).verdict().reason());
         long acceptedBefore = operator.count(Reason.ACCEPTED);
         assertEquals(40, sensor.publishAll(limited));
-        // Publications are numbered consecutively; the last one must be read and accepted, and every
-        // earlier one is then either accepted or superseded (the operator reads the newest values).
+        // Every record arrives in its own notification: all 40 accepted, none lost.
         Operator.Observation last = observe(warm.sequence() + 40);
         assertEquals(Reason.ACCEPTED, last.verdict().reason(), last.verdict().detail());
-        long accepted = operator.count(Reason.ACCEPTED) - acceptedBefore;
-        assertTrue(accepted >= 1 && accepted <= 40, "accepted " + accepted + " of 40 publications");
+        assertEquals(40, operator.count(Reason.ACCEPTED) - acceptedBefore);
+        assertEquals(0, operator.count(Reason.GAP));
         assertEquals(0, operator.count(Reason.REPLAYED) + operator.count(Reason.BAD_SIGNATURE) + operator.count(Reason.MALFORMED));
+    }
+
+    /** A burst from several threads as fast as the sensor can sign: every index arrives, in order, no gap. */
+    @Test
+    void publishBurst_unpaced_everyIndexAcceptedNoGap() throws Exception {
+        SensorServer.Publication warm = sensor.publish("1500.00,warm-up");
+        assertEquals(Reason.ACCEPTED, observe(warm.sequence()).verdict().reason());
+        long lastSeq = 0;
+        for (int i = 0; i < 1000; i++) {
+            lastSeq = sensor.publish("1500.00,burst-" + i).sequence();
+        }
+        Operator.Observation last = observe(lastSeq);
+        assertEquals(Reason.ACCEPTED, last.verdict().reason());
+        assertEquals(1001, operator.count(Reason.ACCEPTED));
+        assertEquals(0, operator.count(Reason.GAP));
+        assertEquals(0, connection.overflows());
+    }
+
+    /** A queue too small for the rate: the server marks the overflow and the operator reports exactly the lost indices. */
+    @Test
+    void queueOverflow_lostReadingsReportedAsGaps() throws Exception {
+        operator.close();
+        guard.close();
+        guard = ReplayGuard.inDirectory(dir.resolve("replay-small"));
+        List<Operator.Observation> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (Operator small = new Operator(new Operator.Config(dir.resolve("operator-small"), TransportSecurity.NONE, 500, 2),
+                new ReadingVerifier(guard, new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE)),
+                seen::add)) {
+            Operator.Connection c = small.connect("s1", sensor.endpointUrl());
+            long first = sensor.publish("1500.00,first").reading().index();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (small.count(Reason.ACCEPTED) < 1 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            long last = -1;
+            for (int i = 0; i < 30; i++) {
+                last = sensor.publish("1500.00,fast-" + i).reading().index();
+            }
+            final long lastIndex = last;
+            while (seen.stream().noneMatch(o -> o.reading() != null && o.reading().index() == lastIndex)
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            long accepted = small.count(Reason.ACCEPTED);
+            long missing = seen.stream().filter(o -> o.gap() != null).mapToLong(o -> o.gap().size()).sum();
+            assertTrue(small.count(Reason.GAP) > 0, "a 2-entry queue cannot hold 30 readings per 500 ms");
+            assertTrue(c.overflows() > 0);
+            assertEquals(lastIndex - first + 1, accepted + missing, "every index accepted or reported missing");
+        }
+        startOperator();
+        connection = operator.connect("s1", sensor.endpointUrl());
     }
 
     @Test
@@ -176,40 +235,52 @@ class SensorOperatorTest {
         assertEquals(Reason.ACCEPTED, publish("1500.00,3"));
     }
 
-    @Test
-    void garbageOnNodes_rejectedMalformed_consoleKeepsRunning() throws Exception {
-        Object[][] garbage = {
-            {42, "not bytes", "not an index"},
-            {null, null, null},
-            {"", ByteString.of(new byte[0]), Unsigned.uint(5)},
-            {"x".repeat(100_000), ByteString.of(new byte[1_000_000]), Unsigned.uint(6)},
-            {"1500.00,x", ByteString.of(new byte[64]), 7L},
-            {new String[] {"array"}, ByteString.of(new byte[3]), Unsigned.uint(9)},
-            {"1500.00,x", ByteString.of(new byte[63]), Unsigned.uint(10)},
-        };
-        for (Object[] g : garbage) {
-            Operator.Observation o = observe(sensor.publishRaw(g[0], g[1], g[2]));
-            assertEquals(Reason.MALFORMED, o.verdict().reason(), o.verdict().detail());
-        }
-        // larger than an OPC UA message may be: the Read fails, the operator rejects and carries on
-        Operator.Observation huge = observe(sensor.publishRaw("1500.00,x", ByteString.of(new byte[8_000_000]), Unsigned.uint(12)));
-        assertEquals(Reason.MALFORMED, huge.verdict().reason(), huge.verdict().detail());
-        // right shape, but a zero signature: verified and refused
-        assertEquals(Reason.BAD_SIGNATURE, observe(sensor.publishRaw("1500.00,x", ByteString.of(new byte[64]),
-                Unsigned.uint(11))).verdict().reason());
-        assertEquals(Reason.ACCEPTED, publish("1500.00,after-garbage"));
-        assertEquals(garbage.length + 1, operator.count(Reason.MALFORMED));
+    /** The next observation (for values that carry no publication sequence). */
+    private Operator.Observation next() throws InterruptedException {
+        Operator.Observation o = obs.poll(20, TimeUnit.SECONDS);
+        assertNotNull(o, "no observation");
+        return o;
     }
 
-    /** Seeded random values of random types on the three nodes: never accepted, never fatal. */
     @Test
-    void randomGarbageOnNodes_neverAccepted_consoleSurvives() throws Exception {
+    void garbageOnRecordNode_rejectedMalformed_consoleKeepsRunning() throws Exception {
+        byte[] valid = sensor.publish("1500.00,valid").record().encode();
+        assertEquals(Reason.ACCEPTED, next().verdict().reason());
+        byte[] truncated = java.util.Arrays.copyOf(valid, valid.length - 1);
+        byte[] badVersion = valid.clone();
+        badVersion[4] = 2;
+        Object[] garbage = {42, "not bytes", ByteString.of(new byte[0]), ByteString.of(new byte[1_000]),
+            ByteString.of(truncated), ByteString.of(badVersion), new String[] {"array"}, Unsigned.uint(7)};
+        for (Object g : garbage) {
+            sensor.publishRawRecord(g);
+            Operator.Observation o = next();
+            assertEquals(Reason.MALFORMED, o.verdict().reason(), o.verdict().detail());
+        }
+        // right shape, but a zeroed signature: verified and refused
+        SignedReading good = new ReadingSigner(signer).sign("1500.00,x");
+        SignedRecord zeroed = SignedRecord.of(key.keyId(),
+                Ed25519TestDouble.PARAMS.setName(), new SignedReading(good.reading(), good.index(), new byte[64]),
+                Instant.now(), 1, 0, 0, 0);
+        sensor.publishRawRecord(ByteString.of(zeroed.encode()));
+        assertEquals(Reason.BAD_SIGNATURE, next().verdict().reason());
+        assertEquals(Reason.ACCEPTED, publish("1500.00,after-garbage"));
+        assertEquals(garbage.length, operator.count(Reason.MALFORMED));
+    }
+
+    /** Seeded random values of random types, and random bytes after the record magic: never accepted, never fatal. */
+    @Test
+    void randomGarbageOnRecordNode_neverAccepted_consoleSurvives() throws Exception {
         java.util.Random rnd = new java.util.Random(20261130);
         for (int i = 0; i < 40; i++) {
-            Object raw = randomValue(rnd);
-            Object sig = randomValue(rnd);
-            Object idx = randomValue(rnd);
-            Operator.Observation o = observe(sensor.publishRaw(raw, sig, idx));
+            Object value = randomValue(rnd);
+            if (i % 2 == 0) {
+                byte[] b = new byte[rnd.nextInt(400)];
+                rnd.nextBytes(b);
+                System.arraycopy(new byte[] {'P', 'Q', 'S', 'R', 1, 0}, 0, b, 0, Math.min(6, b.length));
+                value = ByteString.of(b);
+            }
+            sensor.publishRawRecord(value == null ? "null" : value);
+            Operator.Observation o = next();
             assertFalse(o.verdict().accepted(), "garbage accepted: " + o);
         }
         assertEquals(Reason.ACCEPTED, publish("1500.00,after-random-garbage"));
@@ -303,6 +374,41 @@ class SensorOperatorTest {
         assertEquals(Reason.REPLAYED, again.verdict().reason());
         assertEquals(Reason.REPLAYED, observe(sensor.publishSigned(p.reading()).sequence()).verdict().reason());
         assertEquals(Reason.ACCEPTED, publish("1500.00,after"));
+    }
+
+    @Test
+    void operatorRestart_withAcceptedRecords_currentReadingDuplicateNotRejected() throws Exception {
+        operator.close();
+        guard.close();
+        obs.clear();
+        startRememberingOperator();
+        operator.connect("s1", sensor.endpointUrl());
+        SensorServer.Publication p = sensor.publish("1500.00,before");
+        assertEquals(Reason.ACCEPTED, observe(p.sequence()).verdict().reason());
+        operator.close();
+        guard.close();
+        obs.clear();
+        startRememberingOperator();
+        operator.connect("s1", sensor.endpointUrl());
+        // The new subscription delivers the current, already accepted reading first: a duplicate.
+        Operator.Observation again = observe(p.sequence());
+        assertEquals(Reason.DUPLICATE, again.verdict().reason());
+        assertFalse(again.verdict().alarm());
+        assertEquals(Reason.ACCEPTED, publish("1500.00,after"));
+        assertEquals(0, operator.count(Reason.GAP));
+    }
+
+    private void startRememberingOperator() throws Exception {
+        guard = ReplayGuard.inDirectory(dir.resolve("replay"));
+        if (accepted != null) {
+            accepted.close();
+        }
+        accepted = AcceptedRecords.inDirectory(
+                dir.resolve("accepted"), 64);
+        operator = new Operator(new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
+                new ReadingVerifier(guard, List.of(new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(),
+                        EmbeddedIndex.NONE)), accepted, dir.resolve("evidence")),
+                obs::add);
     }
 
     @Test

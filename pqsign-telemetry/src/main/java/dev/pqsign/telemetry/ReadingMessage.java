@@ -100,7 +100,7 @@ public final class ReadingMessage {
         return new Decoded(new String(name, StandardCharsets.US_ASCII), index, reading);
     }
 
-    private static byte[] checkName(String parameterSetName) {
+    static byte[] checkName(String parameterSetName) {
         Objects.requireNonNull(parameterSetName, "parameterSetName");
         int n = parameterSetName.length();
         if (n == 0 || n > MAX_NAME_BYTES) {

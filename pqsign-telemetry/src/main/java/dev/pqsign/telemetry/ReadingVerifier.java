@@ -5,12 +5,17 @@ import dev.pqsign.telemetry.Verdict.Reason;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeSet;
 
 /**
  * The operator's verification policy for published readings, applied in this order:
@@ -57,14 +62,40 @@ public final class ReadingVerifier {
         }
     }
 
+    /** Most rejected indices remembered per key above its mark (so that they are not reported as gaps too). */
+    static final int MAX_REPORTED_AHEAD = 4096;
+
     private final ReplayGuard guard;
     private final Map<KeyId, TrustedKey> keys = new LinkedHashMap<>();
+    private final AcceptedRecords accepted;
+    private final Path evidenceDir;
+    /** Per key: indices above the key's mark already reported with a rejection (not gaps). */
+    private final Map<KeyId, TreeSet<Long>> reportedAhead = new HashMap<>();
 
     /**
      * @param guard persisted replay state
      * @param trusted the pinned keys, at least one
      */
     public ReadingVerifier(ReplayGuard guard, Collection<TrustedKey> trusted) {
+        this(guard, trusted, null, null);
+    }
+
+    /**
+     * A verifier that also remembers accepted records, so that a reading delivered again is
+     * {@link Reason#DUPLICATE} and a different valid reading under an accepted index is
+     * {@link Reason#INDEX_REUSE} (both records saved under {@code evidenceDir}).
+     *
+     * @param guard persisted replay state
+     * @param trusted the pinned keys, at least one
+     * @param accepted the accepted records (null: every older index is {@link Reason#REPLAYED})
+     * @param evidenceDir where index-reuse evidence is written (required with {@code accepted})
+     */
+    public ReadingVerifier(ReplayGuard guard, Collection<TrustedKey> trusted, AcceptedRecords accepted, Path evidenceDir) {
+        if ((accepted == null) != (evidenceDir == null)) {
+            throw new IllegalArgumentException("accepted records and evidence directory go together");
+        }
+        this.accepted = accepted;
+        this.evidenceDir = evidenceDir;
         this.guard = Objects.requireNonNull(guard, "guard");
         for (TrustedKey k : trusted) {
             keys.put(k.id(), k);
@@ -90,7 +121,7 @@ public final class ReadingVerifier {
     public Verdict check(KeyId claimedKey, String claimedSetName, SignedReading reading) {
         Verdict v;
         try {
-            v = decide(claimedKey, claimedSetName, reading);
+            v = decide(claimedKey, claimedSetName, reading, null);
         } catch (RuntimeException e) {
             // A verifier must not throw on bad input; if one does anyway, reject instead of crashing.
             v = Verdict.of(Reason.MALFORMED, reading.index(), "verifier failed: " + e.getClass().getSimpleName());
@@ -101,6 +132,106 @@ public final class ReadingVerifier {
         return v;
     }
 
+    /**
+     * Checks one record as received: the same policy as {@link #check(KeyId, String, SignedReading)}
+     * with the key id and parameter set the record states, plus what only a verifier that sees
+     * every record can tell: the index ranges skipped since the key's last accepted reading (gaps;
+     * none before the first reading accepted from a key), a record identical to an accepted one
+     * ({@link Reason#DUPLICATE}) and a different valid record under an accepted index
+     * ({@link Reason#INDEX_REUSE}).
+     */
+    public RecordCheck check(SignedRecord record) {
+        Objects.requireNonNull(record, "record");
+        RecordCheck c;
+        try {
+            c = decideRecord(record);
+        } catch (RuntimeException e) {
+            c = new RecordCheck(List.of(), Verdict.of(Reason.MALFORMED, record.index(),
+                    "verifier failed: " + e.getClass().getSimpleName()));
+        }
+        Verdict v = c.verdict();
+        if (v.alarm()) {
+            LOG.log(Level.WARNING, "rejected reading index {0}: {1} ({2})", v.index(), v.reason(), v.detail());
+        }
+        for (Verdict.Gap g : c.gaps()) {
+            LOG.log(Level.WARNING, "readings {0}..{1} missing", g.from(), g.to());
+        }
+        return c;
+    }
+
+    private RecordCheck decideRecord(SignedRecord record) {
+        KeyId keyId = record.keyId();
+        TrustedKey key = keys.get(keyId);
+        if (key == null) {
+            return new RecordCheck(List.of(), decide(keyId, record.parameterSetName(), record.reading(), null));
+        }
+        long index = record.index();
+        long before;
+        try {
+            before = guard.lastAccepted(keyId);
+        } catch (IOException | RuntimeException e) {
+            return new RecordCheck(List.of(), Verdict.of(Reason.STATE_ERROR, index, "replay state: " + e.getMessage()));
+        }
+        Verdict v = decide(keyId, record.parameterSetName(), record.reading(), record);
+        if (v.reason() == Reason.REPLAYED && accepted != null) {
+            v = compareWithAccepted(key, record, v);
+        }
+        synchronized (reportedAhead) {
+            TreeSet<Long> ahead = reportedAhead.computeIfAbsent(keyId, k -> new TreeSet<>());
+            if (!v.accepted()) {
+                if (v.alarm() && index > before && v.reason() != Reason.UNKNOWN_KEY) {
+                    ahead.add(index);
+                    if (ahead.size() > MAX_REPORTED_AHEAD) {
+                        ahead.pollFirst();
+                    }
+                }
+                return new RecordCheck(List.of(), v);
+            }
+            List<Verdict.Gap> gaps = new ArrayList<>();
+            if (before >= 0) {
+                long next = before + 1;
+                for (long r : ahead.subSet(next, true, index, false)) {
+                    if (r > next) {
+                        gaps.add(new Verdict.Gap(next, r - 1));
+                    }
+                    next = r + 1;
+                }
+                if (index > next) {
+                    gaps.add(new Verdict.Gap(next, index - 1));
+                }
+            }
+            ahead.headSet(index, true).clear();
+            return new RecordCheck(gaps, v);
+        }
+    }
+
+    /** An index at or below the key's mark: the same record again, another record under it, or unknown. */
+    private Verdict compareWithAccepted(TrustedKey key, SignedRecord record, Verdict replayed) {
+        int sigBytes = key.verifier().parameterSet().signatureBytes();
+        Optional<SignedRecord> earlier;
+        try {
+            earlier = accepted.get(key.id(), record.index(), sigBytes);
+        } catch (IOException | RuntimeException e) {
+            return Verdict.of(Reason.STATE_ERROR, record.index(), "accepted records: " + e.getMessage());
+        }
+        if (earlier.isEmpty()) {
+            return replayed;
+        }
+        if (earlier.get().sameContent(record)) {
+            return Verdict.of(Reason.DUPLICATE, record.index(), "identical to the reading accepted under index "
+                    + record.index());
+        }
+        String where;
+        try {
+            List<Path> files = IndexReuseEvidence.save(evidenceDir, earlier.get(), record);
+            where = "evidence " + files.get(0).getFileName() + ", " + files.get(1).getFileName();
+        } catch (IOException | RuntimeException e) {
+            where = "evidence NOT saved: " + e.getMessage();
+        }
+        return Verdict.of(Reason.INDEX_REUSE, record.index(), "index " + record.index()
+                + " already accepted with a different signed reading; " + where);
+    }
+
     /** Records and logs a reading that could not even be decoded (wrong node types, missing values). */
     public Verdict malformed(long index, String detail) {
         Verdict v = Verdict.of(Reason.MALFORMED, index, detail);
@@ -108,7 +239,7 @@ public final class ReadingVerifier {
         return v;
     }
 
-    private Verdict decide(KeyId claimedKey, String claimedSetName, SignedReading r) {
+    private Verdict decide(KeyId claimedKey, String claimedSetName, SignedReading r, SignedRecord record) {
         long index = r.index();
         TrustedKey key;
         if (claimedKey == null) {
@@ -151,6 +282,11 @@ public final class ReadingVerifier {
             return Verdict.of(Reason.BAD_SIGNATURE, index, "signature does not verify");
         }
         try {
+            if (record != null && accepted != null && guard.isFresh(key.id(), index)) {
+                // Remembered before the mark moves: a crash in between leaves the record known,
+                // so its re-delivery is a duplicate rather than a false replay alarm.
+                accepted.put(record, expectedSig);
+            }
             if (!guard.tryAccept(key.id(), index)) {
                 return Verdict.of(Reason.REPLAYED, index, "index " + index + " not above last accepted "
                         + guard.lastAccepted(key.id()));

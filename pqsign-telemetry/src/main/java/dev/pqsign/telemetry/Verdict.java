@@ -6,10 +6,24 @@ import java.util.Objects;
  * The outcome of checking one published reading.
  *
  * @param reason why it was accepted or rejected
- * @param index the published index (-1 if none could be read)
+ * @param index the published index (-1 if none could be read; for a {@link Reason#GAP} the last missing index)
  * @param detail a short human-readable explanation for the log; never secret
  */
 public record Verdict(Reason reason, long index, String detail) {
+
+    /** A missing index range {@code from..to} (inclusive), reported as {@link Reason#GAP}. */
+    public record Gap(long from, long to) {
+        public Gap {
+            if (from < 0 || to < from) {
+                throw new IllegalArgumentException("bad gap " + from + ".." + to);
+            }
+        }
+
+        /** Number of missing indices. */
+        public long size() {
+            return to - from + 1;
+        }
+    }
 
     /** Why a reading was accepted or rejected. */
     public enum Reason {
@@ -26,7 +40,19 @@ public record Verdict(Reason reason, long index, String detail) {
         /** The sensor's key or parameter set is not one the operator has pinned. */
         UNKNOWN_KEY,
         /** The replay state could not be read or made durable; the reading is not accepted. */
-        STATE_ERROR
+        STATE_ERROR,
+        /**
+         * Identical (same key, index, signed message and signature) to a reading already accepted,
+         * e.g. the current reading delivered again after a restart: informational, not a rejection.
+         */
+        DUPLICATE,
+        /**
+         * A valid reading whose index was already accepted with a different valid message or
+         * signature: the key's index was used twice (restored key state, cloned device, stolen key).
+         */
+        INDEX_REUSE,
+        /** Indices that never arrived before a later reading of the same key ({@link Gap}). */
+        GAP
     }
 
     public Verdict {
@@ -37,6 +63,14 @@ public record Verdict(Reason reason, long index, String detail) {
     /** {@code true} only for {@link Reason#ACCEPTED}. */
     public boolean accepted() {
         return reason == Reason.ACCEPTED;
+    }
+
+    /**
+     * {@code true} for verdicts that count against a run: everything except {@link Reason#ACCEPTED}
+     * and {@link Reason#DUPLICATE}.
+     */
+    public boolean alarm() {
+        return reason != Reason.ACCEPTED && reason != Reason.DUPLICATE;
     }
 
     static Verdict of(Reason reason, long index, String detail) {

@@ -1,0 +1,227 @@
+package dev.pqsign.telemetry;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.zip.CRC32C;
+
+/**
+ * The operator's memory of the readings it accepted recently, one ring file per key
+ * ({@code <key id hex>.pqar}, format in {@code docs/formats/signed-record.md}): the record accepted
+ * under index {@code i} sits in slot {@code i mod capacity}. It lets the verifier tell a reading
+ * delivered again ({@link Verdict.Reason#DUPLICATE}) from a different reading under an index
+ * already used ({@link Verdict.Reason#INDEX_REUSE}, with both records as evidence) for the last
+ * {@code capacity} indices of each key; an older index is {@link Verdict.Reason#REPLAYED}.
+ *
+ * <p>A slot is written in place before the replay mark advances and is not flushed: it survives the
+ * operator's process being killed (the page cache keeps it); after a power loss a lost slot only
+ * makes a re-delivered reading {@code REPLAYED} instead of {@code DUPLICATE}. Thread-safe.
+ */
+public final class AcceptedRecords implements AutoCloseable {
+
+    /** Default number of slots per key. */
+    public static final int DEFAULT_CAPACITY = 1024;
+
+    static final byte[] MAGIC = {'P', 'Q', 'A', 'R'};
+    static final int VERSION = 1;
+    static final int HEADER_BYTES = 64;
+    static final int SLOT_HEADER_BYTES = 8;
+    static final int MAX_CAPACITY = 1 << 20;
+
+    private final Path dir;
+    private final int capacity;
+    private final Map<KeyId, Ring> rings = new HashMap<>();
+
+    private AcceptedRecords(Path dir, int capacity) {
+        this.dir = dir;
+        this.capacity = capacity;
+    }
+
+    /**
+     * Keeps the rings in {@code dir} (created if missing).
+     *
+     * @param capacity slots of a new key's ring (an existing ring keeps its own), 1 … 2^20
+     */
+    public static AcceptedRecords inDirectory(Path dir, int capacity) throws IOException {
+        Objects.requireNonNull(dir, "dir");
+        if (capacity < 1 || capacity > MAX_CAPACITY) {
+            throw new IllegalArgumentException("capacity must be 1.." + MAX_CAPACITY + ", got " + capacity);
+        }
+        Files.createDirectories(dir);
+        return new AcceptedRecords(dir, capacity);
+    }
+
+    /** The largest record a key with signatures of {@code signatureBytes} can have. */
+    static int maxRecordBytes(int signatureBytes) {
+        return SignedRecord.FIXED_BYTES + ReadingMessage.MAX_NAME_BYTES + ReadingMessage.MAX_READING_BYTES
+                + signatureBytes;
+    }
+
+    /**
+     * Remembers an accepted record (replacing whatever its slot held).
+     *
+     * @param signatureBytes the key's signature size (sizes the slots of a new ring)
+     */
+    public void put(SignedRecord record, int signatureBytes) throws IOException {
+        ring(record.keyId(), signatureBytes).put(record);
+    }
+
+    /**
+     * The record remembered for {@code index} of {@code key}, if its slot still holds that index.
+     *
+     * @param signatureBytes the key's signature size (sizes the slots of a new ring)
+     */
+    public Optional<SignedRecord> get(KeyId key, long index, int signatureBytes) throws IOException {
+        return ring(key, signatureBytes).get(index);
+    }
+
+    private synchronized Ring ring(KeyId key, int signatureBytes) throws IOException {
+        Ring r = rings.get(key);
+        if (r == null) {
+            r = Ring.open(dir.resolve(key.hex() + ".pqar"), key, capacity,
+                    SLOT_HEADER_BYTES + maxRecordBytes(signatureBytes));
+            rings.put(key, r);
+        }
+        return r;
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        IOException first = null;
+        for (Ring r : rings.values()) {
+            try {
+                r.channel.close();
+            } catch (IOException e) {
+                first = first == null ? e : first;
+            }
+        }
+        rings.clear();
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /** One key's ring file. */
+    private static final class Ring {
+        final FileChannel channel;
+        final KeyId key;
+        final int capacity;
+        final int slotBytes;
+
+        private Ring(FileChannel channel, KeyId key, int capacity, int slotBytes) {
+            this.channel = channel;
+            this.key = key;
+            this.capacity = capacity;
+            this.slotBytes = slotBytes;
+        }
+
+        static Ring open(Path file, KeyId key, int capacity, int slotBytes) throws IOException {
+            FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+            try {
+                if (ch.size() == 0) {
+                    ByteBuffer h = header(key, capacity, slotBytes);
+                    ch.write(h, 0);
+                    ch.force(true);
+                    return new Ring(ch, key, capacity, slotBytes);
+                }
+                ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES);
+                while (h.hasRemaining() && ch.read(h, h.position()) > 0) {
+                    // read the whole header
+                }
+                if (h.hasRemaining()) {
+                    throw new IOException(file + ": accepted-records file shorter than its header");
+                }
+                byte[] b = h.array();
+                if (!java.util.Arrays.equals(b, 0, 4, MAGIC, 0, 4) || b[4] != VERSION
+                        || crc(b, 0, 60) != ByteBuffer.wrap(b, 60, 4).getInt()) {
+                    throw new IOException(file + ": not a valid accepted-records file (magic, version or CRC)");
+                }
+                int cap = ByteBuffer.wrap(b, 8, 4).getInt();
+                int slot = ByteBuffer.wrap(b, 12, 4).getInt();
+                byte[] id = java.util.Arrays.copyOfRange(b, 16, 16 + KeyId.BYTES);
+                if (cap < 1 || cap > MAX_CAPACITY || slot < slotBytes || slot > SLOT_HEADER_BYTES
+                        + maxRecordBytes(SignedRecord.MAX_SIGNATURE_BYTES) || !KeyId.of(id).equals(key)) {
+                    throw new IOException(file + ": accepted-records header does not fit key " + key.hex());
+                }
+                return new Ring(ch, key, cap, slot);
+            } catch (IOException | RuntimeException e) {
+                ch.close();
+                throw e;
+            }
+        }
+
+        static ByteBuffer header(KeyId key, int capacity, int slotBytes) {
+            byte[] b = new byte[HEADER_BYTES];
+            System.arraycopy(MAGIC, 0, b, 0, 4);
+            b[4] = VERSION;
+            ByteBuffer.wrap(b, 8, 8).putInt(capacity).putInt(slotBytes);
+            System.arraycopy(key.bytes(), 0, b, 16, KeyId.BYTES);
+            ByteBuffer.wrap(b, 60, 4).putInt(crc(b, 0, 60));
+            return ByteBuffer.wrap(b);
+        }
+
+        long offset(long index) {
+            return HEADER_BYTES + (index % capacity) * (long) slotBytes;
+        }
+
+        synchronized void put(SignedRecord r) throws IOException {
+            byte[] rec = r.encode();
+            if (rec.length > slotBytes - SLOT_HEADER_BYTES) {
+                throw new IOException("record of " + rec.length + " bytes does not fit a " + slotBytes + "-byte slot");
+            }
+            ByteBuffer b = ByteBuffer.allocate(SLOT_HEADER_BYTES + rec.length);
+            b.putInt(rec.length).putInt(crc(rec, 0, rec.length)).put(rec).flip();
+            long at = offset(r.index());
+            while (b.hasRemaining()) {
+                at += channel.write(b, at);
+            }
+        }
+
+        synchronized Optional<SignedRecord> get(long index) throws IOException {
+            long at = offset(index);
+            ByteBuffer h = ByteBuffer.allocate(SLOT_HEADER_BYTES);
+            if (!readFully(h, at)) {
+                return Optional.empty();
+            }
+            int n = h.getInt(0);
+            int crc = h.getInt(4);
+            if (n <= 0 || n > slotBytes - SLOT_HEADER_BYTES) {
+                return Optional.empty();
+            }
+            ByteBuffer body = ByteBuffer.allocate(n);
+            if (!readFully(body, at + SLOT_HEADER_BYTES) || crc(body.array(), 0, n) != crc) {
+                return Optional.empty();
+            }
+            try {
+                SignedRecord r = SignedRecord.decode(body.array());
+                return r.index() == index && r.keyId().equals(key) ? Optional.of(r) : Optional.empty();
+            } catch (IllegalArgumentException e) {
+                return Optional.empty(); // a slot torn by a crash: nothing remembered there
+            }
+        }
+
+        private boolean readFully(ByteBuffer b, long at) throws IOException {
+            while (b.hasRemaining()) {
+                int n = channel.read(b, at + b.position());
+                if (n < 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    static int crc(byte[] b, int off, int len) {
+        CRC32C c = new CRC32C();
+        c.update(b, off, len);
+        return (int) c.getValue();
+    }
+}

@@ -1,0 +1,99 @@
+package dev.pqsign.telemetry;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One line of an operator's verdict stream: a verdict on a received record, or a gap of missing
+ * indices of one key. Immutable.
+ */
+public final class VerdictEvent {
+
+    private final String sensor;
+    private final KeyId keyId;
+    private final Verdict verdict;
+    private final Verdict.Gap gap;
+    private final SignedRecord record;
+    private final Instant receivedAt;
+
+    private VerdictEvent(String sensor, KeyId keyId, Verdict verdict, Verdict.Gap gap, SignedRecord record,
+            Instant receivedAt) {
+        this.sensor = Objects.requireNonNull(sensor, "sensor");
+        this.keyId = keyId;
+        this.verdict = Objects.requireNonNull(verdict, "verdict");
+        this.gap = gap;
+        this.record = record;
+        this.receivedAt = Objects.requireNonNull(receivedAt, "receivedAt");
+    }
+
+    /**
+     * The verdict on a received record.
+     *
+     * @param record the record as received, or null if it could not be decoded
+     */
+    public static VerdictEvent of(String sensor, Verdict verdict, SignedRecord record, Instant receivedAt) {
+        return new VerdictEvent(sensor, record == null ? null : record.keyId(), verdict, null, record, receivedAt);
+    }
+
+    /** Missing indices of {@code keyId}, noticed when a later record arrived at {@code receivedAt}. */
+    public static VerdictEvent gap(String sensor, KeyId keyId, Verdict.Gap gap, Instant receivedAt) {
+        Objects.requireNonNull(keyId, "keyId");
+        Objects.requireNonNull(gap, "gap");
+        Verdict v = Verdict.of(Verdict.Reason.GAP, gap.to(), gap.size() + " reading(s) missing: indices " + gap.from()
+                + ".." + gap.to());
+        return new VerdictEvent(sensor, keyId, v, gap, null, receivedAt);
+    }
+
+    /** The sensor's name as configured at the operator. */
+    public String sensor() {
+        return sensor;
+    }
+
+    /** The key id the record states (null if unknown). */
+    public KeyId keyId() {
+        return keyId;
+    }
+
+    /** The verdict ({@link Verdict.Reason#GAP} for a gap). */
+    public Verdict verdict() {
+        return verdict;
+    }
+
+    /** The missing range of a gap, else null. */
+    public Verdict.Gap gap() {
+        return gap;
+    }
+
+    /** The record as received (null for a gap or an undecodable value). */
+    public SignedRecord record() {
+        return record;
+    }
+
+    /** The operator's UTC wall-clock time of receipt. */
+    public Instant receivedAt() {
+        return receivedAt;
+    }
+
+    /**
+     * The line's {@code verdict} word: {@code ACCEPTED}, {@code DUPLICATE}, {@code GAP},
+     * {@code INDEX_REUSE}, or {@code REJECTED} for every other reason.
+     */
+    public String verdictWord() {
+        return switch (verdict.reason()) {
+            case ACCEPTED, DUPLICATE, GAP, INDEX_REUSE -> verdict.reason().name();
+            default -> "REJECTED";
+        };
+    }
+
+    /**
+     * End-to-end latency by the wall clocks, source time to receipt, in nanoseconds (meaningful only
+     * with synchronized clocks), or null without a record.
+     */
+    public Long wallLatencyNanos() {
+        if (record == null) {
+            return null;
+        }
+        java.time.Duration d = java.time.Duration.between(record.sourceTime(), receivedAt);
+        return d.getSeconds() * 1_000_000_000L + d.getNano();
+    }
+}

@@ -1,0 +1,109 @@
+package dev.pqsign.telemetry;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Objects;
+
+/**
+ * Writes {@link VerdictEvent}s as JSON Lines (one object per line, UTF-8), flushed after every line
+ * so that a historian tailing the file sees each verdict as it happens. Keys are documented in
+ * {@code docs/telemetry.md}; every line carries what is needed to verify the reading again offline
+ * (parameter set, key id, index, reading, base64 signature). Any write error is thrown. Thread-safe.
+ */
+public final class VerdictJsonl implements AutoCloseable {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+
+    private final Writer out;
+    private final boolean closeTarget;
+
+    /**
+     * @param out where lines go (UTF-8)
+     * @param closeTarget whether {@link #close()} closes {@code out} (not for standard output)
+     */
+    public VerdictJsonl(OutputStream out, boolean closeTarget) {
+        this(new OutputStreamWriter(Objects.requireNonNull(out, "out"), StandardCharsets.UTF_8), closeTarget);
+    }
+
+    /**
+     * @param out where lines go; a {@link PrintWriter}'s swallowed errors are detected and thrown
+     * @param closeTarget whether {@link #close()} closes {@code out} (not for standard output)
+     */
+    public VerdictJsonl(Writer out, boolean closeTarget) {
+        this.out = Objects.requireNonNull(out, "out");
+        this.closeTarget = closeTarget;
+    }
+
+    /** Writes and flushes one line. */
+    public synchronized void write(VerdictEvent e) throws IOException {
+        String line = MAPPER.writeValueAsString(toJson(e));
+        out.write(line);
+        out.write('\n');
+        out.flush();
+        if (out instanceof PrintWriter pw && pw.checkError()) {
+            throw new IOException("write failed");
+        }
+    }
+
+    /** The JSON object of one event. */
+    public static ObjectNode toJson(VerdictEvent e) {
+        ObjectNode o = MAPPER.createObjectNode();
+        Verdict v = e.verdict();
+        SignedRecord r = e.record();
+        o.put("sensor", e.sensor());
+        if (e.keyId() == null) {
+            o.putNull("key_id");
+        } else {
+            o.put("key_id", e.keyId().hex());
+        }
+        if (v.index() < 0) {
+            o.putNull("index");
+        } else {
+            o.put("index", v.index());
+        }
+        o.put("verdict", e.verdictWord());
+        if (v.accepted()) {
+            o.putNull("reason");
+        } else {
+            o.put("reason", v.reason().name());
+        }
+        o.put("detail", v.detail());
+        if (r == null) {
+            o.putNull("reading");
+        } else {
+            o.put("reading", r.reading().reading());
+        }
+        o.put("received_at", e.receivedAt().toString());
+        if (r == null) {
+            o.putNull("source_time");
+        } else {
+            o.put("source_time", r.sourceTime().toString());
+            o.put("parameter_set", r.parameterSetName());
+            o.put("signature", Base64.getEncoder().encodeToString(r.reading().signature()));
+            o.put("sequence", r.sequence());
+            o.put("latency_ms", e.wallLatencyNanos() / 1e6);
+        }
+        if (e.gap() != null) {
+            o.put("from_index", e.gap().from());
+            o.put("to_index", e.gap().to());
+        }
+        return o;
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        out.flush();
+        if (closeTarget) {
+            out.close();
+        }
+    }
+}

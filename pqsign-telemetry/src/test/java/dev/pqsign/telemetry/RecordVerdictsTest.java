@@ -1,0 +1,154 @@
+package dev.pqsign.telemetry;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pqsign.telemetry.Verdict.Gap;
+import dev.pqsign.telemetry.Verdict.Reason;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link ReadingVerifier#check(SignedRecord)}: gaps, duplicates, index reuse, with real files. */
+class RecordVerdictsTest {
+
+    @TempDir
+    Path dir;
+
+    private final Ed25519TestDouble key = Ed25519TestDouble.generate();
+    private InMemoryStateStore counter;
+    private ReadingSigner signer;
+    private ReplayGuard guard;
+    private AcceptedRecords accepted;
+    private ReadingVerifier verifier;
+    private long sequence;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        counter = new InMemoryStateStore("seq");
+        signer = new ReadingSigner(SequencedSigner.open(key.signer(), counter, 1));
+        openVerifier();
+    }
+
+    private void openVerifier() throws IOException {
+        guard = ReplayGuard.inDirectory(dir.resolve("replay"));
+        accepted = AcceptedRecords.inDirectory(dir.resolve("accepted"), 64);
+        verifier = new ReadingVerifier(guard, List.of(new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(),
+                EmbeddedIndex.NONE)), accepted, dir.resolve("evidence"));
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        accepted.close();
+        guard.close();
+    }
+
+    private SignedRecord record(SignedReading r) {
+        return SignedRecord.of(key.keyId(), Ed25519TestDouble.PARAMS.setName(), r, Instant.now(), ++sequence, 0, 0, 0);
+    }
+
+    private SignedRecord sign(String text) {
+        return record(signer.sign(text));
+    }
+
+    @Test
+    void check_consecutiveIndices_acceptedWithoutGaps() {
+        for (int i = 0; i < 5; i++) {
+            RecordCheck c = verifier.check(sign("r" + i));
+            assertEquals(Reason.ACCEPTED, c.verdict().reason());
+            assertEquals(List.of(), c.gaps());
+        }
+    }
+
+    @Test
+    void check_skippedIndices_reportsGapRange() {
+        verifier.check(sign("r0"));
+        sign("lost1");
+        sign("lost2");
+        RecordCheck c = verifier.check(sign("r3"));
+        assertEquals(Reason.ACCEPTED, c.verdict().reason());
+        assertEquals(List.of(new Gap(1, 2)), c.gaps());
+    }
+
+    @Test
+    void check_firstReadingOfKeyAboveZero_noGap() {
+        sign("before the operator");
+        RecordCheck c = verifier.check(sign("first seen"));
+        assertEquals(Reason.ACCEPTED, c.verdict().reason());
+        assertEquals(List.of(), c.gaps(), "an operator's record of a key starts with the first reading it accepts");
+    }
+
+    @Test
+    void check_rejectedIndexInBetween_notCountedAsGap() {
+        verifier.check(sign("r0"));
+        SignedRecord tampered = record(signer.sign("r1").withTamperedReading());
+        assertEquals(Reason.BAD_SIGNATURE, verifier.check(tampered).verdict().reason());
+        sign("lost2");
+        RecordCheck c = verifier.check(sign("r3"));
+        assertEquals(List.of(new Gap(2, 2)), c.gaps());
+    }
+
+    @Test
+    void check_sameRecordAgain_duplicate_evenAfterRestart() throws IOException {
+        SignedRecord r0 = sign("r0");
+        SignedRecord r1 = sign("r1");
+        assertEquals(Reason.ACCEPTED, verifier.check(r0).verdict().reason());
+        assertEquals(Reason.ACCEPTED, verifier.check(r1).verdict().reason());
+        assertEquals(Reason.DUPLICATE, verifier.check(r0).verdict().reason());
+        tearDown();
+        openVerifier();
+        RecordCheck again = verifier.check(r1);
+        assertEquals(Reason.DUPLICATE, again.verdict().reason());
+        assertTrue(!again.verdict().alarm());
+        assertEquals(Reason.ACCEPTED, verifier.check(sign("r2")).verdict().reason());
+    }
+
+    @Test
+    void check_differentValidReadingUnderAcceptedIndex_indexReuseWithEvidence() throws IOException {
+        InMemoryStateStore backup = new InMemoryStateStore("backup");
+        backup.create(counter.read());
+        SignedRecord genuine = sign("1500.00,genuine");
+        assertEquals(Reason.ACCEPTED, verifier.check(genuine).verdict().reason());
+        // A restored copy of the old counter signs a different reading under the same index.
+        ReadingSigner restored = new ReadingSigner(SequencedSigner.open(key.signer(), backup, 1));
+        SignedRecord clone = record(restored.sign("1400.00,clone"));
+        assertEquals(genuine.index(), clone.index());
+        RecordCheck c = verifier.check(clone);
+        assertEquals(Reason.INDEX_REUSE, c.verdict().reason());
+        assertTrue(c.verdict().alarm());
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir.resolve("evidence"))) {
+            files = s.sorted().toList();
+        }
+        assertEquals(2, files.size(), files.toString());
+        assertArrayEquals(genuine.encode(), Files.readAllBytes(files.get(0)));
+        assertArrayEquals(clone.encode(), Files.readAllBytes(files.get(1)));
+    }
+
+    @Test
+    void check_olderIndexNeverAccepted_replayed() {
+        SignedRecord before = sign("signed before the operator saw the key");
+        assertEquals(Reason.ACCEPTED, verifier.check(sign("r1")).verdict().reason());
+        RecordCheck c = verifier.check(before);
+        assertEquals(Reason.REPLAYED, c.verdict().reason());
+        assertTrue(c.verdict().alarm());
+    }
+
+    @Test
+    void check_olderThanRingCapacity_replayed() {
+        SignedRecord r0 = sign("r0");
+        verifier.check(r0);
+        for (int i = 1; i <= 64; i++) {
+            verifier.check(sign("r" + i)); // index 64 takes r0's slot in a 64-slot ring
+        }
+        assertEquals(Reason.REPLAYED, verifier.check(r0).verdict().reason());
+    }
+}

@@ -1,0 +1,74 @@
+package dev.pqsign.telemetry;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import org.junit.jupiter.api.Test;
+
+class VerdictJsonlTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void write_acceptedAndGap_oneObjectPerLineWithRequiredKeys() throws IOException {
+        SignedRecord r = SignedRecordTest.example();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Instant received = Instant.parse("2026-11-30T01:26:16.200Z");
+        try (VerdictJsonl w = new VerdictJsonl(out, true)) {
+            w.write(VerdictEvent.of("s1", new Verdict(Verdict.Reason.ACCEPTED, 5, "ok"), r, received));
+            w.write(VerdictEvent.gap("s1", r.keyId(), new Verdict.Gap(6, 9), received));
+        }
+        String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
+        assertEquals(2, lines.length);
+        JsonNode a = JSON.readTree(lines[0]);
+        assertEquals("s1", a.get("sensor").asText());
+        assertEquals(r.keyId().hex(), a.get("key_id").asText());
+        assertEquals(5, a.get("index").asLong());
+        assertEquals("ACCEPTED", a.get("verdict").asText());
+        assertTrue(a.get("reason").isNull());
+        assertEquals("1503.27,x", a.get("reading").asText());
+        assertEquals("2026-11-30T01:26:16.200Z", a.get("received_at").asText());
+        assertEquals("2026-11-30T01:26:16.123456789Z", a.get("source_time").asText());
+        assertEquals("HAETAE-2", a.get("parameter_set").asText());
+        assertArrayEquals(r.reading().signature(), Base64.getDecoder().decode(a.get("signature").asText()));
+        JsonNode g = JSON.readTree(lines[1]);
+        assertEquals("GAP", g.get("verdict").asText());
+        assertEquals(6, g.get("from_index").asLong());
+        assertEquals(9, g.get("to_index").asLong());
+        assertEquals(9, g.get("index").asLong());
+        assertTrue(g.get("reading").isNull());
+    }
+
+    @Test
+    void write_rejected_verdictRejectedWithReason() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new VerdictJsonl(out, false).write(VerdictEvent.of("s", new Verdict(Verdict.Reason.BAD_SIGNATURE, 3, "bad"),
+                SignedRecordTest.example(), Instant.now()));
+        JsonNode n = JSON.readTree(out.toString(StandardCharsets.UTF_8));
+        assertEquals("REJECTED", n.get("verdict").asText());
+        assertEquals("BAD_SIGNATURE", n.get("reason").asText());
+    }
+
+    @Test
+    void write_failingStream_throws() {
+        OutputStream broken = new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("disk full");
+            }
+        };
+        VerdictJsonl w = new VerdictJsonl(broken, false);
+        assertThrows(IOException.class, () -> w.write(VerdictEvent.of("s",
+                new Verdict(Verdict.Reason.ACCEPTED, 1, "ok"), SignedRecordTest.example(), Instant.now())));
+    }
+}
