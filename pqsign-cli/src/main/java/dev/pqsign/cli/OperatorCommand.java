@@ -1,8 +1,10 @@
 package dev.pqsign.cli;
 
+import dev.pqsign.keys.KeyChain;
 import dev.pqsign.opcua.Operator;
 import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.AcceptedRecords;
+import dev.pqsign.telemetry.KeyChainFollower;
 import dev.pqsign.telemetry.LatencySeries;
 import dev.pqsign.telemetry.ReadingVerifier;
 import dev.pqsign.telemetry.ReplayGuard;
@@ -135,9 +137,7 @@ final class OperatorCommand implements Callable<Integer> {
         try (VerdictJsonl stream = openJsonl();
                 ReplayGuard guard = ReplayGuard.inDirectory(dataDir.resolve("replay"));
                 AcceptedRecords accepted = AcceptedRecords.inDirectory(dataDir.resolve("accepted"), remember);
-                Operator operator = new Operator(new Operator.Config(dataDir, sec, publishingMs, queueSize),
-                        new ReadingVerifier(guard, List.of(trusted), accepted, dataDir.resolve("evidence")),
-                        this::observe)) {
+                Operator operator = newOperator(sec, guard, accepted, trusted, pinned)) {
             json = stream;
             serverCerts.forEach(operator::trustServer);
             if (textLines) {
@@ -196,6 +196,21 @@ final class OperatorCommand implements Callable<Integer> {
         String h = host == null ? "127.0.0.1" : host;
         return "opc.tcp://" + (h.contains(":") && !h.startsWith("[") ? "[" + h + "]" : h) + ":" + p
                 + dev.pqsign.opcua.SensorServer.PATH;
+    }
+
+    /**
+     * The operator: the pinned key starts a key chain (resumed from the data directory after a
+     * restart), so the operator follows the sensor's key handovers without reconfiguration.
+     */
+    private Operator newOperator(TransportSecurity sec, ReplayGuard guard, AcceptedRecords accepted,
+            ReadingVerifier.TrustedKey trusted, PqPublicKey pinned) throws IOException {
+        ReadingVerifier verifier = new ReadingVerifier(guard, List.of(trusted), accepted, dataDir.resolve("evidence"));
+        KeyChainFollower chains = new KeyChainFollower(dataDir.resolve("chains"), verifier);
+        KeyChain chain = chains.follow(pinned);
+        if (chain.current().generation() > 0 && textLines) {
+            out.printf("operator: following the sensor's key chain at generation %d%n", chain.current().generation());
+        }
+        return new Operator(new Operator.Config(dataDir, sec, publishingMs, queueSize), verifier, chains, this::observe);
     }
 
     private PqPublicKey pinnedKey() {
@@ -287,6 +302,13 @@ final class OperatorCommand implements Callable<Integer> {
                     return;
                 }
             }
+            if (o.handover() != null && o.gap() == null) {
+                if (textLines) {
+                    out.printf("HANDOVER %s %s%n", o.handover().outcome(), SensorCommand.printable(v.detail()));
+                    out.flush();
+                }
+                return;
+            }
             if (o.gap() != null) {
                 missing += o.gap().size();
                 if (textLines) {
@@ -326,7 +348,8 @@ final class OperatorCommand implements Callable<Integer> {
     private synchronized int summary() {
         long alarms = 0;
         for (Map.Entry<Verdict.Reason, Long> e : counts.entrySet()) {
-            if (e.getKey() != Verdict.Reason.ACCEPTED && e.getKey() != Verdict.Reason.DUPLICATE) {
+            if (e.getKey() != Verdict.Reason.ACCEPTED && e.getKey() != Verdict.Reason.DUPLICATE
+                    && e.getKey() != Verdict.Reason.HANDOVER) {
                 alarms += e.getValue();
             }
         }

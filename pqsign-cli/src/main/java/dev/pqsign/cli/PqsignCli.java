@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 @Command(name = "pqsign", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Post-quantum signatures (XMSS, XMSS^MT, HAETAE) for industrial telemetry.",
         subcommands = {ParamsCommand.class, KeygenCommand.class, SignCommand.class, VerifyCommand.class,
-            InspectCommand.class, CertCommand.class, KeyCommand.class, KatCommand.class, DemoCommand.class, SensorCommand.class, OperatorCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+            InspectCommand.class, CertCommand.class, KeyCommand.class, KatCommand.class, DemoCommand.class, SensorCommand.class, OperatorCommand.class, AuditCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class PqsignCli implements Runnable {
 
     @CommandLine.Spec

@@ -74,6 +74,15 @@ final class SensorCommand implements Callable<Integer> {
     @Option(names = "--lock-timeout", defaultValue = "10", description = "Seconds to wait for another process holding the key (default ${DEFAULT-VALUE}).")
     int lockTimeout;
 
+    @Option(names = "--rollover-at", defaultValue = "0", paramLabel = "N", description = {
+            "Prepare the next key when the current XMSS / XMSS^MT key has N signatures left (default 0 = half its",
+            "capacity); the sensor hands over to it, with a signed key handover, when 8 are left. Needs --key",
+            "DIR/key.state with DIR/key.pub (a key directory: docs/key-directory.md)."})
+    long rolloverAt;
+
+    @Option(names = "--no-rollover", description = "Sign with the key until it is exhausted, without preparing or handing over to a next key.")
+    boolean noRollover;
+
     @Option(names = "--summary", description = "Print a summary every second instead of one line per reading.")
     boolean summary;
 
@@ -96,6 +105,24 @@ final class SensorCommand implements Callable<Integer> {
     private boolean cleanedUp;
     private String endReason = "";
 
+    /**
+     * Whether this sensor rolls its key over: an XMSS / XMSS^MT key in a key directory, without a
+     * certificate (a certified key would need a certificate for every next key), unless disabled.
+     */
+    private boolean rolls() {
+        if (rolloverAt < 0) {
+            throw CliException.usage("--rollover-at must be 0 (default) or positive, got " + rolloverAt);
+        }
+        if (noRollover || cert != null || !TelemetryKeys.isKeyDirectory(key)) {
+            if (rolloverAt != 0 && !noRollover) {
+                throw CliException.usage("--rollover-at needs --key DIR/key.state of a key directory (DIR/key.pub beside"
+                        + " it) and no --cert");
+            }
+            return false;
+        }
+        return true;
+    }
+
     @Override
     public Integer call() throws IOException {
         TelemetrySupport.quietLogging();
@@ -113,8 +140,12 @@ final class SensorCommand implements Callable<Integer> {
         var clientCerts = trustClient.stream().map(TelemetrySupport::applicationCertificate).toList();
         checkSource();
         try {
-            openKey = TelemetryKeys.openSensorKey(key, cert, signing, lockTimeout);
+            openKey = rolls() ? TelemetryKeys.openRollingKey(key, signing, lockTimeout, rolloverAt)
+                    : TelemetryKeys.openSensorKey(key, cert, signing, lockTimeout);
             server = SensorServer.start(new SensorServer.Config(name, dataDir, bind, port, sec), openKey.sensorKey);
+            if (openKey.rolling != null) {
+                server.rollWith(openKey.rolling);
+            }
             clientCerts.forEach(server::trustClient);
             out.printf("sensor %s: %s%n", name, openKey.description);
             if (sec != TransportSecurity.NONE) {

@@ -1,12 +1,16 @@
 package dev.pqsign.cli;
 
+import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSigner;
+import dev.pqsign.keys.KeyRollover;
+import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.telemetry.EmbeddedIndex;
 import dev.pqsign.telemetry.KeyId;
 import dev.pqsign.telemetry.ReadingVerifier;
+import dev.pqsign.telemetry.RollingSensorKey;
 import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SequencedSigner;
 import dev.pqsign.x509.CertificateChainVerifier;
@@ -18,7 +22,9 @@ import dev.pqsign.x509.UnsupportedAlgorithmException;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -35,12 +41,19 @@ final class TelemetryKeys {
     static final class OpenSensorKey implements AutoCloseable {
         final SensorKey sensorKey;
         final String description;
+        /** The rolling key when the sensor rolls over by itself, else null. */
+        final RollingSensorKey rolling;
         private final AutoCloseable[] resources;
         private boolean closed;
 
         OpenSensorKey(SensorKey sensorKey, String description, AutoCloseable... resources) {
+            this(sensorKey, description, null, resources);
+        }
+
+        OpenSensorKey(SensorKey sensorKey, String description, RollingSensorKey rolling, AutoCloseable... resources) {
             this.sensorKey = sensorKey;
             this.description = description;
+            this.rolling = rolling;
             this.resources = resources;
         }
 
@@ -65,6 +78,47 @@ final class TelemetryKeys {
                 throw first;
             }
         }
+    }
+
+    /**
+     * {@code true} if {@code key} is an XMSS / XMSS^MT {@code key.state} inside a sensor key directory
+     * (a {@code key.pub} beside it), which can roll over by itself.
+     */
+    static boolean isKeyDirectory(Path key) {
+        Path parent = key.toAbsolutePath().getParent();
+        return key.getFileName().toString().equals(SensorKeyDirectory.STATE) && parent != null
+                && Files.isRegularFile(parent.resolve(SensorKeyDirectory.PUBLIC_KEY));
+    }
+
+    /**
+     * Opens the key directory of {@code keyState} with automatic rollover: the current generation
+     * signs, the next key is prepared when {@code prepareAt} signatures are left (0: half the key's
+     * capacity) and takes over when {@link KeyRollover#DEFAULT_SWITCH_AT} are left.
+     */
+    static OpenSensorKey openRollingKey(Path keyState, SensorSigningOptions signing, int lockTimeoutSeconds,
+            long prepareAt) throws IOException {
+        signing.check();
+        Path dir = keyState.toAbsolutePath().getParent();
+        SensorKeyDirectory keys;
+        try {
+            keys = SensorKeyDirectory.open(dir, SensorKeyDirectory.Options.defaults().withSigner(signing.xmss())
+                    .withLockTimeout(Duration.ofSeconds(lockTimeoutSeconds)));
+        } catch (KeyFormatException e) {
+            throw CliException.usage(dir + ": " + e.getMessage());
+        }
+        KeyRollover rollover;
+        try {
+            rollover = KeyRollover.of(keys, prepareAt, KeyRollover.DEFAULT_SWITCH_AT, Clock.systemUTC());
+        } catch (IllegalArgumentException e) {
+            keys.close();
+            throw CliException.usage("--rollover-at: " + e.getMessage());
+        }
+        RollingSensorKey rolling = new RollingSensorKey(keys, rollover);
+        KeyRollover.Status st = rolling.status();
+        String desc = String.format("%s key generation %d, next index %d, %d signatures left; next key prepared at %d"
+                + " left%s", st.parameterSet(), st.generation(), keys.currentSigner().nextIndex(), st.remaining(),
+                rollover.prepareAt(), st.nextKeyReady() ? " (ready)" : "");
+        return new OpenSensorKey(rolling.current(), desc, rolling, rolling);
     }
 
     /**

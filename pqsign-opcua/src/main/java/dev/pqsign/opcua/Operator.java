@@ -1,5 +1,8 @@
 package dev.pqsign.opcua;
 
+import dev.pqsign.telemetry.HandoverCheck;
+import dev.pqsign.telemetry.KeyChainFollower;
+import dev.pqsign.telemetry.KeyId;
 import dev.pqsign.telemetry.LatencyRecord;
 import dev.pqsign.telemetry.ReadingVerifier;
 import dev.pqsign.telemetry.RecordCheck;
@@ -113,14 +116,28 @@ public final class Operator implements AutoCloseable {
      *     an undecodable value)
      * @param receivedAt the operator's UTC wall-clock time of receipt
      * @param gap for a {@link Verdict.Reason#GAP}: the missing range, else null
+     * @param handover for a key handover record (and the gaps its retired key left): what the operator
+     *     made of it, else null
      */
     public record Observation(String sensor, long sequence, Verdict verdict, SignedReading reading, LatencyRecord latency,
-            SignedRecord record, Instant receivedAt, Verdict.Gap gap) {
+            SignedRecord record, Instant receivedAt, Verdict.Gap gap, HandoverCheck handover) {
+
+        /** An observation of a reading or a gap. */
+        public Observation(String sensor, long sequence, Verdict verdict, SignedReading reading, LatencyRecord latency,
+                SignedRecord record, Instant receivedAt, Verdict.Gap gap) {
+            this(sensor, sequence, verdict, reading, latency, record, receivedAt, gap, null);
+        }
 
         /** The observation as a verdict-stream event. */
         public VerdictEvent event() {
+            if (gap != null && handover != null) {
+                return VerdictEvent.gap(sensor, KeyId.of(handover.handover().statement().oldKeyId()), gap, receivedAt);
+            }
             if (gap != null) {
                 return VerdictEvent.gap(sensor, record.keyId(), gap, receivedAt);
+            }
+            if (handover != null) {
+                return VerdictEvent.handover(sensor, handover, receivedAt);
             }
             return VerdictEvent.of(sensor, verdict, record, receivedAt);
         }
@@ -151,6 +168,7 @@ public final class Operator implements AutoCloseable {
 
     private final Config config;
     private final ReadingVerifier verifier;
+    private final KeyChainFollower chains;
     private final Consumer<Observation> listener;
     private final ApplicationIdentity identity;
     private final FileBasedTrustListManager trustList;
@@ -164,7 +182,20 @@ public final class Operator implements AutoCloseable {
      * @param listener receives every observation, on the connection's worker thread; must not block long
      */
     public Operator(Config config, ReadingVerifier verifier, Consumer<Observation> listener) throws IOException {
+        this(config, verifier, null, listener);
+    }
+
+    /**
+     * Creates an operator that also follows key handovers: a handover record on a sensor's record
+     * node is checked by {@code chains} (which trusts the new key and retires the old one in
+     * {@code verifier} once the handover is verified and durable).
+     *
+     * @param chains the chains of the sensors' pinned keys, or null to treat handover records as malformed
+     */
+    public Operator(Config config, ReadingVerifier verifier, KeyChainFollower chains, Consumer<Observation> listener)
+            throws IOException {
         this.config = config;
+        this.chains = chains;
         this.verifier = Objects.requireNonNull(verifier, "verifier");
         this.listener = Objects.requireNonNull(listener, "listener");
         Path pki = config.dataDir().resolve("pki");
@@ -209,6 +240,11 @@ public final class Operator implements AutoCloseable {
         }
         connections.add(c);
         return c;
+    }
+
+    /** A key handover record starts with its own magic, distinct from a signed record's. */
+    private static boolean isHandover(byte[] value) {
+        return value.length >= 4 && value[0] == 'P' && value[1] == 'Q' && value[2] == 'H' && value[3] == 'O';
     }
 
     /** Closes all connections and the trust list. */
@@ -382,6 +418,10 @@ public final class Operator implements AutoCloseable {
                         : value.getClass().getSimpleName())), null, null, receivedAt);
                 return;
             }
+            if (chains != null && isHandover(bytes.bytesOrEmpty())) {
+                handleHandover(bytes.bytesOrEmpty(), receivedAt);
+                return;
+            }
             SignedRecord record;
             try {
                 record = SignedRecord.decode(bytes.bytesOrEmpty());
@@ -400,6 +440,19 @@ public final class Operator implements AutoCloseable {
             LatencyRecord latency = new LatencyRecord(record.signNanos(), received - record.publishNanoTime(),
                     verdictAt - verifyStart, verdictAt - record.signStartNanoTime());
             emit(record.sequence(), check.verdict(), record, latency, receivedAt);
+        }
+
+        private void handleHandover(byte[] value, Instant receivedAt) {
+            HandoverCheck check = chains.receive(value);
+            for (Verdict.Gap g : check.gaps()) {
+                counts.get(Verdict.Reason.GAP).incrementAndGet();
+                Verdict v = VerdictEvent.gap(name, KeyId.of(check.handover().statement().oldKeyId()), g, receivedAt)
+                        .verdict();
+                listener.accept(new Observation(name, -1, v, null, null, null, receivedAt, g, check));
+            }
+            Verdict v = check.verdict();
+            counts.get(v.reason()).incrementAndGet();
+            listener.accept(new Observation(name, -1, v, null, null, null, receivedAt, null, check));
         }
 
         private void emit(long seq, Verdict verdict, SignedRecord record, LatencyRecord latency, Instant receivedAt) {

@@ -68,6 +68,12 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
         addVariable(sensor, SensorNodes.PUBLISH_NANOTIME, NodeIds.Int64);
         addVariable(sensor, SensorNodes.SEQUENCE, NodeIds.Int64);
         addVariable(sensor, SensorNodes.RECORD, NodeIds.ByteString);
+        addVariable(sensor, SensorNodes.KEY_HANDOVER, NodeIds.ByteString);
+        addVariable(sensor, SensorNodes.KEY_GENERATION, NodeIds.Int64);
+        addVariable(sensor, SensorNodes.KEY_REMAINING, NodeIds.Int64);
+        addVariable(sensor, SensorNodes.KEY_SECONDS_LEFT, NodeIds.Double);
+        addVariable(sensor, SensorNodes.KEY_NEXT_READY, NodeIds.Boolean);
+        addVariable(sensor, SensorNodes.KEY_ALARM, NodeIds.String);
     }
 
     private void addVariable(UaFolderNode parent, String name, NodeId dataType) {

@@ -54,6 +54,24 @@ public final class SensorNodes {
     public static final String RECORD = "current.signed.record";
 
     /**
+     * ByteString: the signed key handover record (docs/formats/key-handover.md) that made the
+     * current key current; empty while the sensor signs with its first key. The same record is also
+     * published once on {@link #RECORD}, in order between the last reading of the old key and the
+     * first of the new one.
+     */
+    public static final String KEY_HANDOVER = "current.key.handover";
+    /** Int64: generation of the current key (0 = the key operators pinned). */
+    public static final String KEY_GENERATION = "current.key.generation";
+    /** Int64: signatures the current key can still make (-1 for keys without a limit). */
+    public static final String KEY_REMAINING = "current.key.remaining";
+    /** Double: seconds until the current key runs out at the observed signing rate (NaN if unknown). */
+    public static final String KEY_SECONDS_LEFT = "current.key.timeleft.s";
+    /** Boolean: the next key is prepared (durable, not yet announced). */
+    public static final String KEY_NEXT_READY = "current.key.next.ready";
+    /** String: why the next key cannot be prepared (empty when all is well): an alarm. */
+    public static final String KEY_ALARM = "current.key.alarm";
+
+    /**
      * The nodes a client reads in one Read request for a consistent snapshot of the current
      * reading (the study's way; the operator uses {@link #RECORD} instead), in this order.
      */

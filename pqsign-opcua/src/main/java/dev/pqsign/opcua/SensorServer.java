@@ -1,10 +1,14 @@
 package dev.pqsign.opcua;
 
+import dev.pqsign.keys.KeyRollover;
+import dev.pqsign.keys.SignedKeyHandover;
 import dev.pqsign.telemetry.ReadingSigner;
+import dev.pqsign.telemetry.RollingSensorKey;
 import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SignedReading;
 import dev.pqsign.telemetry.SignedRecord;
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -14,6 +18,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -111,9 +116,12 @@ public final class SensorServer implements AutoCloseable {
     private final SensorNamespace namespace;
     private final FileBasedTrustListManager trustList;
     private final ApplicationIdentity identity;
+    private static final System.Logger LOG = System.getLogger(SensorServer.class.getName());
     private final Object publishLock = new Object();
     private volatile SensorKey key;
     private volatile ReadingSigner signer;
+    /** The rolling key, if the sensor rolls its key over by itself (else null). */
+    private volatile RollingSensorKey rolling;
     /**
      * Publication counter. Starts at the wall clock in microseconds so that it keeps increasing
      * across restarts of the sensor (operators de-duplicate notifications by it).
@@ -286,8 +294,76 @@ public final class SensorServer implements AutoCloseable {
             long t0 = System.nanoTime();
             SignedReading r = signer.sign(reading);
             long signNanos = System.nanoTime() - t0;
-            return publishLocked(r, signNanos, t0, source);
+            Publication p = publishLocked(r, signNanos, t0, source);
+            rollIfDue();
+            return p;
         }
+    }
+
+    /**
+     * Lets the sensor roll its key over by itself: from now on, after each reading, {@code keys}
+     * prepares the next key and hands over when due; the handover record is published on
+     * {@link SensorNodes#RECORD} (between the old key's last reading and the new key's first) and on
+     * {@link SensorNodes#KEY_HANDOVER}, and the key-state nodes follow every reading. Publishes the
+     * latest handover at once, for operators that missed it before a restart.
+     *
+     * @param keys a rolling key whose {@link RollingSensorKey#current()} becomes the signing key
+     */
+    public void rollWith(RollingSensorKey keys) {
+        Objects.requireNonNull(keys, "keys");
+        synchronized (publishLock) {
+            rolling = keys;
+            switchKey(keys.current());
+            keys.latestHandover().ifPresent(h -> {
+                LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
+                v.put(SensorNodes.KEY_HANDOVER, new Variant(ByteString.of(h.encode())));
+                namespace.update(v);
+            });
+            publishKeyState();
+        }
+    }
+
+    private void rollIfDue() {
+        RollingSensorKey keys = rolling;
+        if (keys == null) {
+            return;
+        }
+        Optional<SignedKeyHandover> h;
+        try {
+            h = keys.afterSignature();
+        } catch (IOException e) {
+            // The current key stays current; the rollover is tried again after the next reading.
+            LOG.log(Level.ERROR, "key handover failed, still signing with the current key: {0}", e.getMessage());
+            publishKeyState();
+            return;
+        }
+        if (h.isPresent()) {
+            byte[] record = h.get().encode();
+            LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
+            v.put(SensorNodes.RECORD, new Variant(ByteString.of(record)));
+            v.put(SensorNodes.KEY_HANDOVER, new Variant(ByteString.of(record)));
+            namespace.update(v);
+            switchKey(keys.current());
+            LOG.log(Level.INFO, "key handed over to generation {0} ({1}); the old key is retired at index {2}",
+                    h.get().statement().sequence(), keys.current().keyId().hex().substring(0, 16) + "…",
+                    h.get().statement().handoverIndex());
+        }
+        publishKeyState();
+    }
+
+    private void publishKeyState() {
+        RollingSensorKey keys = rolling;
+        if (keys == null) {
+            return;
+        }
+        KeyRollover.Status st = keys.status();
+        LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
+        v.put(SensorNodes.KEY_GENERATION, new Variant(st.generation()));
+        v.put(SensorNodes.KEY_REMAINING, new Variant(st.remaining()));
+        v.put(SensorNodes.KEY_SECONDS_LEFT, new Variant(keys.secondsLeft()));
+        v.put(SensorNodes.KEY_NEXT_READY, new Variant(st.nextKeyReady()));
+        v.put(SensorNodes.KEY_ALARM, new Variant(st.preparationFailure().orElse("")));
+        namespace.update(v);
     }
 
     /**
@@ -336,7 +412,9 @@ public final class SensorServer implements AutoCloseable {
             long t0 = System.nanoTime();
             SignedReading r = signer.sign(reading);
             long signNanos = System.nanoTime() - t0;
-            return publishLocked(r.withTamperedReading(), signNanos, t0, source);
+            Publication p = publishLocked(r.withTamperedReading(), signNanos, t0, source);
+            rollIfDue();
+            return p;
         }
     }
 

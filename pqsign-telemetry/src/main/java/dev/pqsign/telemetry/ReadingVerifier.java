@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The operator's verification policy for published readings, applied in this order:
@@ -66,7 +68,9 @@ public final class ReadingVerifier {
     static final int MAX_REPORTED_AHEAD = 4096;
 
     private final ReplayGuard guard;
-    private final Map<KeyId, TrustedKey> keys = new LinkedHashMap<>();
+    private final Map<KeyId, TrustedKey> keys = Collections.synchronizedMap(new LinkedHashMap<>());
+    /** Keys handed over to a newer key: the index of their handover statement. */
+    private final Map<KeyId, Long> retiredAt = new ConcurrentHashMap<>();
     private final AcceptedRecords accepted;
     private final Path evidenceDir;
     /** Per key: indices above the key's mark already reported with a rejection (not gaps). */
@@ -103,6 +107,48 @@ public final class ReadingVerifier {
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("at least one trusted key is required");
         }
+    }
+
+    /**
+     * Trusts one more key from now on: the new key of a key handover the operator verified.
+     */
+    public void trust(TrustedKey key) {
+        keys.put(key.id(), Objects.requireNonNull(key, "key"));
+    }
+
+    /**
+     * Retires a key at the index its handover statement was signed under: its readings below that
+     * index stay acceptable (they may arrive late), readings at or above it are
+     * {@link Reason#RETIRED_KEY}. Returns the indices below the handover index that never arrived
+     * since the key's last accepted reading (gaps; none if no reading of the key was ever accepted).
+     */
+    public List<Verdict.Gap> retire(KeyId keyId, long handoverIndex) {
+        Objects.requireNonNull(keyId, "keyId");
+        retiredAt.merge(keyId, handoverIndex, Math::min);
+        long before;
+        try {
+            before = guard.lastAccepted(keyId);
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+        List<Verdict.Gap> gaps = new ArrayList<>();
+        if (before < 0 || handoverIndex <= before + 1) {
+            return gaps;
+        }
+        synchronized (reportedAhead) {
+            TreeSet<Long> ahead = reportedAhead.computeIfAbsent(keyId, k -> new TreeSet<>());
+            long next = before + 1;
+            for (long r : ahead.subSet(next, true, handoverIndex, false)) {
+                if (r > next) {
+                    gaps.add(new Verdict.Gap(next, r - 1));
+                }
+                next = r + 1;
+            }
+            if (handoverIndex > next) {
+                gaps.add(new Verdict.Gap(next, handoverIndex - 1));
+            }
+        }
+        return gaps;
     }
 
     /** Convenience for one pinned key. */
@@ -166,6 +212,11 @@ public final class ReadingVerifier {
             return new RecordCheck(List.of(), decide(keyId, record.parameterSetName(), record.reading(), null));
         }
         long index = record.index();
+        Long retired = retiredAt.get(keyId);
+        if (retired != null && index >= retired) {
+            return new RecordCheck(List.of(), Verdict.of(Reason.RETIRED_KEY, index, "key " + keyId.hex().substring(0, 16)
+                    + "… was handed over at index " + retired + "; it signs nothing at or after that index"));
+        }
         long before;
         try {
             before = guard.lastAccepted(keyId);
@@ -246,7 +297,9 @@ public final class ReadingVerifier {
             if (keys.size() != 1) {
                 return Verdict.of(Reason.UNKNOWN_KEY, index, "no key id published and several keys pinned");
             }
-            key = keys.values().iterator().next();
+            synchronized (keys) {
+                key = keys.values().iterator().next();
+            }
         } else {
             key = keys.get(claimedKey);
             if (key == null) {
@@ -310,6 +363,8 @@ public final class ReadingVerifier {
 
     /** The pinned keys. */
     public Collection<TrustedKey> trustedKeys() {
-        return List.copyOf(keys.values());
+        synchronized (keys) {
+            return List.copyOf(keys.values());
+        }
     }
 }

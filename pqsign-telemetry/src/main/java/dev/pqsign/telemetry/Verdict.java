@@ -52,7 +52,16 @@ public record Verdict(Reason reason, long index, String detail) {
          */
         INDEX_REUSE,
         /** Indices that never arrived before a later reading of the same key ({@link Gap}). */
-        GAP
+        GAP,
+        /**
+         * A validly signed reading of a key that was handed over to a newer key, under an index at or
+         * above the index its handover statement used: the key signs nothing after its handover.
+         */
+        RETIRED_KEY,
+        /** A key handover statement that was followed, or the latest one received again: informational. */
+        HANDOVER,
+        /** A key handover statement that must not move trust (forged, replayed, foreign, out of order). */
+        HANDOVER_REJECTED
     }
 
     public Verdict {
@@ -66,11 +75,11 @@ public record Verdict(Reason reason, long index, String detail) {
     }
 
     /**
-     * {@code true} for verdicts that count against a run: everything except {@link Reason#ACCEPTED}
-     * and {@link Reason#DUPLICATE}.
+     * {@code true} for verdicts that count against a run: everything except {@link Reason#ACCEPTED},
+     * {@link Reason#DUPLICATE} and a followed {@link Reason#HANDOVER}.
      */
     public boolean alarm() {
-        return reason != Reason.ACCEPTED && reason != Reason.DUPLICATE;
+        return reason != Reason.ACCEPTED && reason != Reason.DUPLICATE && reason != Reason.HANDOVER;
     }
 
     static Verdict of(Reason reason, long index, String detail) {

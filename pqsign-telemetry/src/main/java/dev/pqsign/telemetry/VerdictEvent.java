@@ -15,15 +15,37 @@ public final class VerdictEvent {
     private final Verdict.Gap gap;
     private final SignedRecord record;
     private final Instant receivedAt;
+    private final HandoverCheck handover;
 
     private VerdictEvent(String sensor, KeyId keyId, Verdict verdict, Verdict.Gap gap, SignedRecord record,
             Instant receivedAt) {
+        this(sensor, keyId, verdict, gap, record, receivedAt, null);
+    }
+
+    private VerdictEvent(String sensor, KeyId keyId, Verdict verdict, Verdict.Gap gap, SignedRecord record,
+            Instant receivedAt, HandoverCheck handover) {
         this.sensor = Objects.requireNonNull(sensor, "sensor");
         this.keyId = keyId;
         this.verdict = Objects.requireNonNull(verdict, "verdict");
         this.gap = gap;
         this.record = record;
         this.receivedAt = Objects.requireNonNull(receivedAt, "receivedAt");
+        this.handover = handover;
+    }
+
+    /**
+     * A key handover record the operator received (followed, seen again, or rejected). Its key id is
+     * the new key's (null if the record could not be decoded).
+     */
+    public static VerdictEvent handover(String sensor, HandoverCheck check, Instant receivedAt) {
+        Objects.requireNonNull(check, "check");
+        KeyId newKey = check.handover() == null ? null : KeyId.of(check.handover().statement().newKeyId());
+        return new VerdictEvent(sensor, newKey, check.verdict(), null, null, receivedAt, check);
+    }
+
+    /** For a key handover event: what the operator made of it, else null. */
+    public HandoverCheck handover() {
+        return handover;
     }
 
     /**

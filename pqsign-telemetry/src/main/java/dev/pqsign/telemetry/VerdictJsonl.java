@@ -3,6 +3,7 @@ package dev.pqsign.telemetry;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.pqsign.core.Hex;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
@@ -56,6 +57,9 @@ public final class VerdictJsonl implements AutoCloseable {
 
     /** The JSON object of one event. */
     public static ObjectNode toJson(VerdictEvent e) {
+        if (e.handover() != null) {
+            return handoverJson(e);
+        }
         ObjectNode o = MAPPER.createObjectNode();
         Verdict v = e.verdict();
         SignedRecord r = e.record();
@@ -96,6 +100,36 @@ public final class VerdictJsonl implements AutoCloseable {
             o.put("from_index", e.gap().from());
             o.put("to_index", e.gap().to());
         }
+        return o;
+    }
+
+    /**
+     * A key handover as a verdict-free {@code event} line: what was received (the signed record in
+     * base64, so an offline audit can follow the chain) and what the operator made of it.
+     */
+    private static ObjectNode handoverJson(VerdictEvent e) {
+        HandoverCheck c = e.handover();
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("event", "HANDOVER");
+        o.put("sensor", e.sensor());
+        o.put("outcome", c.outcome().name());
+        o.put("alarm", c.outcome().isAlarm());
+        o.put("detail", c.detail());
+        o.put("received_at", e.receivedAt().toString());
+        if (c.handover() == null) {
+            o.putNull("generation");
+            o.putNull("key_id");
+            o.putNull("record");
+            return o;
+        }
+        var st = c.handover().statement();
+        o.put("generation", st.sequence());
+        o.put("key_id", Hex.encode(st.newKeyId()));
+        o.put("parameter_set", st.newKey().parameterSet().setName());
+        o.put("old_key_id", Hex.encode(st.oldKeyId()));
+        o.put("handover_index", st.handoverIndex());
+        o.put("issued_at", st.issuedAt().toString());
+        o.put("record", Base64.getEncoder().encodeToString(c.handover().encode()));
         return o;
     }
 

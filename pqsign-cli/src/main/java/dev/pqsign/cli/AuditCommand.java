@@ -1,0 +1,79 @@
+package dev.pqsign.cli;
+
+import dev.pqsign.telemetry.StreamAudit;
+import dev.pqsign.x509.PqPublicKey;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code pqsign audit}: re-verifies an operator's archived JSON Lines from the sensor's first public
+ * key alone, across every key rollover recorded in it. Exit 0 only when the whole history verifies.
+ */
+@Command(name = "audit", description = {"Re-verify an operator's JSON Lines (--jsonl) from the sensor's first public key,",
+        "following every key handover in it. Exit 0 only if every reading verifies and nothing is missing or reused;",
+        "1 otherwise; 2 for unreadable input."})
+final class AuditCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--pub", required = true, description = "The sensor's first public key (generation 0: DIR/key.pub of its key directory).")
+    Path pub;
+
+    @Option(names = "--params", description = "Parameter set of --pub, for a raw key or a type code shared by XMSS and XMSS^MT.")
+    String params;
+
+    @Option(names = "--jsonl", required = true, description = "The operator's JSON Lines file, or - for standard input.")
+    String jsonl;
+
+    @Override
+    public Integer call() {
+        PqPublicKey first = KeyFiles.publicKey(pub, params);
+        StreamAudit.Report r;
+        try (BufferedReader in = open()) {
+            r = StreamAudit.run(first, in);
+        } catch (UncheckedIOException e) {
+            throw CliException.usage(jsonl + ": " + e.getCause().getMessage());
+        } catch (IOException e) {
+            throw CliException.usage(jsonl + ": " + e.getMessage());
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("audit: %d lines, %d readings verified, %d duplicates, %d rejected, %d missing, %d index reuses;"
+                + " %d key handovers followed (generation %d), %d handover alarms: %s%n", r.lines(), r.accepted(),
+                r.duplicates(), r.rejected(), r.gaps(), r.indexReuse(), r.handoversFollowed(), r.generation(),
+                r.handoverAlarms(), r.passed() ? "PASSED" : "FAILED");
+        for (String p : r.problems()) {
+            out.println("  " + SensorCommand.printable(p));
+        }
+        out.flush();
+        if (out.checkError()) {
+            throw new CliException(CliException.FAILED, "cannot write to standard output");
+        }
+        return r.passed() ? 0 : CliException.FAILED;
+    }
+
+    private BufferedReader open() throws IOException {
+        if (jsonl.equals("-")) {
+            return new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        }
+        Path file = Path.of(jsonl);
+        if (!Files.isRegularFile(file)) {
+            throw CliException.usage(file + (Files.exists(file) ? " is not a regular file" : " does not exist"));
+        }
+        try {
+            return Files.newBufferedReader(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw CliException.usage(file + " does not exist");
+        }
+    }
+}

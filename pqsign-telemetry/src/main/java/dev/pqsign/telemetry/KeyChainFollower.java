@@ -1,0 +1,164 @@
+package dev.pqsign.telemetry;
+
+import dev.pqsign.core.Hex;
+import dev.pqsign.core.KeyFormatException;
+import dev.pqsign.keys.HandoverOutcome;
+import dev.pqsign.keys.KeyChain;
+import dev.pqsign.keys.PublicKeys;
+import dev.pqsign.keys.SignedKeyHandover;
+import dev.pqsign.state.DurableFiles;
+import dev.pqsign.x509.PqPublicKey;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The operator's side of key rollover: one {@link KeyChain} per sensor, started at the key the
+ * operator pinned (or certified), moved on only by handover statements the chain's current key
+ * signed, and persisted under {@code dir/NNNN….pqkc} (one file per chain, named by the chain id)
+ * before any reading of a new key is accepted. Every key a chain reaches is trusted by the
+ * {@link ReadingVerifier}; every key it leaves is retired there at its handover index.
+ *
+ * <p>After a restart with the same pinned keys, each chain continues where it was; no
+ * reconfiguration is needed to follow a sensor across any number of rollovers.
+ */
+public final class KeyChainFollower {
+    private static final System.Logger LOG = System.getLogger(KeyChainFollower.class.getName());
+    static final String SUFFIX = ".pqkc";
+
+    private final Path dir;
+    private final ReadingVerifier verifier;
+    private final Map<String, KeyChain> chains = new ConcurrentHashMap<>();
+
+    /**
+     * @param dir where the followed chains are persisted (created if missing)
+     * @param verifier the verifier that trusts and retires the chains' keys
+     */
+    public KeyChainFollower(Path dir, ReadingVerifier verifier) throws IOException {
+        this.dir = Files.createDirectories(dir);
+        this.verifier = Objects.requireNonNull(verifier, "verifier");
+    }
+
+    /**
+     * Starts (or, after a restart, resumes) the chain of a sensor whose first key the operator
+     * trusts, and trusts its current key and its remembered retired keys in the verifier.
+     *
+     * @throws IOException if a persisted chain exists but cannot be read or belongs to another key
+     */
+    public synchronized KeyChain follow(PqPublicKey trustedFirstKey) throws IOException {
+        KeyChain start = KeyChain.startingAt(trustedFirstKey);
+        String id = Hex.encode(start.chainId());
+        KeyChain chain = chains.get(id);
+        if (chain == null) {
+            chain = load(id, start);
+            chains.put(id, chain);
+            for (KeyChain.Member m : chain.retired()) {
+                verifier.trust(TrustedKeys.of(m.key()));
+                verifier.retire(KeyId.of(m.keyId()), m.retiredAt());
+            }
+            verifier.trust(TrustedKeys.of(chain.current().key()));
+        }
+        return chain;
+    }
+
+    private KeyChain load(String id, KeyChain start) throws IOException {
+        Path file = dir.resolve(id + SUFFIX);
+        byte[] state;
+        try {
+            state = DurableFiles.readAll(file, 1 << 20);
+        } catch (NoSuchFileException e) {
+            return start;
+        }
+        try {
+            return KeyChain.decode(state, start.chainId());
+        } catch (KeyFormatException e) {
+            throw new IOException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The chain whose id is {@code chainId}, if the operator follows it. */
+    public KeyChain chain(byte[] chainId) {
+        return chains.get(Hex.encode(chainId));
+    }
+
+    /**
+     * Checks a received handover record: decodes it, follows it if it is the next one of a chain and
+     * verifies under that chain's current key (persisting the new chain state durably first), then
+     * trusts the new key and retires the old one in the verifier.
+     */
+    public synchronized HandoverCheck receive(byte[] record) {
+        SignedKeyHandover h;
+        try {
+            h = SignedKeyHandover.decode(record);
+        } catch (KeyFormatException e) {
+            return new HandoverCheck(HandoverOutcome.MALFORMED, null, -1, List.of(), e.getMessage());
+        }
+        String id = Hex.encode(h.statement().chainId());
+        KeyChain chain = chains.get(id);
+        if (chain == null) {
+            return new HandoverCheck(HandoverOutcome.FOREIGN_CHAIN, h, -1, List.of(), "handover of chain "
+                    + id.substring(0, 16) + "…, which is not a sensor this operator follows");
+        }
+        KeyChain.Step step = chain.follow(h, this::usedByAnotherChain);
+        long g = step.chain().current().generation();
+        switch (step.outcome()) {
+            case FOLLOWED:
+                break;
+            case ALREADY_FOLLOWED:
+                return new HandoverCheck(step.outcome(), h, g, List.of(), "handover to generation "
+                        + h.statement().sequence() + " already followed");
+            default:
+                LOG.log(Level.WARNING, "key handover rejected: {0} ({1})", step.outcome(), h);
+                return new HandoverCheck(step.outcome(), h, g, List.of(), describe(step.outcome(), h, chain));
+        }
+        try {
+            DurableFiles.writeAtomically(dir.resolve(id + SUFFIX), step.chain().encode());
+        } catch (IOException e) {
+            // Not followed: no reading of the new key may be accepted before the chain is durable.
+            return new HandoverCheck(HandoverOutcome.MALFORMED, h, chain.current().generation(), List.of(),
+                    "handover verified but the chain state could not be stored: " + e.getMessage());
+        }
+        chains.put(id, step.chain());
+        verifier.trust(TrustedKeys.of(h.statement().newKey()));
+        List<Verdict.Gap> gaps = verifier.retire(KeyId.of(h.statement().oldKeyId()), h.statement().handoverIndex());
+        return new HandoverCheck(HandoverOutcome.FOLLOWED, h, g, gaps, "followed key handover to generation " + g
+                + " (" + h.statement().newKey().parameterSet().setName() + " key "
+                + Hex.encode(h.statement().newKeyId()).substring(0, 16) + "…), old key retired at index "
+                + h.statement().handoverIndex());
+    }
+
+    private boolean usedByAnotherChain(byte[] keyId) {
+        for (KeyChain c : chains.values()) {
+            if (c.member(keyId).isPresent()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String describe(HandoverOutcome o, SignedKeyHandover h, KeyChain chain) {
+        long seq = h.statement().sequence();
+        long g = chain.current().generation();
+        return switch (o) {
+            case REPLAYED -> "handover to generation " + seq + " replayed (chain is at generation " + g + ")";
+            case OUT_OF_ORDER -> "handover to generation " + seq + " but the chain is at generation " + g
+                    + "; the handovers in between are missing";
+            case WRONG_SIGNER -> "handover to generation " + seq + " names a signer other than the current key "
+                    + Hex.encode(PublicKeys.keyId(chain.current().key())).substring(0, 16) + "…";
+            case BAD_SIGNATURE -> "handover to generation " + seq + " does not verify under the current key";
+            case KEY_REUSED -> "handover to generation " + seq + " names a key already in use";
+            default -> "handover to generation " + seq + ": " + o;
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "KeyChainFollower[" + dir + ", " + chains.size() + " chains]";
+    }
+}
