@@ -5,6 +5,7 @@ import dev.pqsign.opcua.Operator;
 import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.AcceptedRecords;
 import dev.pqsign.telemetry.KeyChainFollower;
+import dev.pqsign.telemetry.KeyStatusEvent;
 import dev.pqsign.telemetry.LatencySeries;
 import dev.pqsign.telemetry.ReadingVerifier;
 import dev.pqsign.telemetry.ReplayGuard;
@@ -18,17 +19,20 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code pqsign operator}: subscribes to one sensor, verifies every reading against a pinned key
@@ -84,6 +88,12 @@ final class OperatorCommand implements Callable<Integer> {
     @Option(names = "--jsonl", paramLabel = "FILE", description = "Also write one JSON object per verdict to FILE (appended), or - for standard output instead of the text lines.")
     String jsonl;
 
+    @Option(names = "--warn-seconds", defaultValue = "600", paramLabel = "S", description = "Warn when a sensor's key runs out within S seconds at its current rate and no next key is ready (default ${DEFAULT-VALUE}).")
+    long warnSeconds;
+
+    @Option(names = "--warn-remaining", defaultValue = "100", paramLabel = "N", description = "Warn when a sensor's key has fewer than N signatures left and no next key is ready (default ${DEFAULT-VALUE}).")
+    long warnRemaining;
+
     @Option(names = "--queue-size", defaultValue = "10000", description = "Readings the sensor may queue for this operator between two Publish responses (default ${DEFAULT-VALUE}, at most 65535); more are lost and reported as GAP.")
     int queueSize;
 
@@ -92,6 +102,8 @@ final class OperatorCommand implements Callable<Integer> {
 
     private final CountDownLatch stop = new CountDownLatch(1);
     private final Map<Verdict.Reason, Long> counts = new EnumMap<>(Verdict.Reason.class);
+    private final Map<String, KeyStatusEvent.Kind> keyKinds = new HashMap<>();
+    private final Map<KeyStatusEvent.Kind, Long> keyEvents = new EnumMap<>(KeyStatusEvent.Kind.class);
     private final LatencySeries verifyMs = new LatencySeries();
     private final LatencySeries endToEndMs = new LatencySeries();
     private long seen;
@@ -210,7 +222,10 @@ final class OperatorCommand implements Callable<Integer> {
         if (chain.current().generation() > 0 && textLines) {
             out.printf("operator: following the sensor's key chain at generation %d%n", chain.current().generation());
         }
-        return new Operator(new Operator.Config(dataDir, sec, publishingMs, queueSize), verifier, chains, this::observe);
+        Operator operator = new Operator(new Operator.Config(dataDir, sec, publishingMs, queueSize), verifier, chains,
+                this::observe);
+        operator.watchKeyState(Duration.ofSeconds(2), this::keyState);
+        return operator;
     }
 
     private PqPublicKey pinnedKey() {
@@ -281,6 +296,32 @@ final class OperatorCommand implements Callable<Integer> {
                     StandardOpenOption.APPEND, StandardOpenOption.WRITE)), true);
         } catch (IOException e) {
             throw CliException.usage("--jsonl: cannot open " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** Reports changes of a sensor's key state: warnings, alarms, and the return to normal. */
+    private void keyState(Operator.KeyState k) {
+        KeyStatusEvent e = KeyStatusEvent.classify(k.sensor(), k.generation(), k.remaining(), k.secondsLeft(),
+                k.nextKeyReady(), k.alarm(), warnRemaining, warnSeconds, Instant.now());
+        synchronized (this) {
+            KeyStatusEvent.Kind before = keyKinds.put(k.sensor(), e.kind());
+            if (before == e.kind() || (before == null && e.kind() == KeyStatusEvent.Kind.KEY_OK)) {
+                return;
+            }
+            keyEvents.merge(e.kind(), 1L, Long::sum);
+            if (json != null) {
+                try {
+                    json.write(e);
+                } catch (IOException ex) {
+                    outputError = "--jsonl: cannot write " + jsonl + ": " + ex.getMessage();
+                    stop.countDown();
+                    return;
+                }
+            }
+            if (textLines) {
+                out.printf("%s %s: %s%n", e.kind(), k.sensor(), SensorCommand.printable(e.detail()));
+                out.flush();
+            }
         }
     }
 
@@ -359,6 +400,11 @@ final class OperatorCommand implements Callable<Integer> {
             sb.append(", ").append(e.getKey()).append(' ').append(e.getValue());
         }
         sb.append(" (").append(missing).append(" missing)");
+        if (!keyEvents.isEmpty()) {
+            sb.append("; key warnings ").append(keyEvents.getOrDefault(KeyStatusEvent.Kind.KEY_WARNING, 0L))
+                    .append(", key alarms ").append(keyEvents.getOrDefault(KeyStatusEvent.Kind.KEY_ALARM, 0L));
+            alarms += keyEvents.getOrDefault(KeyStatusEvent.Kind.KEY_ALARM, 0L);
+        }
         if (verifyMs.count() > 0) {
             var v = verifyMs.summary();
             sb.append(String.format(Locale.ROOT, "; verify p50 %.3f ms", v.p50()));

@@ -75,8 +75,8 @@ final class SensorCommand implements Callable<Integer> {
     int lockTimeout;
 
     @Option(names = "--rollover-at", defaultValue = "0", paramLabel = "N", description = {
-            "Prepare the next key when the current XMSS / XMSS^MT key has N signatures left (default 0 = half its",
-            "capacity); the sensor hands over to it, with a signed key handover, when 8 are left. Needs --key",
+            "Prepare the next key when the current XMSS / XMSS^MT key has N signatures left (default 0 = right after",
+            "its first signature); the sensor hands over to it, with a signed key handover, when 8 are left. Needs --key",
             "DIR/key.state with DIR/key.pub (a key directory: docs/key-directory.md)."})
     long rolloverAt;
 

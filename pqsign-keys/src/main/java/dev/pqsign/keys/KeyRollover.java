@@ -19,9 +19,10 @@ import java.util.concurrent.Executors;
  * crash interrupted. The sensor calls {@link #afterSignature} after each reading it signs, under its
  * publication lock, and publishes the handover it returns before the next reading.
  *
- * <p>Preparing early costs nothing but a stored key; preparing late risks a key that runs out. So the
- * default prepares at half the key's capacity, and a preparation that fails (disk full) is retried at
- * most once every {@link #RETRY_INTERVAL} and reported by {@link #status()} while the current key
+ * <p>Preparing early costs nothing but a stored key; preparing late risks a key that runs out (a
+ * single-tree key of height 20 takes minutes to generate). So by default the next key is prepared
+ * right after the current key's first signature, and a preparation that fails (disk full) is retried
+ * at most once every {@link #RETRY_INTERVAL} and reported by {@link #status()} while the current key
  * still works.
  */
 public final class KeyRollover implements AutoCloseable {
@@ -66,7 +67,7 @@ public final class KeyRollover implements AutoCloseable {
 
     /**
      * @param prepareAt prepare the next key when this many signatures are left; 0 for the default
-     *     (half the key's capacity)
+     *     (right after the key's first signature)
      * @param switchAt hand over when this many are left (at least 1: the statement needs an index)
      */
     public static KeyRollover of(SensorKeyDirectory dir, long prepareAt, long switchAt, Clock clock) {
@@ -79,7 +80,7 @@ public final class KeyRollover implements AutoCloseable {
             throw new IllegalArgumentException("switchAt " + switchAt + " leaves no signature of a "
                     + capacity + "-signature key");
         }
-        long prepare = prepareAt == 0 ? Math.max(switchAt + 1, capacity / 2) : prepareAt;
+        long prepare = prepareAt == 0 ? capacity - 1 : prepareAt;
         if (prepare <= switchAt) {
             throw new IllegalArgumentException("prepareAt (" + prepare + ") must be above switchAt (" + switchAt + ")");
         }

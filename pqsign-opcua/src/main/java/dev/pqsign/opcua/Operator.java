@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -42,6 +44,7 @@ import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UInteger;
 import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UShort;
 import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.Unsigned;
 import org.eclipse.milo.opcua.stack.core.types.enumerated.MessageSecurityMode;
+import org.eclipse.milo.opcua.stack.core.types.enumerated.TimestampsToReturn;
 import org.eclipse.milo.opcua.stack.core.types.structured.EndpointDescription;
 import org.eclipse.milo.opcua.stack.core.util.EndpointUtil;
 
@@ -166,9 +169,25 @@ public final class Operator implements AutoCloseable {
         }
     }
 
+    /**
+     * A sensor's key state as read from its key-state nodes ({@link SensorNodes#KEY_GENERATION} …).
+     *
+     * @param secondsLeft NaN while the sensor cannot estimate it
+     * @param alarm empty when all is well
+     */
+    public record KeyState(String sensor, long generation, long remaining, double secondsLeft, boolean nextKeyReady,
+            String alarm) {
+    }
+
+    private static final List<String> KEY_STATE_NODES = List.of(SensorNodes.KEY_GENERATION, SensorNodes.KEY_REMAINING,
+            SensorNodes.KEY_SECONDS_LEFT, SensorNodes.KEY_NEXT_READY, SensorNodes.KEY_ALARM);
+
     private final Config config;
     private final ReadingVerifier verifier;
     private final KeyChainFollower chains;
+    private volatile Consumer<KeyState> keyStateListener;
+    private volatile ScheduledExecutorService keyStatePoller;
+    private volatile long keyStatePeriodMillis;
     private final Consumer<Observation> listener;
     private final ApplicationIdentity identity;
     private final FileBasedTrustListManager trustList;
@@ -242,6 +261,24 @@ public final class Operator implements AutoCloseable {
         return c;
     }
 
+    /**
+     * Reads every connected sensor's key-state nodes every {@code every} (a Read, not a
+     * subscription: the remaining count changes with every reading) and hands them to
+     * {@code listener} on a poller thread. Sensors without those nodes (no rollover) are skipped. Call
+     * before {@link #connect}.
+     */
+    public synchronized void watchKeyState(Duration every, Consumer<KeyState> listener) {
+        keyStateListener = Objects.requireNonNull(listener, "listener");
+        keyStatePeriodMillis = Math.max(100, every.toMillis());
+        if (keyStatePoller == null) {
+            keyStatePoller = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "pqsign-operator-keys");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+    }
+
     /** A key handover record starts with its own magic, distinct from a signed record's. */
     private static boolean isHandover(byte[] value) {
         return value.length >= 4 && value[0] == 'P' && value[1] == 'Q' && value[2] == 'H' && value[3] == 'O';
@@ -250,6 +287,9 @@ public final class Operator implements AutoCloseable {
     /** Closes all connections and the trust list. */
     @Override
     public void close() {
+        if (keyStatePoller != null) {
+            keyStatePoller.shutdownNow();
+        }
         for (Connection c : connections) {
             c.close();
         }
@@ -304,6 +344,34 @@ public final class Operator implements AutoCloseable {
                             .setRequestTimeout(Unsigned.uint(10_000)));
             client.connect();
             subscribe();
+            ScheduledExecutorService poller = keyStatePoller;
+            if (poller != null) {
+                poller.scheduleWithFixedDelay(this::pollKeyState, 0, keyStatePeriodMillis, TimeUnit.MILLISECONDS);
+            }
+        }
+
+        private void pollKeyState() {
+            try {
+                UShort ns = client.readNamespaceTable().getIndex(SensorNodes.NAMESPACE_URI);
+                if (ns == null) {
+                    return;
+                }
+                List<NodeId> ids = KEY_STATE_NODES.stream().map(n -> new NodeId(ns, n)).toList();
+                List<DataValue> v = client.readValues(0.0, TimestampsToReturn.Neither, ids);
+                for (DataValue d : v) {
+                    if (d.statusCode() == null || !d.statusCode().isGood() || d.value() == null
+                            || d.value().value() == null) {
+                        return; // a sensor without rollover, or one that has not published yet
+                    }
+                }
+                keyStateListener.accept(new KeyState(name, ((Number) v.get(0).value().value()).longValue(),
+                        ((Number) v.get(1).value().value()).longValue(),
+                        ((Number) v.get(2).value().value()).doubleValue(), (Boolean) v.get(3).value().value(),
+                        String.valueOf(v.get(4).value().value())));
+            } catch (UaException | RuntimeException e) {
+                // A sensor that is down or restarting: the next poll tries again.
+                LOG.log(Level.DEBUG, "{0}: cannot read the key state: {1}", name, e.getMessage());
+            }
         }
 
         /**

@@ -55,6 +55,30 @@ public final class VerdictJsonl implements AutoCloseable {
         }
     }
 
+    /** Writes and flushes one key-state line (a verdict-free {@code event} line). */
+    public synchronized void write(KeyStatusEvent e) throws IOException {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("event", e.kind().name());
+        o.put("sensor", e.sensor());
+        o.put("generation", e.generation());
+        o.put("remaining", e.remaining());
+        if (Double.isNaN(e.secondsLeft())) {
+            o.putNull("seconds_left");
+        } else {
+            o.put("seconds_left", e.secondsLeft());
+        }
+        o.put("next_key_ready", e.nextKeyReady());
+        o.put("alarm", e.kind() == KeyStatusEvent.Kind.KEY_ALARM);
+        o.put("detail", e.detail());
+        o.put("received_at", e.at().toString());
+        out.write(MAPPER.writeValueAsString(o));
+        out.write('\n');
+        out.flush();
+        if (out instanceof PrintWriter pw && pw.checkError()) {
+            throw new IOException("write failed");
+        }
+    }
+
     /** The JSON object of one event. */
     public static ObjectNode toJson(VerdictEvent e) {
         if (e.handover() != null) {

@@ -1,0 +1,168 @@
+package dev.pqsign.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Key rollover as a plant runs it: {@code pqsign sensor} on a key directory of
+ * XMSSMT-SHA2_10/2_256 (1,024 signatures per key) and {@code pqsign operator} as separate processes
+ * on loopback, readings fed through a named pipe as fast as it delivers them. The sensor hands over
+ * to a new key every ~1,016 readings; the operator follows every handover without restart, accepts
+ * every index of every key exactly once, reports no gap and no rejection, and {@code pqsign audit}
+ * re-verifies its JSON Lines from the first public key alone.
+ */
+class RolloverProcessTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void killLeftovers() {
+        for (Process p : started) {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    @Timeout(600)
+    void sensorRollsOverTwice_operatorFollowsEveryHandover_auditPasses() throws Exception {
+        run(2_100, 2);
+    }
+
+    @Test
+    @Timeout(1800)
+    @EnabledIfSystemProperty(named = "pqsign.long", matches = "true")
+    void sensorRollsOverTenTimes_long() throws Exception {
+        run(10_300, 10);
+    }
+
+    private void run(int readings, int expectedHandovers) throws Exception {
+        assertEquals(0, CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", p("k")).exit());
+        Path fifo = dir.resolve("readings.fifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        int port = freePort();
+        Process operator = pqsign("operator", "operator", "--port", Integer.toString(port), "--pub", p("k/key.pub"),
+                "--jsonl", p("verdicts.jsonl"), "--readings", Integer.toString(readings), "--connect-timeout", "120",
+                "--publishing-ms", "2", "--data-dir", p("op"));
+        Process sensor = pqsign("sensor", "sensor", "--key", p("k/key.state"), "--port", Integer.toString(port),
+                "--source", fifo.toString(), "--batch", "8", "--data-dir", p("sensor-data"));
+        await("operator", operator, out -> out.contains("subscribed to"));
+        try (OutputStream w = Files.newOutputStream(fifo)) {
+            for (int i = 0; i < readings; i++) {
+                w.write(String.format("%d.%02d,reading-%d%n", 1500 + i % 7, i % 100, i).getBytes(StandardCharsets.US_ASCII));
+            }
+        }
+        assertTrue(sensor.waitFor(300, TimeUnit.SECONDS), describe("sensor"));
+        assertEquals(0, sensor.exitValue(), describe("sensor"));
+        assertTrue(operator.waitFor(120, TimeUnit.SECONDS), describe("operator"));
+        assertEquals(0, operator.exitValue(), describe("operator"));
+
+        Map<String, List<Long>> acceptedByKey = new LinkedHashMap<>();
+        int handovers = 0;
+        List<String> other = new ArrayList<>();
+        for (String line : Files.readAllLines(dir.resolve("verdicts.jsonl"))) {
+            JsonNode o = JSON.readTree(line);
+            if ("HANDOVER".equals(o.path("event").asText())) {
+                assertEquals("FOLLOWED", o.get("outcome").asText(), line);
+                handovers++;
+            } else if ("ACCEPTED".equals(o.path("verdict").asText())) {
+                acceptedByKey.computeIfAbsent(o.get("key_id").asText(), k -> new ArrayList<>()).add(o.get("index").asLong());
+            } else if (o.has("event")) {
+                // Key-state lines: a warning is informational, an alarm is not.
+                assertTrue(!"KEY_ALARM".equals(o.get("event").asText()), line);
+            } else if (!"DUPLICATE".equals(o.path("verdict").asText())) {
+                // A duplicate (a record delivered again after a reconnect) is informational.
+                other.add(line);
+            }
+        }
+        assertEquals(List.of(), other, "only ACCEPTED, DUPLICATE and followed HANDOVER lines expected");
+        assertEquals(expectedHandovers, handovers);
+        assertEquals(expectedHandovers + 1, acceptedByKey.size());
+        long total = 0;
+        for (List<Long> indices : acceptedByKey.values()) {
+            for (int i = 0; i < indices.size(); i++) {
+                assertEquals(i, indices.get(i), "every index of every key, in order, exactly once");
+            }
+            total += indices.size();
+        }
+        assertEquals(readings, total);
+
+        CliRunner.Result audit = CliRunner.run("audit", "--pub", p("k/key.pub"), "--jsonl", p("verdicts.jsonl"));
+        assertEquals(0, audit.exit(), audit.out() + audit.err());
+        assertTrue(audit.out().contains(readings + " readings verified"), audit.out());
+        assertTrue(audit.out().contains(expectedHandovers + " key handovers followed"), audit.out());
+        // The retired keys' secrets are gone; public keys and handover records stay for audit.
+        assertTrue(Files.notExists(dir.resolve("k/key.state")));
+        assertTrue(Files.exists(dir.resolve("k/generations/000000000001/handover.pqho")));
+    }
+
+    private String p(String name) {
+        return dir.resolve(name).toString();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private Process pqsign(String name, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(PqsignCli.class.getName());
+        cmd.addAll(List.of(args));
+        Process proc = new ProcessBuilder(cmd).redirectOutput(dir.resolve(name + ".out").toFile())
+                .redirectError(dir.resolve(name + ".err").toFile()).start();
+        started.add(proc);
+        return proc;
+    }
+
+    private String describe(String name) throws IOException {
+        return name + " stdout:\n" + tail(Files.readString(dir.resolve(name + ".out"))) + "\n" + name + " stderr:\n"
+                + tail(Files.readString(dir.resolve(name + ".err")));
+    }
+
+    private static String tail(String s) {
+        return s.length() > 4000 ? "…" + s.substring(s.length() - 4000) : s;
+    }
+
+    private void await(String name, Process proc, Predicate<String> condition) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            if (condition.test(Files.readString(dir.resolve(name + ".out")))) {
+                return;
+            }
+            if (!proc.isAlive()) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("condition not reached; " + describe(name));
+    }
+}
