@@ -6,13 +6,12 @@ import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaePublicKey;
 import dev.pqsign.haetae.HaetaeVerifier;
-import dev.pqsign.xmss.XmssParameterSet;
-import dev.pqsign.xmss.XmssPublicKey;
-import dev.pqsign.xmss.XmssVerifier;
 import dev.pqsign.x509.CertificateFormatException;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.x509.UnsupportedAlgorithmException;
-import java.util.stream.Collectors;
+import dev.pqsign.xmss.XmssParameterSet;
+import dev.pqsign.xmss.XmssPublicKey;
+import dev.pqsign.xmss.XmssVerifier;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -22,6 +21,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /** Reads key, signature and message files, turning every problem into a one-line error naming the file. */
 final class KeyFiles {
