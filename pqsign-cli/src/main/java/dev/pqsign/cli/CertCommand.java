@@ -64,7 +64,7 @@ final class CertCommand implements Runnable {
         } catch (UnsupportedAlgorithmException | CertificateFormatException | IllegalArgumentException e) {
             throw CliException.usage(keyFile + ": " + e.getMessage());
         } finally {
-            java.util.Arrays.fill(head, (byte) 0);
+            Arrays.fill(head, (byte) 0);
         }
         throw CliException.usage(keyFile + ": not a pqsign private key (XMSS key.state or HAETAE key.sk)");
     }

@@ -1,7 +1,9 @@
 package dev.pqsign.cli;
 
+import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Verifier;
+import dev.pqsign.haetae.HaetaeEngine;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaePublicKey;
@@ -14,6 +16,7 @@ import dev.pqsign.xmss.XmssPublicKey;
 import dev.pqsign.xmss.XmssVerifier;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -220,11 +223,11 @@ final class KeyFiles {
     }
 
     static Verifier haetaeVerifier(HaetaePublicKey key, byte[] context) {
-        return new HaetaeVerifier(key, context, dev.pqsign.haetae.HaetaeEngine.FAST);
+        return new HaetaeVerifier(key, context, HaetaeEngine.FAST);
     }
 
     static boolean looksLikePem(byte[] b) {
-        String head = new String(b, 0, Math.min(b.length, 64), java.nio.charset.StandardCharsets.US_ASCII);
+        String head = new String(b, 0, Math.min(b.length, 64), StandardCharsets.US_ASCII);
         return head.stripLeading().startsWith("-----BEGIN");
     }
 
@@ -235,12 +238,12 @@ final class KeyFiles {
         }
         if (spec.toLowerCase(Locale.ROOT).startsWith("hex:")) {
             try {
-                return dev.pqsign.core.Hex.decode(spec.substring(4));
+                return Hex.decode(spec.substring(4));
             } catch (IllegalArgumentException e) {
                 throw CliException.usage("--context: " + e.getMessage());
             }
         }
-        return spec.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return spec.getBytes(StandardCharsets.UTF_8);
     }
 
     /** Every XMSS / XMSS^MT set whose signatures have this length. */

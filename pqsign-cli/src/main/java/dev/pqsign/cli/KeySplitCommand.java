@@ -1,5 +1,6 @@
 package dev.pqsign.cli;
 
+import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
@@ -73,7 +74,7 @@ final class KeySplitCommand implements Callable<Integer> {
                 throw CliException.usage(key + ": --parts " + parts + " is more than the " + s.remaining()
                         + " remaining signatures; every part needs at least one");
             }
-        } catch (dev.pqsign.core.KeyFormatException e) {
+        } catch (KeyFormatException e) {
             throw CliException.usage(key + ": " + e.getMessage());
         } finally {
             Secrets.wipe(head);
