@@ -5,6 +5,7 @@ import dev.pqsign.bench.report.BenchReport;
 import dev.pqsign.bench.report.BenchRunner;
 import dev.pqsign.bench.report.JsonReport;
 import dev.pqsign.bench.report.MarkdownReport;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -56,6 +57,7 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
+        checkOutputs();
         String command = "pqsign " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         BenchOptions o = quick ? BenchOptions.quick(command, line -> log(err, line))
                 : BenchOptions.full(command, line -> log(err, line));
@@ -63,11 +65,7 @@ final class BenchCommand implements Callable<Integer> {
                 .withOpcua(!noOpcua);
         BenchReport r = BenchRunner.run(o);
         if (json != null) {
-            Path parent = json.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.writeString(json, JsonReport.toJson(r), StandardCharsets.UTF_8);
+            OutputFiles.write(json, JsonReport.toJson(r).getBytes(StandardCharsets.UTF_8), true);
         }
         if (outDir != null) {
             MarkdownReport.write(r, outDir);
@@ -88,6 +86,20 @@ final class BenchCommand implements Callable<Integer> {
                 r.machine().loadStart(), r.machine().loadEnd(), r.seconds());
         out.flush();
         return 0;
+    }
+
+    /** Minutes of measurement must not end in an output that cannot be written: checked first. */
+    private void checkOutputs() throws IOException {
+        if (json != null) {
+            Path parent = json.toAbsolutePath().getParent();
+            if (parent != null && !Files.isDirectory(parent)) {
+                Files.createDirectories(parent);
+            }
+            OutputFiles.check(json, List.of());
+        }
+        if (outDir != null && Files.exists(outDir) && !Files.isDirectory(outDir)) {
+            throw CliException.usage(outDir + ": --out-dir exists and is not a directory");
+        }
     }
 
     private static void log(PrintWriter err, String line) {

@@ -21,6 +21,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -36,22 +38,23 @@ final class CertCommand implements Runnable {
 
     @Override
     public void run() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        throw CliException.usage("missing subcommand: self-signed, issue or verify");
+        throw CliException.usage("missing subcommand: self-signed, issue or verify (see 'pqsign cert --help')");
     }
 
     /** Runs {@code body} with a signer for a private key file; XMSS signers burn one index per certificate. */
-    static PqCertificate withSigner(Path keyFile, int lockTimeout, SignerBody body) throws IOException {
+    static PqCertificate withSigner(Path keyFile, int lockTimeout, SignerBody body) {
         byte[] head = KeyFiles.readSmall(keyFile, "private key");
         try {
             if (XmssKeyState.hasMagic(head)) {
                 try (FileStateStore store = FileStateStore.open(keyFile, Duration.ofSeconds(lockTimeout));
                         XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
                     return body.apply(signer, PqPublicKey.of(signer.publicKey()));
+                } catch (IOException e) {
+                    throw new CliException(CliException.FAILED, keyFile + ": " + OutputFiles.reason(e), e);
                 }
             }
             if (HaetaeKeyFile.hasMagic(head)) {
-                HaetaePrivateKey sk = HaetaeKeyFile.decode(head);
+                HaetaePrivateKey sk = KeyFiles.haetaePrivateKey(keyFile, head);
                 try {
                     return body.apply(new HaetaeSigner(sk), PqPublicKey.of(sk.publicKey()));
                 } finally {
@@ -59,11 +62,11 @@ final class CertCommand implements Runnable {
                 }
             }
         } catch (UnsupportedAlgorithmException | CertificateFormatException | IllegalArgumentException e) {
-            throw CliException.usage(e.getMessage());
+            throw CliException.usage(keyFile + ": " + e.getMessage());
         } finally {
-            java.util.Arrays.fill(head, (byte) 0);
+            Arrays.fill(head, (byte) 0);
         }
-        throw CliException.usage(keyFile + " is not a pqsign private key (XMSS key.state or HAETAE key.sk)");
+        throw CliException.usage(keyFile + ": not a pqsign private key (XMSS key.state or HAETAE key.sk)");
     }
 
     @FunctionalInterface
@@ -71,16 +74,54 @@ final class CertCommand implements Runnable {
         PqCertificate apply(Signer signer, PqPublicKey ownKey);
     }
 
-    static void write(Path out, PqCertificate cert, CommandLine.Model.CommandSpec spec) throws IOException {
-        KeygenCommand.writePublic(out, Pem.write(cert).getBytes(StandardCharsets.US_ASCII));
-        spec.commandLine().getOut().printf("%s: %s, issued by %s, valid until %s%n", out, cert.subject(),
-                cert.issuer(), cert.notAfter());
+    /**
+     * Checks, before the key signs anything, that {@code out} may be written: {@code -} (stdout), or
+     * a file that is no input, no file of the signing key's directory, no link or special file.
+     */
+    static void checkOutput(Path out, Path keyFile, Path... otherInputs) {
+        List<Path> inputs = new ArrayList<>(OutputFiles.keyFiles(keyFile));
+        inputs.addAll(Arrays.asList(otherInputs));
+        OutputFiles.check(out, inputs);
+        if (!OutputFiles.isStdout(out)) {
+            OutputFiles.removeStaleTemps(out);
+        }
+    }
+
+    static void write(Path out, PqCertificate cert, CommandLine.Model.CommandSpec spec) {
+        String pem = Pem.write(cert);
+        String summary = String.format("%s: %s, issued by %s, valid until %s%n", out, cert.subject(), cert.issuer(),
+                cert.notAfter());
+        if (OutputFiles.isStdout(out)) {
+            spec.commandLine().getOut().print(pem);
+            spec.commandLine().getOut().flush();
+            spec.commandLine().getErr().print(summary);
+            spec.commandLine().getErr().flush();
+            return;
+        }
+        try {
+            OutputFiles.write(out, pem.getBytes(StandardCharsets.US_ASCII), true);
+        } catch (CliException e) {
+            throw new CliException(CliException.FAILED, e.getMessage() + "; the certificate is lost"
+                    + cert.signatureIndex().map(i -> " (index " + i + " of the key is used up)").orElse(""),
+                    e.getCause());
+        }
+        spec.commandLine().getOut().print(summary);
         spec.commandLine().getOut().flush();
     }
 
+    /** Longest validity pqsign issues: a hundred years, well inside X.509's dates (year 9999). */
+    static final int MAX_DAYS = 36_525;
+
     static void checkDays(int days) {
-        if (days < 1) {
-            throw CliException.usage("--days must be at least 1, got " + days);
+        Bounds.check("--days", days, 1, MAX_DAYS);
+    }
+
+    /** Builds the template now, so that a bad subject is refused before an index is burned. */
+    static CertificateTemplate template(String subject, int days) {
+        try {
+            return CertificateTemplate.forDays(subject, days, Clock.systemUTC());
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage("--subject: " + e.getMessage());
         }
     }
 
@@ -98,17 +139,20 @@ final class CertCommand implements Runnable {
         @Option(names = "--days", defaultValue = "3650", description = "Validity in days (default 3650).")
         int days;
 
-        @Option(names = "--out", required = true, description = "Output PEM file.")
+        @Option(names = "--out", required = true, description = "Output PEM file, or - for stdout.")
         Path out;
 
         @Option(names = "--lock-timeout", defaultValue = "10", description = "Seconds to wait for the key's lock.")
         int lockTimeout;
 
         @Override
-        public Integer call() throws IOException {
+        public Integer call() {
             checkDays(days);
+            Bounds.lockTimeout(lockTimeout);
+            CertificateTemplate template = template(subject, days);
+            checkOutput(out, key);
             PqCertificate cert = withSigner(key, lockTimeout, (signer, own) -> Certificates.selfSigned(signer, own,
-                    CertificateTemplate.forDays(subject, days, Clock.systemUTC()).ca(true)));
+                    template.ca(true)));
             write(out, cert, spec);
             return 0;
         }
@@ -140,17 +184,20 @@ final class CertCommand implements Runnable {
         @Option(names = "--ca", description = "Issue a CA certificate (basic constraints cA = TRUE).")
         boolean ca;
 
-        @Option(names = "--out", required = true, description = "Output PEM file.")
+        @Option(names = "--out", required = true, description = "Output PEM file, or - for stdout.")
         Path out;
 
         @Option(names = "--lock-timeout", defaultValue = "10", description = "Seconds to wait for the CA key's lock.")
         int lockTimeout;
 
         @Override
-        public Integer call() throws IOException {
+        public Integer call() {
             checkDays(days);
+            Bounds.lockTimeout(lockTimeout);
+            template(subject, days);
             PqCertificate issuer = CertificateSupport.read(caCert);
             PqPublicKey subjectKey = KeyFiles.publicKey(pub, params);
+            checkOutput(out, caKey, caCert, pub);
             PqCertificate cert = withSigner(caKey, lockTimeout,
                     (signer, own) -> Certificates.issue(signer, issuer, subjectKey, subject, days, ca));
             write(out, cert, spec);
@@ -171,17 +218,7 @@ final class CertCommand implements Runnable {
 
         @Override
         public Integer call() {
-            byte[] bytes = KeyFiles.readSmall(cert, "certificate");
-            List<PqCertificate> chain;
-            if (KeyFiles.looksLikePem(bytes)) {
-                try {
-                    chain = Pem.readCertificates(new String(bytes, StandardCharsets.US_ASCII));
-                } catch (CertificateFormatException | UnsupportedAlgorithmException e) {
-                    throw CliException.usage("certificate " + cert + ": " + e.getMessage());
-                }
-            } else {
-                chain = List.of(CertificateSupport.read(cert, bytes));
-            }
+            List<PqCertificate> chain = CertificateSupport.readChain(cert, KeyFiles.readSmall(cert, "certificate"));
             PqCertificate root = CertificateSupport.read(trust);
             ChainVerificationResult r = CertificateChainVerifier.verify(chain, root, Instant.now());
             if (r.isValid()) {
@@ -190,7 +227,7 @@ final class CertCommand implements Runnable {
                 spec.commandLine().getOut().flush();
                 return 0;
             }
-            spec.commandLine().getErr().println("invalid: " + r.reason() + ": " + r.message());
+            spec.commandLine().getErr().println("invalid: " + CertificateSupport.describe(r));
             spec.commandLine().getErr().flush();
             return CliException.FAILED;
         }

@@ -4,7 +4,6 @@ import dev.pqsign.demo.DemoReport;
 import dev.pqsign.demo.DemoRunner;
 import dev.pqsign.demo.LinkProfile;
 import dev.pqsign.opcua.TransportSecurity;
-import dev.pqsign.state.DurableFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -99,6 +98,10 @@ final class DemoCommand implements Callable<Integer> {
             throw CliException.usage("need --readings >= 1, --sensors >= 1, --inject-every >= 0, --warmup >= 0, "
                     + "--jit-warmup >= 0 or auto, --publishing-ms > 0, --batch >= 1");
         }
+        if (json != null) {
+            // Minutes of measurement must not end in a --json that cannot be written.
+            OutputFiles.check(json, List.of());
+        }
         LinkProfile profile;
         try {
             profile = LinkProfile.named(link);
@@ -145,7 +148,7 @@ final class DemoCommand implements Callable<Integer> {
         out.print(report.toTable());
         out.flush();
         if (json != null) {
-            DurableFiles.writeAtomically(json, (report.toJsonWithThroughput() + "\n").getBytes(StandardCharsets.UTF_8));
+            OutputFiles.write(json, (report.toJsonWithThroughput() + "\n").getBytes(StandardCharsets.UTF_8), false);
         }
         long bad = 0;
         for (DemoReport.SetResult r : report.sets()) {

@@ -12,7 +12,6 @@ final class KeyCommand implements Runnable {
 
     @Override
     public void run() {
-        spec.commandLine().usage(spec.commandLine().getErr());
-        throw CliException.usage("missing subcommand of 'pqsign key' (split)");
+        throw CliException.usage("missing subcommand of 'pqsign key': split (see 'pqsign key --help')");
     }
 }

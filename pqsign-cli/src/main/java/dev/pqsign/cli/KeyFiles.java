@@ -1,24 +1,30 @@
 package dev.pqsign.cli;
 
+import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Verifier;
+import dev.pqsign.haetae.HaetaeEngine;
 import dev.pqsign.haetae.HaetaeParameterSet;
+import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaePublicKey;
 import dev.pqsign.haetae.HaetaeVerifier;
-import dev.pqsign.xmss.XmssParameterSet;
-import dev.pqsign.xmss.XmssPublicKey;
-import dev.pqsign.xmss.XmssVerifier;
 import dev.pqsign.x509.CertificateFormatException;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.x509.UnsupportedAlgorithmException;
-import java.util.stream.Collectors;
+import dev.pqsign.xmss.XmssParameterSet;
+import dev.pqsign.xmss.XmssPublicKey;
+import dev.pqsign.xmss.XmssVerifier;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /** Reads key, signature and message files, turning every problem into a one-line error naming the file. */
 final class KeyFiles {
@@ -28,33 +34,79 @@ final class KeyFiles {
     private KeyFiles() {
     }
 
-    /** Reads a whole input file (messages: up to 2 GiB), with a clear error if it cannot. */
+    /** Largest message pqsign reads (the largest Java array). */
+    static final long MAX_MESSAGE = Integer.MAX_VALUE - 8;
+
+    /** Reads a whole message file (up to 2 GiB), with a clear error if it cannot. */
     static byte[] read(Path file, String what) {
+        return readBounded(file, what, MAX_MESSAGE);
+    }
+
+    /** Reads a small file (keys, signatures, certificates), refusing anything over 1 MiB. */
+    static byte[] readSmall(Path file, String what) {
+        return readBounded(file, what, MAX_KEY_FILE);
+    }
+
+    /**
+     * Checks that an input is an existing regular file (a symbolic link to one is fine). Anything else
+     * is refused before it is opened: opening a FIFO without a writer blocks forever, and a device
+     * such as /dev/urandom never ends.
+     */
+    static void requireRegularFile(Path file, String what) {
+        BasicFileAttributes a;
         try {
-            if (Files.isDirectory(file)) {
-                throw CliException.usage(what + " " + file + " is a directory, not a file");
-            }
-            return Files.readAllBytes(file);
+            a = Files.readAttributes(file, BasicFileAttributes.class);
         } catch (NoSuchFileException e) {
-            throw CliException.usage(what + " " + file + " does not exist");
-        } catch (OutOfMemoryError e) {
-            throw CliException.usage(what + " " + file + " is too large to read");
+            throw CliException.usage(file + ": " + what + " does not exist");
         } catch (IOException e) {
-            throw CliException.usage("cannot read " + what + " " + file + ": " + e.getMessage());
+            throw CliException.usage(file + ": cannot read " + what + ": " + OutputFiles.reason(e));
+        }
+        if (a.isDirectory()) {
+            throw CliException.usage(file + ": " + what + " is a directory, not a file");
+        }
+        if (!a.isRegularFile()) {
+            throw CliException.usage(file + ": " + what + " is not a regular file (device, FIFO or socket)");
         }
     }
 
-    /** Reads a small file (keys, signatures), refusing anything over 1 MiB before allocating. */
-    static byte[] readSmall(Path file, String what) {
-        try {
-            if (Files.isRegularFile(file) && Files.size(file) > MAX_KEY_FILE) {
-                throw CliException.usage(what + " " + file + " is " + Files.size(file) + " bytes; no " + what
-                        + " is larger than " + MAX_KEY_FILE);
+    /**
+     * Reads a regular file of at most {@code max} bytes. The limit is enforced while reading (a file
+     * that grows past it is refused without reading the rest), not just by its size up front.
+     */
+    static byte[] readBounded(Path file, String what, long max) {
+        requireRegularFile(file, what);
+        try (InputStream in = Files.newInputStream(file)) {
+            long size = Files.size(file);
+            if (size > max) {
+                throw tooLarge(file, what, size + " bytes", max);
             }
+            // readNBytes grows its buffer as data arrives: a lying size cannot make us allocate max.
+            byte[] b = in.readNBytes((int) Math.min(max + 1, MAX_MESSAGE));
+            if (b.length > max) {
+                throw tooLarge(file, what, "more than " + max + " bytes", max);
+            }
+            return b;
+        } catch (NoSuchFileException e) {
+            throw CliException.usage(file + ": " + what + " does not exist");
+        } catch (OutOfMemoryError e) {
+            throw CliException.usage(file + ": " + what + " is too large to read");
         } catch (IOException e) {
-            throw CliException.usage("cannot read " + what + " " + file + ": " + e.getMessage());
+            throw CliException.usage(file + ": cannot read " + what + ": " + OutputFiles.reason(e));
         }
-        return read(file, what);
+    }
+
+    private static CliException tooLarge(Path file, String what, String size, long max) {
+        return CliException.usage(file + ": " + what + " is " + size + "; no " + what + " is larger than " + max
+                + " bytes");
+    }
+
+    /** Decodes a HAETAE private key file, naming the file in any error. */
+    static HaetaePrivateKey haetaePrivateKey(Path file, byte[] bytes) {
+        try {
+            return HaetaeKeyFile.decode(bytes);
+        } catch (KeyFormatException e) {
+            throw CliException.usage(file + ": " + e.getMessage());
+        }
     }
 
     /** Any supported parameter set by name. */
@@ -72,14 +124,22 @@ final class KeyFiles {
 
     /**
      * A verifier for the public key in {@code file}: an RFC 8391 XMSS / XMSS^MT key (type code ||
-     * root || PUB_SEED), raw root || PUB_SEED when {@code paramsName} names the set, or a HAETAE key.
-     * {@code signatureLength} resolves the XMSS / XMSS^MT ambiguity of shared type codes.
+     * root || PUB_SEED), raw root || PUB_SEED when {@code paramsName} names the set, or a HAETAE key;
+     * or a PEM certificate, whose key is used only once its chain to {@code trust} has been verified
+     * (without {@code trust} a certificate is refused). {@code signatureLength} resolves the XMSS /
+     * XMSS^MT ambiguity of shared type codes.
      */
-    static Verifier verifier(Path file, String paramsName, int signatureLength, byte[] context) {
+    static Verifier verifier(Path file, String paramsName, int signatureLength, byte[] context, Path trust) {
         byte[] pub = readSmall(file, "public key");
         try {
             if (looksLikePem(pub)) {
-                return CertificateSupport.verifier(file, pub);
+                if (paramsName != null) {
+                    throw CliException.usage(file + ": --params does not apply to a certificate");
+                }
+                return CertificateSupport.trustedVerifier(file, pub, trust, context);
+            }
+            if (trust != null) {
+                throw CliException.usage(file + ": --trust applies only when --pub is a certificate");
             }
             if (paramsName != null) {
                 Object p = parameterSet(paramsName);
@@ -112,23 +172,25 @@ final class KeyFiles {
             throw new KeyFormatException("not a recognised public key (" + pub.length
                     + " bytes, no known XMSS type code or HAETAE key length); give --params for a raw key");
         } catch (KeyFormatException e) {
-            throw CliException.usage("public key " + file + ": " + e.getMessage());
+            throw CliException.usage(file + ": public key: " + e.getMessage());
         }
     }
 
     /**
      * The public key in a key file (operator pinning, certificate subjects): RFC 8391 XMSS / XMSS^MT ({@code paramsName}
      * needed only when the type code is shared by an XMSS and an XMSS^MT set, or for a raw
-     * {@code root || PUB_SEED}), a HAETAE public key, or a PEM certificate (its key is pinned as is).
+     * {@code root || PUB_SEED}) or a HAETAE public key. A certificate is refused: pinning its key
+     * without verifying it would trust it silently.
      */
     static PqPublicKey publicKey(Path file, String paramsName) {
         byte[] pub = readSmall(file, "public key");
         try {
             if (looksLikePem(pub)) {
-                if (paramsName != null) {
-                    throw CliException.usage("--params does not apply to a certificate (" + file + ")");
-                }
-                return CertificateSupport.read(file, pub).publicKey();
+                // Pinning a certificate's key unverified would trust whatever the file says (a tampered
+                // or expired certificate included); only a chain check may vouch for it.
+                throw CliException.usage(file + ": is a certificate, not a public key file; its key is used only"
+                        + " after its chain is verified (--cert CERT --trust ROOT where a command offers it);"
+                        + " give the bare key.pub here");
             }
             if (paramsName != null) {
                 Object p = parameterSet(paramsName);
@@ -156,16 +218,16 @@ final class KeyFiles {
             throw new KeyFormatException("not a recognised public key (" + pub.length
                     + " bytes, no known XMSS type code or HAETAE key length); give --params for a raw key");
         } catch (KeyFormatException | CertificateFormatException | UnsupportedAlgorithmException e) {
-            throw CliException.usage("public key " + file + ": " + e.getMessage());
+            throw CliException.usage(file + ": public key: " + e.getMessage());
         }
     }
 
     static Verifier haetaeVerifier(HaetaePublicKey key, byte[] context) {
-        return new HaetaeVerifier(key, context, dev.pqsign.haetae.HaetaeEngine.FAST);
+        return new HaetaeVerifier(key, context, HaetaeEngine.FAST);
     }
 
     static boolean looksLikePem(byte[] b) {
-        String head = new String(b, 0, Math.min(b.length, 64), java.nio.charset.StandardCharsets.US_ASCII);
+        String head = new String(b, 0, Math.min(b.length, 64), StandardCharsets.US_ASCII);
         return head.stripLeading().startsWith("-----BEGIN");
     }
 
@@ -176,12 +238,12 @@ final class KeyFiles {
         }
         if (spec.toLowerCase(Locale.ROOT).startsWith("hex:")) {
             try {
-                return dev.pqsign.core.Hex.decode(spec.substring(4));
+                return Hex.decode(spec.substring(4));
             } catch (IllegalArgumentException e) {
                 throw CliException.usage("--context: " + e.getMessage());
             }
         }
-        return spec.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return spec.getBytes(StandardCharsets.UTF_8);
     }
 
     /** Every XMSS / XMSS^MT set whose signatures have this length. */

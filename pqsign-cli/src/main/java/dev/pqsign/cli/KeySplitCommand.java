@@ -1,5 +1,6 @@
 package dev.pqsign.cli;
 
+import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
@@ -37,7 +38,8 @@ final class KeySplitCommand implements Callable<Integer> {
     @Option(names = "--key", required = true, description = "The key state to split (DIR/key.state); it shrinks to part 1.")
     Path key;
 
-    @Option(names = "--parts", required = true, description = "Number of parts N (2 .. remaining signatures).")
+    @Option(names = "--parts", required = true, description = "Number of parts N (2 .. remaining signatures, at most "
+            + MAX_PARTS + ").")
     int parts;
 
     @Option(names = "--out", required = true, description = "Directory for part-2.state .. part-N.state and key.pub.")
@@ -46,14 +48,14 @@ final class KeySplitCommand implements Callable<Integer> {
     @Option(names = "--lock-timeout", defaultValue = "10", description = "Seconds to wait for another process holding the key (default 10).")
     int lockTimeout;
 
+    /** More parts than devices anyone hands one key to; each part is one fsynced file. */
+    static final int MAX_PARTS = 10_000;
+
     @Override
     public Integer call() throws IOException {
-        if (parts < 2) {
-            throw CliException.usage("--parts must be at least 2, got " + parts);
-        }
-        if (lockTimeout < 0) {
-            throw CliException.usage("--lock-timeout must not be negative, got " + lockTimeout);
-        }
+        // Bounded before anything loops over the parts (--parts 2147483647 used to overflow the loop).
+        Bounds.check("--parts", parts, 2, MAX_PARTS);
+        Bounds.lockTimeout(lockTimeout);
         byte[] head = KeyFiles.readSmall(key, "key state");
         XmssPublicKey publicKey;
         try {
@@ -64,17 +66,28 @@ final class KeySplitCommand implements Callable<Integer> {
             XmssKeyState s = XmssKeyState.decode(head);
             publicKey = s.key().publicKey();
             s.key().destroy();
-        } catch (dev.pqsign.core.KeyFormatException e) {
+            if (s.remaining() == 0) {
+                throw new CliException(CliException.FAILED, key + ": key is exhausted (no signatures left);"
+                        + " nothing to split");
+            }
+            if (parts > s.remaining()) {
+                throw CliException.usage(key + ": --parts " + parts + " is more than the " + s.remaining()
+                        + " remaining signatures; every part needs at least one");
+            }
+        } catch (KeyFormatException e) {
             throw CliException.usage(key + ": " + e.getMessage());
         } finally {
             Secrets.wipe(head);
         }
         if (Files.exists(out, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(out)) {
-            throw CliException.usage("--out " + out + " exists and is not a directory");
+            throw CliException.usage(out + ": --out exists and is not a directory");
         }
         Path pubFile = out.resolve("key.pub");
         byte[] pub = publicKey.encoded();
         boolean pubPresent = Files.exists(pubFile, LinkOption.NOFOLLOW_LINKS);
+        if (pubPresent && !Files.isRegularFile(pubFile, LinkOption.NOFOLLOW_LINKS)) {
+            throw CliException.usage(pubFile + ": is a symbolic link or special file; refusing to use it");
+        }
         if (pubPresent && !Arrays.equals(pub, KeyFiles.readSmall(pubFile, "public key"))) {
             throw CliException.usage(pubFile + " already exists and holds a different public key; choose another --out");
         }
@@ -86,13 +99,26 @@ final class KeySplitCommand implements Callable<Integer> {
         }
         boolean createdOut = false;
         if (!Files.isDirectory(out)) {
-            Files.createDirectories(out);
-            createdOut = true;
-            Path parent = out.toAbsolutePath().normalize().getParent();
-            if (parent != null) {
-                // The new directory's own entry must survive a power loss too.
-                DurableFiles.forceDirectory(parent);
+            try {
+                Files.createDirectories(out);
+                createdOut = true;
+                Path parent = out.toAbsolutePath().normalize().getParent();
+                if (parent != null) {
+                    // The new directory's own entry must survive a power loss too.
+                    DurableFiles.forceDirectory(parent);
+                }
+            } catch (IOException e) {
+                throw new CliException(CliException.FAILED, out + ": cannot create directory: " + OutputFiles.reason(e),
+                        e);
             }
+        }
+        // Before the original shrinks: the parts' directory must take new files.
+        OutputFiles.probe(partFile(2));
+        for (int i = 2; i <= parts; i++) {
+            OutputFiles.removeStaleTemps(partFile(i));
+        }
+        if (!pubPresent) {
+            OutputFiles.removeStaleTemps(pubFile);
         }
 
         List<XmssKeySplit.Part> result;
@@ -123,7 +149,7 @@ final class KeySplitCommand implements Callable<Integer> {
             refused = false;
             throw new CliException(CliException.FAILED, e.getMessage(), e);
         } catch (FileAlreadyExistsException e) {
-            throw CliException.usage(e.getFile() + " " + e.getReason());
+            throw CliException.usage(e.getFile() + ": " + e.getReason());
         } catch (IllegalArgumentException e) {
             throw CliException.usage(e.getMessage());
         } finally {

@@ -14,8 +14,6 @@ import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.concurrent.Callable;
@@ -33,7 +31,7 @@ final class KeygenCommand implements Callable<Integer> {
     @Option(names = "--params", required = true, description = "Parameter set, e.g. XMSSMT-SHA2_20/4_256 or HAETAE-2 (see 'pqsign params').")
     String params;
 
-    @Option(names = "--out", required = true, description = "Output directory (created if missing).")
+    @Option(names = "--out", required = true, description = "New key directory (created whole; an existing one must be empty).")
     Path out;
 
     @Option(names = "--seed", description = "XMSS only, for tests: SK_SEED||SK_PRF||PUB_SEED as 3n hex bytes. INSECURE.")
@@ -45,59 +43,48 @@ final class KeygenCommand implements Callable<Integer> {
     @Option(names = "--threads", description = "Threads for tree computation (default: all cores).")
     Integer threads;
 
+    /** More threads than this only costs memory; the tree computation has no use for them. */
+    static final int MAX_THREADS = 1024;
+
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
         Object p = KeyFiles.parameterSet(params);
-        boolean existed = Files.isDirectory(out);
-        Files.createDirectories(out);
-        if (!existed) {
-            // Make the new directory's own entry durable too, not just the files inside it.
-            Path parent = out.toAbsolutePath().getParent();
-            if (parent != null) {
-                DurableFiles.forceDirectory(parent);
-            }
+        if (threads != null) {
+            Bounds.check("--threads", threads, 1, MAX_THREADS);
         }
-        Path pubFile = out.resolve("key.pub");
         if (p instanceof XmssParameterSet) {
-            return xmss((XmssParameterSet) p, pubFile, err);
+            return xmss((XmssParameterSet) p, err);
         }
         if (seedHex != null) {
             throw CliException.usage("--seed is only supported for XMSS / XMSS^MT keys");
         }
         HaetaeParameterSet hp = (HaetaeParameterSet) p;
-        Path skFile = out.resolve("key.sk");
-        refuseExisting(skFile);
+        KeyDirectory.checkTarget(out);
         long t0 = System.nanoTime();
         HaetaeKeyPair kp = HaetaeKeyPairGenerator.generate(hp, new SecureRandom());
         double ms = (System.nanoTime() - t0) / 1e6;
         byte[] sk = HaetaeKeyFile.encode(kp.privateKey());
-        try {
-            DurableFiles.createAtomically(skFile, sk);
-        } catch (FileAlreadyExistsException e) {
-            throw CliException.usage(skFile + " already exists; refusing to overwrite a private key");
-        } finally {
-            Secrets.wipe(sk);
-            kp.privateKey().destroy();
+        try (KeyDirectory dir = KeyDirectory.stage(out)) {
+            try {
+                dir.write("key.sk", f -> DurableFiles.createAtomically(f, sk));
+            } finally {
+                Secrets.wipe(sk);
+                kp.privateKey().destroy();
+            }
+            dir.write("key.pub", f -> OutputFiles.writeDurably(f, kp.publicKey().getEncoded(), true));
+            dir.publish();
         }
-        writePublic(pubFile, kp.publicKey().getEncoded());
         spec.commandLine().getOut().printf("%s key generated in %.1f ms%n  public key:  %s%n  private key: %s%n",
-                hp.setName(), ms, pubFile, skFile);
+                hp.setName(), ms, out.resolve("key.pub"), out.resolve("key.sk"));
         return 0;
     }
 
-    private int xmss(XmssParameterSet p, Path pubFile, PrintWriter err) throws IOException {
+    private int xmss(XmssParameterSet p, PrintWriter err) {
         WotsDerivation d = WotsDerivation.byCliName(derivation).orElseThrow(
                 () -> CliException.usage("--derivation must be sp800-208 or rfc8391, got '" + derivation + "'"));
-        Path stateFile = out.resolve("key.state");
-        refuseExisting(stateFile);
-        int t = threads == null ? Runtime.getRuntime().availableProcessors() : Math.max(1, threads);
-        long leaves = 1L << p.treeHeight();
-        LongConsumer progress = leaves >= 4096 ? new Progress(err, leaves) : null;
-        long t0 = System.nanoTime();
-        XmssPrivateKey key;
+        byte[] seed = null;
         if (seedHex != null) {
-            byte[] seed;
             try {
                 seed = Hex.decode(seedHex);
             } catch (IllegalArgumentException e) {
@@ -107,6 +94,14 @@ final class KeygenCommand implements Callable<Integer> {
                 throw CliException.usage("--seed for " + p.setName() + " must be 3n = " + 3 * p.n() + " bytes ("
                         + 6 * p.n() + " hex digits), got " + seed.length);
             }
+        }
+        KeyDirectory.checkTarget(out);
+        int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+        long leaves = 1L << p.treeHeight();
+        LongConsumer progress = leaves >= 4096 ? new Progress(err, leaves) : null;
+        long t0 = System.nanoTime();
+        XmssPrivateKey key;
+        if (seed != null) {
             err.println("pqsign: WARNING: --seed makes a key from known seeds; it is INSECURE and for tests only");
             err.flush();
             key = XmssKeyGenerator.fromSeed(p, d, seed, t, progress);
@@ -116,40 +111,31 @@ final class KeygenCommand implements Callable<Integer> {
         }
         double ms = (System.nanoTime() - t0) / 1e6;
         byte[] state = XmssKeyState.fresh(key).encode();
-        try {
-            FileStateStore.create(stateFile, state, FileStateStore.DEFAULT_LOCK_TIMEOUT).close();
-        } catch (FileAlreadyExistsException e) {
-            throw CliException.usage(stateFile + " already exists; refusing to overwrite a key state");
+        try (KeyDirectory dir = KeyDirectory.stage(out)) {
+            try {
+                dir.write("key.state", f -> FileStateStore.create(f, state, FileStateStore.DEFAULT_LOCK_TIMEOUT).close());
+            } finally {
+                Secrets.wipe(state);
+            }
+            dir.write("key.pub", f -> OutputFiles.writeDurably(f, key.publicKey().encoded(), true));
+            dir.publish();
         } finally {
-            Secrets.wipe(state);
+            key.destroy();
         }
-        writePublic(pubFile, key.publicKey().encoded());
         PrintWriter o = spec.commandLine().getOut();
         o.printf("%s key generated in %.1f ms (%s derivation, %d signatures)%n  public key: %s%n  key state:  %s%n",
-                p.setName(), ms, d.cliName(), p.maxSignatures(), pubFile, stateFile);
+                p.setName(), ms, d.cliName(), p.maxSignatures(), out.resolve("key.pub"), out.resolve("key.state"));
         if (p.isPrivateUse()) {
             o.printf("  note: %s has a private-use type code (0x%08x); other implementations will not recognise it%n",
                     p.setName(), p.typeCode());
         }
         o.flush();
-        key.destroy();
         return 0;
     }
 
     /** Public keys are meant to be shared: durable like everything else, but readable by all (0644). */
-    static void writePublic(Path file, byte[] bytes) throws IOException {
-        DurableFiles.writeAtomically(file, bytes);
-        try {
-            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-        } catch (UnsupportedOperationException e) {
-            // Not a POSIX file system: its default permissions apply.
-        }
-    }
-
-    private static void refuseExisting(Path f) {
-        if (Files.exists(f)) {
-            throw CliException.usage(f + " already exists; refusing to overwrite a private key");
-        }
+    static void writePublic(Path file, byte[] bytes) {
+        OutputFiles.write(file, bytes, true);
     }
 
     /** Prints tree-building progress to stderr about once a second. */

@@ -55,7 +55,7 @@ final class OperatorCommand implements Callable<Integer> {
     @Option(names = "--port", description = "Sensor port (instead of --url; default 4840).")
     Integer port;
 
-    @Option(names = "--pub", description = "Pin this public key (RFC 8391 XMSS / XMSS^MT, HAETAE, or a PEM certificate's key).")
+    @Option(names = "--pub", description = "Pin this public key file (RFC 8391 XMSS / XMSS^MT or HAETAE; a certificate needs --cert with --trust).")
     Path pub;
 
     @Option(names = "--params", description = "Parameter set of --pub, for a raw key or a type code shared by XMSS and XMSS^MT.")

@@ -5,13 +5,13 @@ import dev.pqsign.haetae.HaetaeEngine;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSampler;
 import dev.pqsign.haetae.HaetaeSigner;
-import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -44,119 +44,185 @@ final class SignCommand implements Callable<Integer> {
     @Option(names = "--out-dir", description = "Directory for signatures of several --in files (NAME.sig each).")
     Path outDir;
 
-    @Option(names = "--context", description = "HAETAE context string: text, or hex:HEX.")
+    @Option(names = "--context", description = "HAETAE only: context string, text or hex:HEX.")
     String context;
 
-    @Option(names = "--engine", defaultValue = "fast", description = "HAETAE engine: fast or compact.")
+    @Option(names = "--engine", description = "HAETAE only: engine fast (default) or compact.")
     String engine;
 
-    @Option(names = "--sampler", defaultValue = "v1.2.0", description = "HAETAE sampler: v1.2.0 (default) or v1.1.2.")
+    @Option(names = "--sampler", description = "HAETAE only: sampler v1.2.0 (default) or v1.1.2.")
     String sampler;
 
-    @Option(names = "--batch", defaultValue = "1", description = "XMSS: indices reserved per state write (default 1).")
-    int batch;
+    @Option(names = "--batch", description = "XMSS only: indices reserved per state write (1 .. " + MAX_BATCH + ", default 1).")
+    Integer batch;
 
-    @Option(names = "--lock-timeout", defaultValue = "10", description = "Seconds to wait for another process holding the key (default 10).")
-    int lockTimeout;
+    @Option(names = "--lock-timeout", description = "XMSS only: seconds to wait for another process holding the key (0 .. "
+            + Bounds.MAX_LOCK_TIMEOUT + ", default 10).")
+    Integer lockTimeout;
+
+    /** More indices per state write than this gains no speed and only risks more lost indices. */
+    static final int MAX_BATCH = 1 << 16;
 
     @Override
-    public Integer call() throws IOException {
-        List<Path> outputs = outputs();
-        byte[] head = KeyFiles.readSmall(key, "private key");
-        PrintWriter o = spec.commandLine().getOut();
-        if (XmssKeyState.hasMagic(head)) {
-            Secrets.wipe(head);
-            return signXmss(outputs, o);
-        }
-        if (HaetaeKeyFile.hasMagic(head)) {
-            HaetaePrivateKey sk = HaetaeKeyFile.decode(head);
-            Secrets.wipe(head);
-            return signHaetae(sk, outputs, o);
-        }
-        Secrets.wipe(head);
-        throw CliException.usage(key + " is not a pqsign private key (neither an XMSS key.state nor a HAETAE key.sk)");
-    }
-
-    private List<Path> outputs() {
-        List<Path> outs = new ArrayList<>();
+    public Integer call() {
+        boolean several = in.size() > 1;
         if (out != null && outDir != null) {
             throw CliException.usage("give either --out or --out-dir, not both");
         }
-        if (out != null) {
-            if (in.size() != 1) {
-                throw CliException.usage("--out takes one --in; use --out-dir for " + in.size() + " files");
+        if (out == null && outDir == null) {
+            throw CliException.usage("missing --out FILE (or --out-dir DIR)");
+        }
+        if (out != null && several) {
+            throw CliException.usage("--out takes one --in; use --out-dir for " + in.size() + " files");
+        }
+        if (out != null && OutputFiles.isStdout(out)) {
+            throw CliException.usage("--out -: a signature is binary; give a file name");
+        }
+        for (Path p : in) {
+            KeyFiles.requireRegularFile(p, "message");
+        }
+        byte[] head = KeyFiles.readSmall(key, "private key");
+        try {
+            if (XmssKeyState.hasMagic(head)) {
+                refuseOptions("an XMSS key", "--context", "--engine", "--sampler");
+                int b = batch == null ? 1 : Bounds.check("--batch", batch, 1, MAX_BATCH);
+                int timeout = lockTimeout == null ? 10 : Bounds.lockTimeout(lockTimeout);
+                List<Path> outputs = prepareOutputs();
+                return signXmss(b, timeout, outputs, spec.commandLine().getOut());
             }
+            if (HaetaeKeyFile.hasMagic(head)) {
+                refuseOptions("a HAETAE key (stateless)", "--batch", "--lock-timeout");
+                HaetaeEngine e = engine(engine);
+                HaetaeSampler smp = sampler(sampler);
+                byte[] ctx = KeyFiles.context(context);
+                HaetaePrivateKey sk = KeyFiles.haetaePrivateKey(key, head);
+                try {
+                    return signHaetae(sk, e, smp, ctx, prepareOutputs(), spec.commandLine().getOut());
+                } finally {
+                    sk.destroy();
+                }
+            }
+        } finally {
+            Secrets.wipe(head);
+        }
+        throw CliException.usage(key + ": not a pqsign private key (neither an XMSS key.state nor a HAETAE key.sk)");
+    }
+
+    private void refuseOptions(String what, String... names) {
+        for (String n : names) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(n)) {
+                throw CliException.usage(key + ": " + n + " does not apply to " + what);
+            }
+        }
+    }
+
+    static HaetaeEngine engine(String name) {
+        if (name == null) {
+            return HaetaeEngine.FAST;
+        }
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "fast" -> HaetaeEngine.FAST;
+            case "compact" -> HaetaeEngine.COMPACT;
+            default -> throw CliException.usage("--engine must be fast or compact, got '" + name + "'");
+        };
+    }
+
+    static HaetaeSampler sampler(String name) {
+        if (name == null) {
+            return HaetaeSampler.V1_2_0;
+        }
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "v1.2.0", "1.2.0" -> HaetaeSampler.V1_2_0;
+            case "v1.1.2", "1.1.2" -> HaetaeSampler.V1_1_2;
+            default -> throw CliException.usage("--sampler must be v1.2.0 or v1.1.2, got '" + name + "'");
+        };
+    }
+
+    /**
+     * The signature files, checked before any index is burned: not inputs or key files, no link or
+     * special file, no two the same, and the directory takes new files. Creates {@code --out-dir}
+     * and removes temporary files an earlier, crashed run left for these names.
+     */
+    private List<Path> prepareOutputs() {
+        List<Path> outs = new ArrayList<>();
+        if (out != null) {
             outs.add(out);
-        } else if (outDir != null) {
+        } else {
+            createOutDir();
             for (Path p : in) {
                 outs.add(outDir.resolve(p.getFileName() + ".sig"));
             }
-        } else {
-            throw CliException.usage("missing --out FILE (or --out-dir DIR)");
         }
-        for (Path p : in) {
-            if (!Files.isRegularFile(p)) {
-                throw CliException.usage("message file " + p + " does not exist or is not a file");
-            }
+        List<Path> inputs = new ArrayList<>(in);
+        inputs.addAll(OutputFiles.keyFiles(key));
+        OutputFiles.checkAll(outs, inputs);
+        for (Path p : outs) {
+            OutputFiles.removeStaleTemps(p);
         }
         return outs;
     }
 
-    private int signXmss(List<Path> outputs, PrintWriter o) throws IOException {
-        if (outDir != null) {
-            Files.createDirectories(outDir);
+    private void createOutDir() {
+        if (Files.isDirectory(outDir)) {
+            return;
         }
-        try (FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(lockTimeout));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Math.max(1, batch),
+        if (Files.exists(outDir, LinkOption.NOFOLLOW_LINKS)) {
+            throw CliException.usage(outDir + ": --out-dir exists and is not a directory");
+        }
+        try {
+            Files.createDirectories(outDir);
+        } catch (IOException e) {
+            throw new CliException(CliException.FAILED, outDir + ": cannot create directory: " + OutputFiles.reason(e), e);
+        }
+    }
+
+    private int signXmss(int b, int timeout, List<Path> outputs, PrintWriter o) {
+        try (FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(timeout));
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store, b,
                         Runtime.getRuntime().availableProcessors())) {
             for (int i = 0; i < in.size(); i++) {
                 byte[] msg = KeyFiles.read(in.get(i), "message");
                 long t0 = System.nanoTime();
                 var s = signer.signIndexed(idx -> msg);
                 double ms = (System.nanoTime() - t0) / 1e6;
-                DurableFiles.writeAtomically(outputs.get(i), s.signature());
+                writeSignature(outputs.get(i), s.signature(), "index " + s.index() + " is used up");
                 o.printf("%s: index %d, %d bytes, %.2f ms -> %s%n", in.get(i), s.index(), s.signature().length, ms,
                         outputs.get(i));
             }
             o.printf("%s: %d signatures left%n", signer.parameterSet().setName(), signer.remaining());
+        } catch (IOException e) {
+            throw new CliException(CliException.FAILED, key + ": " + OutputFiles.reason(e), e);
         }
         o.flush();
         return 0;
     }
 
-    private int signHaetae(HaetaePrivateKey sk, List<Path> outputs, PrintWriter o) throws IOException {
-        HaetaeEngine e = switch (engine.toLowerCase(Locale.ROOT)) {
-            case "fast" -> HaetaeEngine.FAST;
-            case "compact" -> HaetaeEngine.COMPACT;
-            default -> throw CliException.usage("--engine must be fast or compact, got '" + engine + "'");
-        };
-        HaetaeSampler smp = switch (sampler.toLowerCase(Locale.ROOT)) {
-            case "v1.2.0", "1.2.0" -> HaetaeSampler.V1_2_0;
-            case "v1.1.2", "1.1.2" -> HaetaeSampler.V1_1_2;
-            default -> throw CliException.usage("--sampler must be v1.2.0 or v1.1.2, got '" + sampler + "'");
-        };
-        if (outDir != null) {
-            Files.createDirectories(outDir);
-        }
+    private int signHaetae(HaetaePrivateKey sk, HaetaeEngine e, HaetaeSampler smp, byte[] ctx, List<Path> outputs,
+            PrintWriter o) {
         HaetaeSigner signer;
         try {
-            signer = new HaetaeSigner(sk, KeyFiles.context(context), smp, e, new SecureRandom());
+            signer = new HaetaeSigner(sk, ctx, smp, e, new SecureRandom());
         } catch (IllegalArgumentException ex) {
-            throw CliException.usage(ex.getMessage());
+            throw CliException.usage(key + ": " + ex.getMessage());
         }
-        try {
-            for (int i = 0; i < in.size(); i++) {
-                byte[] msg = KeyFiles.read(in.get(i), "message");
-                long t0 = System.nanoTime();
-                byte[] sig = signer.sign(msg);
-                double ms = (System.nanoTime() - t0) / 1e6;
-                DurableFiles.writeAtomically(outputs.get(i), sig);
-                o.printf("%s: %d bytes, %.2f ms -> %s%n", in.get(i), sig.length, ms, outputs.get(i));
-            }
-        } finally {
-            sk.destroy();
+        for (int i = 0; i < in.size(); i++) {
+            byte[] msg = KeyFiles.read(in.get(i), "message");
+            long t0 = System.nanoTime();
+            byte[] sig = signer.sign(msg);
+            double ms = (System.nanoTime() - t0) / 1e6;
+            writeSignature(outputs.get(i), sig, "HAETAE is stateless: sign again");
+            o.printf("%s: %d bytes, %.2f ms -> %s%n", in.get(i), sig.length, ms, outputs.get(i));
         }
         o.flush();
         return 0;
+    }
+
+    private static void writeSignature(Path file, byte[] sig, String consequence) {
+        try {
+            OutputFiles.write(file, sig, false);
+        } catch (CliException e) {
+            throw new CliException(CliException.FAILED, e.getMessage() + "; the signature is lost (" + consequence + ")",
+                    e.getCause());
+        }
     }
 }

@@ -157,7 +157,7 @@ final class TelemetryKeys {
             return new OpenSensorKey(new SensorKey(signer, KeyId.ofPublicKey(pub), der), desc, signer, store);
         }
         if (HaetaeKeyFile.hasMagic(head)) {
-            HaetaePrivateKey sk = HaetaeKeyFile.decode(head);
+            HaetaePrivateKey sk = KeyFiles.haetaePrivateKey(key, head);
             Secrets.wipe(head);
             byte[] pub = sk.publicKey().getEncoded();
             byte[] der;

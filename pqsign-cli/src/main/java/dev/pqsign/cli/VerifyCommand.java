@@ -1,6 +1,7 @@
 package dev.pqsign.cli;
 
 import dev.pqsign.core.Verifier;
+import dev.pqsign.haetae.HaetaeParameterSet;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -13,7 +14,7 @@ final class VerifyCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--pub", required = true, description = "Public key: RFC 8391 key file, raw root||PUB_SEED with --params, HAETAE key, or certificate (PEM).")
+    @Option(names = "--pub", required = true, description = "Public key: RFC 8391 key file, raw root||PUB_SEED with --params, HAETAE key, or certificate (PEM, with --trust).")
     Path pub;
 
     @Option(names = "--in", required = true, description = "Message file.")
@@ -28,10 +29,17 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--context", description = "HAETAE context string: text, or hex:HEX.")
     String context;
 
+    @Option(names = "--trust", description = "Trusted root certificate: required when --pub is a certificate, whose chain is verified first.")
+    Path trust;
+
     @Override
     public Integer call() {
         byte[] signature = KeyFiles.readSmall(sig, "signature");
-        Verifier v = KeyFiles.verifier(pub, params, signature.length, KeyFiles.context(context));
+        Verifier v = KeyFiles.verifier(pub, params, signature.length, KeyFiles.context(context), trust);
+        if (context != null && !(v.parameterSet() instanceof HaetaeParameterSet)) {
+            throw CliException.usage(pub + ": --context applies only to HAETAE keys, this is "
+                    + v.parameterSet().setName());
+        }
         byte[] msg = KeyFiles.read(in, "message");
         boolean ok = v.verify(msg, signature);
         if (ok) {

@@ -27,6 +27,15 @@ class BenchCommandTest {
     }
 
     @Test
+    void bench_jsonUnwritable_refusedBeforeMeasuring(@TempDir Path dir) {
+        CliRunner.Result r = CliRunner.run("bench", "--quick", "--schemes", "ML-DSA-44", "--no-hash-counts",
+                "--no-opcua", "--json", dir.toString());
+        assertEquals(2, r.exit(), r.toString());
+        assertEquals("pqsign: " + dir + ": is a directory; give a file name\n", r.err(), "refused before any"
+                + " measurement was logged");
+    }
+
+    @Test
     void benchQuick_oneScheme_writesJsonAndReport(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("out/bench.json");
         CliRunner.Result r = CliRunner.run("bench", "--quick", "--schemes", "ML-DSA-44", "--no-hash-counts",

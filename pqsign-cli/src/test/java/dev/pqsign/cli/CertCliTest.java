@@ -40,8 +40,9 @@ class CertCliTest {
         Files.writeString(dir.resolve("m.txt"), "rpm=1500.2");
         assertEquals(0, CliRunner.run("sign", "--key", p("sensor/key.sk"), "--in", p("m.txt"), "--out", p("m.sig"))
                 .exit());
-        r = CliRunner.run("verify", "--pub", p("sensor.pem"), "--in", p("m.txt"), "--sig", p("m.sig"));
-        assertEquals(0, r.exit(), "verify --pub accepts a certificate: " + r);
+        r = CliRunner.run("verify", "--pub", p("sensor.pem"), "--trust", p("root.pem"), "--in", p("m.txt"), "--sig",
+                p("m.sig"));
+        assertEquals(0, r.exit(), "verify --pub accepts a certificate whose chain verifies: " + r);
 
         // A different root is not trusted.
         assertEquals(0, CliRunner.run("keygen", "--params", "XMSS-SHA2_10_256", "--out", p("other")).exit());

@@ -52,4 +52,13 @@ class DemoCliTest {
         assertEquals(2, CliRunner.run("demo", "--jit-warmup", "soon", "--data-dir", dir.toString()).exit());
         assertEquals(2, CliRunner.run("demo", "--jit-warmup", "-5", "--data-dir", dir.toString()).exit());
     }
+
+    @Test
+    void demo_jsonOutputUnwritable_refusedBeforeAnythingRuns() {
+        var r = CliRunner.run("demo", "--data-dir", dir.resolve("data").toString(), "--readings", "1", "--sets",
+                "HAETAE-2", "--jit-warmup", "0", "--json", dir.toString());
+        assertEquals(2, r.exit(), r.toString());
+        assertTrue(r.err().equals("pqsign: " + dir + ": is a directory; give a file name\n"), r.err());
+        assertEquals("", r.out(), "nothing measured for a report that could not be written");
+    }
 }

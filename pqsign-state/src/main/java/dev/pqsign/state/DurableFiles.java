@@ -70,6 +70,27 @@ public final class DurableFiles {
     }
 
     /**
+     * Checks that {@code target} could be written now, by creating and deleting a temporary file of
+     * the form a write uses ({@code .NAME.tmp-<16 hex>}) in its directory. Callers that must not
+     * waste something irreplaceable on a write that cannot succeed (an XMSS index burned for a
+     * signature) call this first: a missing directory, missing permissions or a read-only file
+     * system fail here, before anything was spent. A full disk can still fail the write itself.
+     *
+     * @throws NoSuchFileException if the target's directory does not exist
+     * @throws IOException if a file cannot be created in that directory
+     */
+    public static void probeWritable(Path target) throws IOException {
+        Path abs = target.toAbsolutePath();
+        Path dir = abs.getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new NoSuchFileException(String.valueOf(dir), null, "directory does not exist");
+        }
+        Path probe = dir.resolve("." + abs.getFileName() + TEMP_MARKER + randomHex());
+        FileOps.REAL.close(FileOps.REAL.openTemp(probe));
+        Files.deleteIfExists(probe);
+    }
+
+    /**
      * Reads a whole file of at most {@code maxBytes} bytes. The size is checked before any buffer is
      * allocated, so a wrong or corrupted path cannot make the caller allocate gigabytes.
      *

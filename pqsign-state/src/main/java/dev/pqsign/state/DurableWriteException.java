@@ -1,6 +1,11 @@
 package dev.pqsign.state;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -53,12 +58,26 @@ public final class DurableWriteException extends IOException {
         return sb.toString();
     }
 
-    private static String describe(IOException cause) {
-        String kind = cause.getClass().getSimpleName();
-        String reason = cause.getMessage();
-        if (cause instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
-            reason = fse.getReason();
+    /** The cause in words, without Java class names: these messages are shown to operators. */
+    static String describe(IOException cause) {
+        if (cause instanceof AtomicMoveNotSupportedException amn) {
+            return "atomic rename not supported" + (amn.getReason() == null ? "" : ": " + amn.getReason());
         }
-        return reason == null ? kind : kind + ": " + reason;
+        if (cause instanceof FileSystemException fse && fse.getReason() != null) {
+            return fse.getReason();
+        }
+        if (cause instanceof NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (cause instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (cause instanceof FileAlreadyExistsException) {
+            return "file exists";
+        }
+        if (cause instanceof FileSystemException) {
+            return "file system error";
+        }
+        return cause.getMessage() == null ? "input/output error" : cause.getMessage();
     }
 }

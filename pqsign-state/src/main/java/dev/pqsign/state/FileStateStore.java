@@ -330,7 +330,7 @@ public final class FileStateStore implements StateStore {
             return FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new IOException("cannot open lock file " + lockFile + " of state file " + stateFile
-                    + " for writing (" + e + ")", e);
+                    + " for writing (" + DurableWriteException.describe(e) + ")", e);
         }
     }
 

@@ -176,7 +176,8 @@ class DurableFilesTest {
         DurableWriteException e = assertThrows(DurableWriteException.class,
                 () -> DurableFiles.write(f, bytes("new"), noAtomicMove, false));
         assertEquals(WriteStep.RENAME, e.step());
-        assertTrue(e.getMessage().contains("AtomicMoveNotSupportedException"), e.getMessage());
+        assertTrue(e.getMessage().contains("atomic rename not supported: cross-device"), e.getMessage());
+        assertFalse(e.getMessage().contains("Exception"), "no Java class names in messages: " + e.getMessage());
         assertArrayEquals(bytes("old"), Files.readAllBytes(f));
         assertEquals(List.of(), TempFiles.of(f));
     }

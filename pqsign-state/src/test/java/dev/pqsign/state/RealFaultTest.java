@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -85,5 +86,20 @@ class RealFaultTest {
         assertTrue(w.getMessage().contains("Read-only file system"), w.getMessage());
         assertEquals(9, Counter.decode(Files.readAllBytes(file)));
         assertEquals(List.of(), TempFiles.of(file));
+    }
+
+    @Test
+    void probeWritable_readOnlyMount_failsAndLeavesNothing_writableDirectory_leavesNothing() throws Exception {
+        Path ro = Files.createDirectory(dir.resolve("ro-probe"));
+        mounts.mount(ro, "-t", "tmpfs", "-o", "ro,size=16k", "tmpfs");
+        IOException e = assertThrows(IOException.class, () -> DurableFiles.probeWritable(ro.resolve("m.sig")));
+        assertTrue(e.getMessage().contains("Read-only file system"), e.getMessage());
+
+        Path target = dir.resolve("m.sig");
+        DurableFiles.probeWritable(target);
+        assertEquals(List.of(), TempFiles.of(target));
+        assertTrue(Files.notExists(target));
+        assertThrows(NoSuchFileException.class,
+                () -> DurableFiles.probeWritable(dir.resolve("missing").resolve("m.sig")));
     }
 }
