@@ -1,13 +1,17 @@
 package dev.pqsign.cli;
 
 import dev.pqsign.core.Hex;
+import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaePrivateKey;
+import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPublicKey;
 import dev.pqsign.xmss.XmssSignatures;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -21,13 +25,18 @@ final class InspectCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", description = "The file.")
+    @Parameters(index = "0", description = "The file, or a sensor key directory (DIR with DIR/key.pub).")
     Path file;
 
     @Override
     public Integer call() {
-        byte[] b = KeyFiles.readSmall(file, "file");
         PrintWriter o = spec.commandLine().getOut();
+        if (Files.isDirectory(file) && Files.isRegularFile(file.resolve(SensorKeyDirectory.PUBLIC_KEY))) {
+            describeKeyDirectory(o);
+            o.flush();
+            return 0;
+        }
+        byte[] b = KeyFiles.readSmall(file, "file");
         try {
             if (XmssKeyState.hasMagic(b)) {
                 XmssKeyState s = XmssKeyState.decode(b);
@@ -53,11 +62,30 @@ final class InspectCommand implements Callable<Integer> {
             } else {
                 describeRaw(b, o);
             }
-        } catch (dev.pqsign.core.KeyFormatException e) {
+        } catch (KeyFormatException e) {
             throw CliException.usage(file + ": " + e.getMessage());
         }
         o.flush();
         return 0;
+    }
+
+    /** A sensor key directory: its current generation and what is left of it (no lock taken, nothing changed). */
+    private void describeKeyDirectory(PrintWriter o) {
+        SensorKeyDirectory.Inspection i;
+        try {
+            i = SensorKeyDirectory.inspect(file);
+        } catch (KeyFormatException e) {
+            throw CliException.usage(file + ": " + e.getMessage());
+        } catch (IOException e) {
+            throw CliException.usage(file + ": " + e.getMessage());
+        }
+        o.printf("%s: pqsign sensor key directory (docs/key-directory.md)%n", file);
+        o.printf("  parameter set:  %s%n", i.parameterSet());
+        o.printf("  chain id:       %s (key id of generation 0, DIR/key.pub)%n", Hex.encode(i.chainId()));
+        o.printf("  generation:     %d (%d key handovers)%n", i.generation(), i.handovers());
+        o.printf("  current key id: %s%n", Hex.encode(i.currentKeyId()));
+        o.printf("  remaining:      %d signatures%n", i.remaining());
+        o.printf("  next key:       %s%n", i.nextKeyReady() ? "prepared" : "not prepared yet");
     }
 
     private void describeRaw(byte[] b, PrintWriter o) {

@@ -22,6 +22,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -149,55 +150,124 @@ public final class SensorKeyDirectory implements AutoCloseable {
      */
     public static SensorKeyDirectory open(Path dir, Options options) throws IOException {
         Objects.requireNonNull(options, "options");
+        SensorKeyDirectory d = new SensorKeyDirectory(dir, options, readFirstKey(dir));
+        d.load();
+        return d;
+    }
+
+    /** The generations on disk: the current one, its key, and the handover that made it current. */
+    private record Generations(long current, PqPublicKey key, SignedKeyHandover latest, TreeMap<Long, Path> dirs) {
+    }
+
+    /**
+     * Finds the current generation: the highest one with a handover record, the handovers numbered
+     * without a hole. Only the latest record is verified here (under the previous key, whose public
+     * key is on disk): the earlier ones were verified when they were made, and a sensor that has
+     * rolled over for years must still open in milliseconds. Operators verify every one anyway.
+     */
+    private static Generations scan(Path dir, PqPublicKey firstKey) throws IOException {
+        TreeMap<Long, Path> generations = generationDirectories(dir);
+        long current = 0;
+        for (var e : generations.entrySet()) {
+            if (!Files.exists(e.getValue().resolve(HANDOVER), LinkOption.NOFOLLOW_LINKS)) {
+                continue;
+            }
+            if (e.getKey() != current + 1) {
+                throw new KeyFormatException(e.getValue().resolve(HANDOVER) + " hands over to generation " + e.getKey()
+                        + " but generation " + (current + 1) + " has no handover");
+            }
+            current = e.getKey();
+        }
+        for (long g : generations.keySet()) {
+            if (g > current + 1) {
+                throw new KeyFormatException(generations.get(g) + " is a generation after the next one (current is "
+                        + current + ")");
+            }
+        }
+        if (current == 0) {
+            return new Generations(0, firstKey, null, generations);
+        }
+        Path h = generations.get(current).resolve(HANDOVER);
+        SignedKeyHandover signed = SignedKeyHandover.decode(readSmall(h));
+        PqPublicKey previous = current == 1 ? firstKey
+                : PublicKeys.decode(firstKey.parameterSet().setName(), readSmall(generations.get(current - 1)
+                        .resolve(PUBLIC_KEY)));
+        if (signed.statement().sequence() != current || !signed.isSignedBy(previous)
+                || !MessageDigest.isEqual(signed.statement().chainId(), PublicKeys.keyId(firstKey))) {
+            throw new KeyFormatException(h + " is not a handover of this directory from generation " + (current - 1)
+                    + " signed by its key");
+        }
+        return new Generations(current, signed.statement().newKey(), signed, generations);
+    }
+
+    private void load() throws IOException {
+        deleteTemporaryDirectories();
+        Generations found = scan(dir, firstKey);
+        for (var e : found.dirs().headMap(found.current()).entrySet()) {
+            destroyState(e.getValue().resolve(STATE));
+        }
+        if (found.current() > 0) {
+            destroyState(dir.resolve(STATE)); // generation 0 lives in the directory itself
+        }
+        this.generation = found.current();
+        this.currentKey = found.key();
+        this.latestHandover = Optional.ofNullable(found.latest());
+        openCurrentSigner();
+    }
+
+    /** What {@code pqsign inspect DIR} shows of a key directory, read without taking its lock. */
+    public record Inspection(String parameterSet, byte[] chainId, long generation, byte[] currentKeyId, long remaining,
+            boolean nextKeyReady, long handovers) {
+        public Inspection {
+            chainId = chainId.clone();
+            currentKeyId = currentKeyId.clone();
+        }
+
+        @Override
+        public byte[] chainId() {
+            return chainId.clone();
+        }
+
+        @Override
+        public byte[] currentKeyId() {
+            return currentKeyId.clone();
+        }
+    }
+
+    /**
+     * Describes a key directory without opening a signer (no lock, nothing changed): the current
+     * generation, its key, the signatures it has left, whether the next key is prepared.
+     *
+     * @throws KeyFormatException if the directory is not a sensor key directory
+     */
+    public static Inspection inspect(Path dir) throws IOException {
+        PqPublicKey first = readFirstKey(dir);
+        Generations found = scan(dir, first);
+        long g = found.current();
+        Path state = g == 0 ? dir.resolve(STATE) : found.dirs().get(g).resolve(STATE);
+        byte[] stateBytes = readSmall(state);
+        long remaining;
+        try {
+            XmssKeyState s = XmssKeyState.decode(stateBytes);
+            remaining = s.remaining();
+            s.key().destroy();
+        } finally {
+            Secrets.wipe(stateBytes);
+        }
+        Path next = found.dirs().get(g + 1);
+        boolean ready = next != null && Files.isRegularFile(next.resolve(STATE), LinkOption.NOFOLLOW_LINKS);
+        return new Inspection(found.key().parameterSet().setName(), PublicKeys.keyId(first), g,
+                PublicKeys.keyId(found.key()), remaining, ready, g);
+    }
+
+    private static PqPublicKey readFirstKey(Path dir) throws IOException {
         Path first = dir.resolve(PUBLIC_KEY);
         byte[] pub = readSmall(first);
         List<XmssParameterSet> candidates = XmssPublicKey.candidates(pub);
         if (candidates.isEmpty()) {
             throw new KeyFormatException(first + " is not an XMSS / XMSS^MT public key (only stateful keys roll over)");
         }
-        PqPublicKey firstKey = PqPublicKey.of(XmssPublicKey.decode(candidates.get(0).family(), pub));
-        SensorKeyDirectory d = new SensorKeyDirectory(dir, options, firstKey);
-        d.load();
-        return d;
-    }
-
-    private void load() throws IOException {
-        deleteTemporaryDirectories();
-        TreeMap<Long, Path> generations = generationDirectories();
-        long current = 0;
-        PqPublicKey key = firstKey;
-        SignedKeyHandover latest = null;
-        for (var e : generations.entrySet()) {
-            Path h = e.getValue().resolve(HANDOVER);
-            if (!Files.exists(h, LinkOption.NOFOLLOW_LINKS)) {
-                continue;
-            }
-            if (e.getKey() != current + 1) {
-                throw new KeyFormatException(h + " hands over to generation " + e.getKey() + " but generation "
-                        + (current + 1) + " has no handover");
-            }
-            SignedKeyHandover signed = SignedKeyHandover.decode(readSmall(h));
-            if (signed.statement().sequence() != e.getKey() || !signed.isSignedBy(key)) {
-                throw new KeyFormatException(h + " is not a handover from generation " + current + " signed by its key");
-            }
-            current = e.getKey();
-            key = signed.statement().newKey();
-            latest = signed;
-        }
-        // Prepared keys beyond the next one cannot exist unless someone copied directories around.
-        for (long g : generations.keySet()) {
-            if (g > current + 1) {
-                throw new KeyFormatException(generationDir(g) + " is a generation after the next one (current is "
-                        + current + ")");
-            }
-        }
-        for (long g = 0; g < current; g++) {
-            destroyState(stateFile(g));
-        }
-        this.generation = current;
-        this.currentKey = key;
-        this.latestHandover = Optional.ofNullable(latest);
-        openCurrentSigner();
+        return PqPublicKey.of(XmssPublicKey.decode(candidates.get(0).family(), pub));
     }
 
     private void openCurrentSigner() throws IOException {
@@ -339,7 +409,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
         return generationDir(g).resolve(STATE);
     }
 
-    private TreeMap<Long, Path> generationDirectories() throws IOException {
+    private static TreeMap<Long, Path> generationDirectories(Path dir) throws IOException {
         TreeMap<Long, Path> out = new TreeMap<>();
         Path parent = dir.resolve(GENERATIONS);
         if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
