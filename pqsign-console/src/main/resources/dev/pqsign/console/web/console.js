@@ -179,6 +179,7 @@
       var step = uPlot.paths.stepped({ align: 1 });
       latencyChart = new uPlot({
         width: chartWidth(box), height: 180,
+        legend: { live: false },
         cursor: { drag: { x: false, y: false } },
         scales: { x: { time: false } },
         axes: [{ values: function (u, splits) { return splits.map(function (i) { return labels[i] || ''; }); },
