@@ -8,12 +8,12 @@ import dev.pqsign.telemetry.VerdictEvent;
 import java.time.Instant;
 
 /** Real signed records (Ed25519 test double) and the verdict events an operator would emit for them. */
-final class Records {
+public final class Records {
 
-    final Ed25519TestDouble key = Ed25519TestDouble.generate();
+    public final Ed25519TestDouble key = Ed25519TestDouble.generate();
     private long sequence;
 
-    SignedRecord record(String reading, long index) throws Exception {
+    public SignedRecord record(String reading, long index) throws Exception {
         String set = Ed25519TestDouble.PARAMS.setName();
         SignedReading unsigned = new SignedReading(reading, index, new byte[1]);
         byte[] sig = key.signer().sign(unsigned.message(set));
@@ -22,12 +22,12 @@ final class Records {
                 System.nanoTime(), System.nanoTime());
     }
 
-    VerdictEvent event(String sensor, Verdict.Reason reason, String reading, long index) throws Exception {
+    public VerdictEvent event(String sensor, Verdict.Reason reason, String reading, long index) throws Exception {
         return VerdictEvent.of(sensor, new Verdict(reason, index, reason.name().toLowerCase()), record(reading, index),
                 Instant.now());
     }
 
-    VerdictEvent gap(String sensor, long from, long to) {
+    public VerdictEvent gap(String sensor, long from, long to) {
         return VerdictEvent.gap(sensor, key.keyId(), new Verdict.Gap(from, to), Instant.now());
     }
 }
