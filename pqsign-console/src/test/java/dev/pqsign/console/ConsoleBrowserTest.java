@@ -238,9 +238,18 @@ class ConsoleBrowserTest {
                 .executeScript("return document.documentElement.scrollWidth <= window.innerWidth;")));
         Files.write(ARTIFACTS.resolve("console-phone.png"), browser.getScreenshotAs(OutputType.BYTES));
 
-        List<LogEntry> problems = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
-                .filter(e -> e.getLevel().intValue() >= Level.WARNING.intValue()).collect(Collectors.toList());
-        assertEquals(List.of(), problems.stream().map(LogEntry::getMessage).collect(Collectors.toList()),
+        // The probe proves the browser log is captured, so an empty list below means something.
+        js("console.warn('pqsign-probe');");
+        List<String> problems = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(e -> e.getLevel().intValue() >= Level.WARNING.intValue()).map(LogEntry::getMessage)
+                .collect(Collectors.toList());
+        assertTrue(problems.stream().anyMatch(m -> m.contains("pqsign-probe")), problems.toString());
+        assertEquals(List.of(), problems.stream().filter(m -> !m.contains("pqsign-probe")).collect(Collectors.toList()),
                 "browser console warnings or errors (a CSP violation would show here)");
+
+        // The Content-Security-Policy is in force: an inline script added to the page does not run.
+        js("var s = document.createElement('script'); s.textContent = 'window.pqsignInline = 1;';"
+                + " document.body.appendChild(s);");
+        assertNull(js("return window.pqsignInline;"), "inline script ran despite the CSP");
     }
 }
