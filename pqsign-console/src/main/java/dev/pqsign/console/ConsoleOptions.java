@@ -53,6 +53,8 @@ public final class ConsoleOptions {
             portText = hostPort.substring(colon + 1);
             if (host.startsWith("[") && host.endsWith("]")) {
                 host = host.substring(1, host.length() - 1);
+            } else if (host.contains(":")) {
+                throw new IllegalArgumentException("an IPv6 address needs brackets: [" + host + "]:" + portText);
             }
             if (host.isEmpty()) {
                 throw new IllegalArgumentException("no host before ':' in " + hostPort);

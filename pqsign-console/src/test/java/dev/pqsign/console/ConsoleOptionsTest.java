@@ -40,5 +40,7 @@ class ConsoleOptionsTest {
                 () -> ConsoleOptions.parse("70000")).getMessage());
         assertEquals("no host before ':' in :80", assertThrows(IllegalArgumentException.class,
                 () -> ConsoleOptions.parse(":80")).getMessage());
+        assertEquals("an IPv6 address needs brackets: [::]:80", assertThrows(IllegalArgumentException.class,
+                () -> ConsoleOptions.parse(":::80")).getMessage());
     }
 }
