@@ -136,6 +136,7 @@ public final class ConsoleModel {
     public synchronized Map<String, Object> snapshot() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("historyMillis", history.toMillis());
+        m.put("feedSize", feedSize);
         List<Object> cards = new ArrayList<>();
         for (SensorView s : sensors.values()) {
             cards.add(s.toJson());
@@ -198,7 +199,12 @@ public final class ConsoleModel {
         while (q.size() > MAX_POINTS || ((Long) q.peekFirst().get(0)) < oldest) {
             q.removeFirst();
         }
-        newPoints.computeIfAbsent(sensor, k -> new ArrayList<>()).add(p);
+        List<List<Object>> fresh = newPoints.computeIfAbsent(sensor, k -> new ArrayList<>());
+        fresh.add(p);
+        if (fresh.size() > MAX_POINTS) {
+            // A flood between two pushes: the page keeps no more than this anyway.
+            fresh.remove(0);
+        }
     }
 
     private void feed(String kind, String sensor, String reason, long index, String text, Instant at) {
@@ -215,5 +221,8 @@ public final class ConsoleModel {
             feed.removeLast();
         }
         newFeed.add(item);
+        if (newFeed.size() > feedSize) {
+            newFeed.remove(0);
+        }
     }
 }

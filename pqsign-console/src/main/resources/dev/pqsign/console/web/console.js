@@ -8,7 +8,7 @@
   var historyMillis = 300000;
   var latencyChart = null;
   var latencyData = null;
-  var FEED_MAX = 200;
+  var feedMax = 200;
   var CHART_HEIGHT = 140;
 
   function el(tag, cls, text) {
@@ -219,7 +219,7 @@
     var list = byId('feed');
     // Items arrive oldest first; each goes on top.
     items.forEach(function (item) { list.insertBefore(feedItem(item), list.firstChild); });
-    while (list.children.length > FEED_MAX) { list.removeChild(list.lastChild); }
+    while (list.children.length > feedMax) { list.removeChild(list.lastChild); }
     byId('feed-empty').classList.toggle('hidden', list.children.length > 0);
   }
 
@@ -234,6 +234,7 @@
   function apply(msg, snapshot) {
     if (snapshot) {
       historyMillis = msg.historyMillis || historyMillis;
+      feedMax = msg.feedSize || feedMax;
       cards.forEach(function (c) { if (c.chart) { c.chart.destroy(); } c.root.remove(); });
       cards.clear();
       byId('feed').replaceChildren();

@@ -77,6 +77,26 @@ class ConsoleModelTest {
     }
 
     @Test
+    void takeDelta_floodOfRejections_feedBoundedToSize() throws Exception {
+        model.takeDelta();
+        for (int i = 0; i < 10; i++) {
+            model.verdict(records.event("s1", Reason.BAD_SIGNATURE, "x", i), null);
+        }
+        assertEquals(List.of(7L, 8L, 9L), list(model.takeDelta(), "feed").stream().map(f -> f.get("index")).toList());
+    }
+
+    @Test
+    void verdict_undecodableValue_rejectedWithoutReading() {
+        model.verdict(VerdictEvent.of("s1", new Verdict(Reason.MALFORMED, -1, "not a signed record"), null,
+                Instant.now()), null);
+        Map<String, Object> card = list(model.snapshot(), "sensors").get(0);
+        assertEquals("REJECTED", card.get("verdict"));
+        assertEquals("MALFORMED", card.get("reason"));
+        assertNull(card.get("reading"));
+        assertEquals(-1L, card.get("index"));
+    }
+
+    @Test
     void points_olderThanHistory_dropped() throws Exception {
         Instant t = Instant.parse("2026-12-01T00:00:00Z");
         model.verdict(at(Reason.ACCEPTED, "1,t", 0, t), null);
