@@ -1,0 +1,175 @@
+package dev.pqsign.console;
+
+import dev.pqsign.console.internal.ConsoleHandler;
+import dev.pqsign.console.internal.ConsoleMetrics;
+import dev.pqsign.console.internal.ConsoleModel;
+import dev.pqsign.console.internal.EventHub;
+import dev.pqsign.telemetry.LatencyRecord;
+import dev.pqsign.telemetry.VerdictEvent;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Clock;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The operator console: a live, read-only web page of every sensor's latest reading, verdict, key
+ * and counts, a feed of rejections, gaps, handovers and alarms, charts, Prometheus {@code /metrics}
+ * and {@code /healthz}. Feed it from the operator (or demo, or verifier) through the methods below;
+ * they are thread-safe, cheap and never block on the network: pages are updated by a separate thread
+ * a few times a second.
+ *
+ * <p>Routes: {@code /} the page, {@code /static/*} its scripts, styles and the chart library's
+ * licence, {@code /events} Server-Sent Events, {@code /state} the page's data as JSON,
+ * {@code /metrics}, {@code /healthz}. Only GET and HEAD are answered.
+ */
+public final class ConsoleServer implements AutoCloseable {
+
+    private final Server server;
+    private final ConsoleModel model;
+    private final ConsoleMetrics metrics;
+    private final EventHub hub;
+    private final URI uri;
+
+    private ConsoleServer(Server server, ConsoleModel model, ConsoleMetrics metrics, EventHub hub, URI uri) {
+        this.server = server;
+        this.model = model;
+        this.metrics = metrics;
+        this.hub = hub;
+        this.uri = uri;
+    }
+
+    /**
+     * Starts the console.
+     *
+     * @throws IOException if the address cannot be bound (e.g. the port is taken)
+     */
+    public static ConsoleServer start(ConsoleOptions options) throws IOException {
+        Objects.requireNonNull(options, "options");
+        ConsoleModel model = new ConsoleModel(options.history(), options.feedSize(), Clock.systemUTC());
+        ConsoleMetrics metrics = new ConsoleMetrics();
+        EventHub hub = new EventHub(model);
+        QueuedThreadPool threads = new QueuedThreadPool(16, 2);
+        threads.setName("pqsign-console");
+        threads.setDaemon(true);
+        Server server = new Server(threads);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendDateHeader(true);
+        ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(options.bindAddress());
+        connector.setPort(options.port());
+        server.addConnector(connector);
+        Set<String> allowedHosts = null;
+        if (options.isLoopback()) {
+            allowedHosts = new HashSet<>(ConsoleHandler.LOOPBACK_NAMES);
+            allowedHosts.add(options.bindAddress().toLowerCase(Locale.ROOT));
+        }
+        server.setHandler(new ConsoleHandler(model, metrics, hub, allowedHosts));
+        // No graceful drain: open event streams would hold the stop for the whole timeout.
+        server.setStopTimeout(0);
+        try {
+            server.start();
+        } catch (Exception e) {
+            hub.close();
+            try {
+                server.stop();
+            } catch (Exception ignored) {
+                // the start failure is the error to report
+            }
+            throw new IOException("cannot listen on " + options + ": " + e.getMessage(), e);
+        }
+        String host = options.bindAddress().contains(":") ? "[" + options.bindAddress() + "]" : options.bindAddress();
+        if (!options.isLoopback() && (host.equals("0.0.0.0") || host.equals("[::]"))) {
+            host = "127.0.0.1";
+        }
+        URI uri = URI.create("http://" + host + ":" + connector.getLocalPort() + "/");
+        return new ConsoleServer(server, model, metrics, hub, uri);
+    }
+
+    /** The page's address (for a console bound to all interfaces, its loopback address). */
+    public URI uri() {
+        return uri;
+    }
+
+    /** The TCP port listened on. */
+    public int port() {
+        return uri.getPort();
+    }
+
+    /** A verdict on a received record, or a gap, without monotonic-clock latencies. */
+    public void verdict(VerdictEvent event) {
+        verdict(event, null);
+    }
+
+    /**
+     * A verdict on a received record, or a gap.
+     *
+     * @param latency sign / transfer / verify / end-to-end durations when the operator has them, else null
+     */
+    public void verdict(VerdictEvent event, LatencyRecord latency) {
+        Objects.requireNonNull(event, "event");
+        model.verdict(event, latency);
+        metrics.verdict(event, latency);
+    }
+
+    /** A sensor's connection state, e.g. {@code connected}, {@code reconnecting}, {@code closed}. */
+    public void connectionState(String sensor, String state) {
+        Objects.requireNonNull(sensor, "sensor");
+        Objects.requireNonNull(state, "state");
+        model.connectionState(sensor, state);
+        metrics.connectionState(sensor, state);
+    }
+
+    /** What a sensor's key has left. */
+    public void keyStatus(KeyStatus status) {
+        Objects.requireNonNull(status, "status");
+        model.keyStatus(status);
+        metrics.keyStatus(status);
+    }
+
+    /** What a sensor's key has left; see {@link KeyStatus}. */
+    public void keyStatus(String sensor, String parameterSet, String keyIdHex, long remaining, Double secondsLeft,
+            boolean nextKeyReady) {
+        keyStatus(new KeyStatus(sensor, parameterSet, keyIdHex, remaining, secondsLeft, nextKeyReady));
+    }
+
+    /** An alarm about a sensor (shown in the feed, counted in {@code pqsign_alarms_total}). */
+    public void alarm(String sensor, String text) {
+        Objects.requireNonNull(sensor, "sensor");
+        Objects.requireNonNull(text, "text");
+        model.alarm(sensor, text);
+        metrics.alarm(sensor);
+    }
+
+    /** A sensor handed over to its next key: {@code generation} now signs under {@code newKeyIdHex}. */
+    public void handover(String sensor, long generation, String newKeyIdHex) {
+        Objects.requireNonNull(sensor, "sensor");
+        Objects.requireNonNull(newKeyIdHex, "newKeyIdHex");
+        model.handover(sensor, generation, newKeyIdHex);
+        metrics.handover(sensor, generation);
+    }
+
+    /** Pages currently connected for live updates. */
+    public int openPages() {
+        return hub.clientCount();
+    }
+
+    /** Stops serving; open pages see the stream end. */
+    @Override
+    public void close() {
+        hub.close();
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("console did not stop: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package dev.pqsign.console.internal;
+
+import dev.pqsign.console.KeyStatus;
+import dev.pqsign.telemetry.LatencyRecord;
+import dev.pqsign.telemetry.Verdict;
+import dev.pqsign.telemetry.VerdictEvent;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The console's Prometheus metrics, in a registry of its own (so that two consoles in one JVM, as in
+ * tests, do not share counters). Label values are sensor names, verdict words, reason names and
+ * connection states: nothing secret.
+ */
+public final class ConsoleMetrics {
+
+    /** Histogram bucket upper bounds in seconds (100 µs .. 10 s). */
+    static final double[] LATENCY_BOUNDS = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+        0.25, 0.5, 1, 2.5, 5, 10};
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+    private final Counter readings;
+    private final Counter gaps;
+    private final Counter missing;
+    private final Counter alarms;
+    private final Counter handovers;
+    private final Gauge keyRemaining;
+    private final Gauge keySecondsLeft;
+    private final Gauge keyNextReady;
+    private final Gauge keyGeneration;
+    private final Gauge connection;
+    private final Histogram sign;
+    private final Histogram transfer;
+    private final Histogram verify;
+    private final Histogram endToEnd;
+    private final Map<String, String> connectionStates = new HashMap<>();
+
+    public ConsoleMetrics() {
+        readings = Counter.builder().name("pqsign_readings_total")
+                .help("Readings received, by sensor, verdict word and reason").labelNames("sensor", "verdict", "reason")
+                .register(registry);
+        gaps = Counter.builder().name("pqsign_gaps_total").help("Gaps (runs of missing indices) noticed, by sensor")
+                .labelNames("sensor").register(registry);
+        missing = Counter.builder().name("pqsign_missing_readings_total")
+                .help("Indices that never arrived (sum of gap sizes), by sensor").labelNames("sensor").register(registry);
+        alarms = Counter.builder().name("pqsign_alarms_total").help("Alarms raised, by sensor").labelNames("sensor")
+                .register(registry);
+        handovers = Counter.builder().name("pqsign_handovers_total").help("Key handovers, by sensor")
+                .labelNames("sensor").register(registry);
+        keyRemaining = Gauge.builder().name("pqsign_key_remaining_signatures")
+                .help("Signatures the sensor's current key can still make").labelNames("sensor").register(registry);
+        keySecondsLeft = Gauge.builder().name("pqsign_key_seconds_left")
+                .help("Estimated seconds until the sensor's current key is exhausted").labelNames("sensor")
+                .register(registry);
+        keyNextReady = Gauge.builder().name("pqsign_key_next_ready")
+                .help("1 if the sensor's next key is ready for a handover, else 0").labelNames("sensor")
+                .register(registry);
+        keyGeneration = Gauge.builder().name("pqsign_key_generation").help("The sensor's current key generation")
+                .labelNames("sensor").register(registry);
+        connection = Gauge.builder().name("pqsign_connection_state")
+                .help("1 for the sensor's current connection state, 0 for states it has left")
+                .labelNames("sensor", "state").register(registry);
+        sign = histogram("pqsign_sign_seconds", "Sensor time to reserve an index and sign");
+        transfer = histogram("pqsign_transfer_seconds", "Publication to receipt at the operator");
+        verify = histogram("pqsign_verify_seconds", "Operator verification including the durable replay update");
+        endToEnd = histogram("pqsign_end_to_end_seconds", "Start of signing to verdict");
+        JvmMetrics.builder().register(registry);
+    }
+
+    private Histogram histogram(String name, String help) {
+        return Histogram.builder().name(name).help(help).labelNames("sensor").classicOnly()
+                .classicUpperBounds(LATENCY_BOUNDS).register(registry);
+    }
+
+    public void verdict(VerdictEvent e, LatencyRecord l) {
+        Verdict v = e.verdict();
+        if (v.reason() == Verdict.Reason.GAP) {
+            gaps.labelValues(e.sensor()).inc();
+            missing.labelValues(e.sensor()).inc(e.gap().size());
+            return;
+        }
+        readings.labelValues(e.sensor(), e.verdictWord(), v.reason().name()).inc();
+        if (l != null) {
+            sign.labelValues(e.sensor()).observe(l.signNanos() / 1e9);
+            transfer.labelValues(e.sensor()).observe(l.transferNanos() / 1e9);
+            verify.labelValues(e.sensor()).observe(l.verifyNanos() / 1e9);
+            endToEnd.labelValues(e.sensor()).observe(l.endToEndNanos() / 1e9);
+        } else if (e.record() != null) {
+            sign.labelValues(e.sensor()).observe(e.record().signNanos() / 1e9);
+            Long wall = e.wallLatencyNanos();
+            if (wall != null && wall >= 0) {
+                endToEnd.labelValues(e.sensor()).observe(wall / 1e9);
+            }
+        }
+    }
+
+    public synchronized void connectionState(String sensor, String state) {
+        String old = connectionStates.put(sensor, state);
+        if (old != null && !old.equals(state)) {
+            connection.labelValues(sensor, old).set(0);
+        }
+        connection.labelValues(sensor, state).set(1);
+    }
+
+    public void keyStatus(KeyStatus s) {
+        if (s.remaining() >= 0) {
+            keyRemaining.labelValues(s.sensor()).set(s.remaining());
+        }
+        if (s.secondsLeft() != null) {
+            keySecondsLeft.labelValues(s.sensor()).set(s.secondsLeft());
+        }
+        keyNextReady.labelValues(s.sensor()).set(s.nextKeyReady() ? 1 : 0);
+    }
+
+    public void alarm(String sensor) {
+        alarms.labelValues(sensor).inc();
+    }
+
+    public void handover(String sensor, long generation) {
+        handovers.labelValues(sensor).inc();
+        keyGeneration.labelValues(sensor).set(generation);
+    }
+
+    /** The text exposition format's content type. */
+    public String contentType() {
+        return writer.getContentType();
+    }
+
+    /** All metrics in the Prometheus text format. */
+    public byte[] scrape() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(16384);
+        writer.write(out, registry.scrape());
+        return out.toByteArray();
+    }
+}
