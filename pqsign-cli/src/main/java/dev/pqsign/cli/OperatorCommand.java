@@ -1,5 +1,9 @@
 package dev.pqsign.cli;
 
+import dev.pqsign.console.ConsoleOptions;
+import dev.pqsign.console.ConsoleServer;
+import dev.pqsign.core.Hex;
+import dev.pqsign.keys.HandoverOutcome;
 import dev.pqsign.keys.KeyChain;
 import dev.pqsign.opcua.Operator;
 import dev.pqsign.opcua.TransportSecurity;
@@ -88,6 +92,11 @@ final class OperatorCommand implements Callable<Integer> {
     @Option(names = "--jsonl", paramLabel = "FILE", description = "Also write one JSON object per verdict to FILE (appended), or - for standard output instead of the text lines.")
     String jsonl;
 
+    @Option(names = "--http", paramLabel = "[HOST:]PORT", description = {
+            "Serve the live console page, /metrics (Prometheus) and /healthz on PORT, bound to 127.0.0.1 unless",
+            "HOST is given (e.g. 0.0.0.0:8080). Read-only; docs/console.md."})
+    String http;
+
     @Option(names = "--warn-seconds", defaultValue = "600", paramLabel = "S", description = "Warn when a sensor's key runs out within S seconds at its current rate and no next key is ready (default ${DEFAULT-VALUE}).")
     long warnSeconds;
 
@@ -103,6 +112,8 @@ final class OperatorCommand implements Callable<Integer> {
     private final CountDownLatch stop = new CountDownLatch(1);
     private final Map<Verdict.Reason, Long> counts = new EnumMap<>(Verdict.Reason.class);
     private final Map<String, KeyStatusEvent.Kind> keyKinds = new HashMap<>();
+    /** The live console (--http), else null. */
+    private ConsoleServer console;
     private final Map<KeyStatusEvent.Kind, Long> keyEvents = new EnumMap<>(KeyStatusEvent.Kind.class);
     private final LatencySeries verifyMs = new LatencySeries();
     private final LatencySeries endToEndMs = new LatencySeries();
@@ -181,6 +192,9 @@ final class OperatorCommand implements Callable<Integer> {
                     summarized = true;
                 } finally {
                     operator.close();
+                    if (console != null) {
+                        console.close();
+                    }
                     if (!summarized && seen > 0) {
                         summary(); // ended by an error after some readings: the totals still count
                     }
@@ -224,6 +238,22 @@ final class OperatorCommand implements Callable<Integer> {
         }
         Operator operator = new Operator(new Operator.Config(dataDir, sec, publishingMs, queueSize), verifier, chains,
                 this::observe);
+        if (http != null) {
+            ConsoleOptions opts;
+            try {
+                opts = ConsoleOptions.parse(http);
+            } catch (IllegalArgumentException e) {
+                operator.close();
+                throw CliException.usage("--http: " + e.getMessage());
+            }
+            try {
+                console = ConsoleServer.start(opts);
+            } catch (IOException e) {
+                operator.close();
+                throw CliException.usage("--http " + http + ": " + e.getMessage());
+            }
+            info().printf("console: %s (metrics: %smetrics)%n", console.uri(), console.uri());
+        }
         operator.watchKeyState(Duration.ofSeconds(2), this::keyState);
         return operator;
     }
@@ -301,6 +331,10 @@ final class OperatorCommand implements Callable<Integer> {
 
     /** Reports changes of a sensor's key state: warnings, alarms, and the return to normal. */
     private void keyState(Operator.KeyState k) {
+        if (console != null) {
+            console.keyStatus(k.sensor(), k.parameterSet(), k.keyIdHex(), k.remaining(),
+                    Double.isNaN(k.secondsLeft()) ? null : k.secondsLeft(), k.nextKeyReady());
+        }
         KeyStatusEvent e = KeyStatusEvent.classify(k.sensor(), k.generation(), k.remaining(), k.secondsLeft(),
                 k.nextKeyReady(), k.alarm(), warnRemaining, warnSeconds, Instant.now());
         synchronized (this) {
@@ -309,6 +343,9 @@ final class OperatorCommand implements Callable<Integer> {
                 return;
             }
             keyEvents.merge(e.kind(), 1L, Long::sum);
+            if (console != null && e.kind() == KeyStatusEvent.Kind.KEY_ALARM) {
+                console.alarm(k.sensor(), e.detail());
+            }
             if (json != null) {
                 try {
                     json.write(e);
@@ -333,6 +370,16 @@ final class OperatorCommand implements Callable<Integer> {
             Verdict v = o.verdict();
             counts.merge(v.reason(), 1L, Long::sum);
             VerdictEvent event = o.event();
+            if (console != null) {
+                if (o.handover() != null && o.gap() == null && o.handover().outcome() == HandoverOutcome.FOLLOWED) {
+                    console.handover(o.sensor(), o.handover().generation(),
+                            Hex.encode(o.handover().handover().statement().newKeyId()));
+                } else if (o.handover() != null && o.gap() == null && o.handover().outcome().isAlarm()) {
+                    console.alarm(o.sensor(), o.verdict().detail());
+                } else if (o.handover() == null || o.gap() != null) {
+                    console.verdict(event, o.latency());
+                }
+            }
             if (json != null) {
                 try {
                     json.write(event);

@@ -1,5 +1,6 @@
 package dev.pqsign.opcua;
 
+import dev.pqsign.core.Hex;
 import dev.pqsign.telemetry.HandoverCheck;
 import dev.pqsign.telemetry.KeyChainFollower;
 import dev.pqsign.telemetry.KeyId;
@@ -176,11 +177,12 @@ public final class Operator implements AutoCloseable {
      * @param alarm empty when all is well
      */
     public record KeyState(String sensor, long generation, long remaining, double secondsLeft, boolean nextKeyReady,
-            String alarm) {
+            String alarm, String parameterSet, String keyIdHex) {
     }
 
     private static final List<String> KEY_STATE_NODES = List.of(SensorNodes.KEY_GENERATION, SensorNodes.KEY_REMAINING,
-            SensorNodes.KEY_SECONDS_LEFT, SensorNodes.KEY_NEXT_READY, SensorNodes.KEY_ALARM);
+            SensorNodes.KEY_SECONDS_LEFT, SensorNodes.KEY_NEXT_READY, SensorNodes.KEY_ALARM, SensorNodes.PARAMETER_SET,
+            SensorNodes.KEY_ID);
 
     private final Config config;
     private final ReadingVerifier verifier;
@@ -367,7 +369,8 @@ public final class Operator implements AutoCloseable {
                 keyStateListener.accept(new KeyState(name, ((Number) v.get(0).value().value()).longValue(),
                         ((Number) v.get(1).value().value()).longValue(),
                         ((Number) v.get(2).value().value()).doubleValue(), (Boolean) v.get(3).value().value(),
-                        String.valueOf(v.get(4).value().value())));
+                        String.valueOf(v.get(4).value().value()), String.valueOf(v.get(5).value().value()),
+                        Hex.encode(((ByteString) v.get(6).value().value()).bytesOrEmpty())));
             } catch (UaException | RuntimeException e) {
                 // A sensor that is down or restarting: the next poll tries again.
                 LOG.log(Level.DEBUG, "{0}: cannot read the key state: {1}", name, e.getMessage());
