@@ -10,13 +10,17 @@ import dev.pqsign.telemetry.VerdictEvent;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -32,14 +36,23 @@ import org.eclipse.milo.opcua.stack.core.security.MemoryCertificateQuarantine;
 import org.eclipse.milo.opcua.stack.core.security.SecurityPolicy;
 import org.eclipse.milo.opcua.stack.core.types.builtin.ByteString;
 import org.eclipse.milo.opcua.stack.core.types.builtin.DataValue;
+import org.eclipse.milo.opcua.stack.core.types.builtin.DateTime;
+import org.eclipse.milo.opcua.stack.core.types.builtin.ExtensionObject;
 import org.eclipse.milo.opcua.stack.core.types.builtin.LocalizedText;
 import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
+import org.eclipse.milo.opcua.stack.core.types.builtin.QualifiedName;
 import org.eclipse.milo.opcua.stack.core.types.builtin.StatusCode;
 import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UInteger;
 import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UShort;
 import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.Unsigned;
 import org.eclipse.milo.opcua.stack.core.types.enumerated.MessageSecurityMode;
+import org.eclipse.milo.opcua.stack.core.types.enumerated.TimestampsToReturn;
 import org.eclipse.milo.opcua.stack.core.types.structured.EndpointDescription;
+import org.eclipse.milo.opcua.stack.core.types.structured.HistoryData;
+import org.eclipse.milo.opcua.stack.core.types.structured.HistoryReadResponse;
+import org.eclipse.milo.opcua.stack.core.types.structured.HistoryReadResult;
+import org.eclipse.milo.opcua.stack.core.types.structured.HistoryReadValueId;
+import org.eclipse.milo.opcua.stack.core.types.structured.ReadRawModifiedDetails;
 import org.eclipse.milo.opcua.stack.core.util.EndpointUtil;
 
 /**
@@ -96,6 +109,12 @@ public final class Operator implements AutoCloseable {
      * the sensor can sign between two Publish responses while the operator keeps up.
      */
     public static final int DEFAULT_QUEUE_SIZE = 10_000;
+
+    /** Publications remembered per connection to recognize one delivered twice. */
+    static final int RECENTLY_JUDGED = 65_536;
+
+    /** Records asked for per HistoryRead call of a backfill. */
+    static final int BACKFILL_BATCH = 1000;
 
     /** Largest queue the sensor (Milo) grants. */
     public static final int MAX_QUEUE_SIZE = 65_535;
@@ -233,6 +252,18 @@ public final class Operator implements AutoCloseable {
         private OpcUaClient client;
         private volatile OpcUaSubscription subscription;
         private final AtomicLong overflows = new AtomicLong();
+        private final AtomicLong backfilled = new AtomicLong();
+        /**
+         * Content digests of the last records judged on this connection, by publication sequence
+         * (worker thread only). A record is skipped silently only if the same sequence with the same
+         * content was judged: the sequence is unsigned, so it alone must never hide a record.
+         */
+        private final Map<Long, byte[]> recentlyJudged = new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, byte[]> eldest) {
+                return size() > RECENTLY_JUDGED;
+            }
+        };
         private volatile long revisedQueueSize;
 
         private Connection(String name, String endpointUrl) {
@@ -307,7 +338,24 @@ public final class Operator implements AutoCloseable {
                 }
             });
             sub.create();
-            OpcUaMonitoredItem item = OpcUaMonitoredItem.newDataItem(new NodeId(ns, SensorNodes.RECORD));
+            // The backfill runs on the worker before any live notification: those queue behind it,
+            // so the missed readings are judged in index order and none is taken for a gap.
+            CountDownLatch subscribed = new CountDownLatch(1);
+            NodeId recordNode = new NodeId(ns, SensorNodes.RECORD);
+            try {
+                worker.execute(() -> backfill(subscribed, recordNode));
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                subscribed.countDown();
+            }
+            try {
+                subscribeRecords(sub, recordNode);
+            } finally {
+                subscribed.countDown();
+            }
+        }
+
+        private void subscribeRecords(OpcUaSubscription sub, NodeId recordNode) throws UaException {
+            OpcUaMonitoredItem item = OpcUaMonitoredItem.newDataItem(recordNode);
             item.setSamplingInterval(0.0);
             // Every record must arrive: a queue for bursts between two Publish responses, and when
             // it is full the newest value is marked with the overflow bit instead of silently
@@ -316,7 +364,7 @@ public final class Operator implements AutoCloseable {
             item.setDiscardOldest(false);
             item.setDataValueListener((i, value) -> {
                 try {
-                    worker.execute(() -> onNotification(value));
+                    worker.execute(() -> onNotification(value, true));
                 } catch (java.util.concurrent.RejectedExecutionException closing) {
                     // connection is closing; late notifications are dropped
                 }
@@ -348,25 +396,79 @@ public final class Operator implements AutoCloseable {
             return overflows.get();
         }
 
+        /** Records read from the sensor's history on (re)connect. */
+        public long backfilled() {
+            return backfilled.get();
+        }
+
         /** The monitored-item queue size the sensor granted. */
         public long revisedQueueSize() {
             return revisedQueueSize;
         }
 
-        private void onNotification(DataValue notified) {
+        /**
+         * Reads, from the sensor's history, every record after the last one accepted (or all it
+         * holds, on first contact) and judges each like a live one. A sensor without history
+         * answers Bad_HistoryOperationUnsupported: what it no longer has is then reported as gaps.
+         */
+        private void backfill(CountDownLatch subscribed, NodeId recordNode) {
             try {
-                handle(notified);
+                if (!subscribed.await(60, TimeUnit.SECONDS)) {
+                    return;
+                }
+                Optional<Instant> from = verifier.backfillFrom();
+                if (from.isEmpty()) {
+                    return;
+                }
+                // OPC UA times are 100 ns ticks: round up so "after the last accepted" stays after it.
+                Instant start = from.get();
+                int rest = start.getNano() % 100;
+                if (rest != 0) {
+                    start = start.plusNanos(100 - rest);
+                }
+                ByteString cp = null;
+                do {
+                    HistoryReadValueId id = new HistoryReadValueId(recordNode, null, QualifiedName.NULL_VALUE, cp);
+                    HistoryReadResponse response = client.historyRead(new ReadRawModifiedDetails(false,
+                            new DateTime(start), DateTime.MAX_DATE_TIME, Unsigned.uint(BACKFILL_BATCH), false),
+                            TimestampsToReturn.Source, false, List.of(id));
+                    HistoryReadResult[] results = response.getResults();
+                    if (results == null || results.length != 1 || !results[0].getStatusCode().isGood()) {
+                        LOG.log(Level.INFO, "{0}: no history to backfill from ({1})", name,
+                                results == null || results.length == 0 ? "no result" : results[0].getStatusCode());
+                        return;
+                    }
+                    ExtensionObject data = results[0].getHistoryData();
+                    if (data != null && data.decode(client.getStaticEncodingContext()) instanceof HistoryData h
+                            && h.getDataValues() != null) {
+                        for (DataValue dv : h.getDataValues()) {
+                            backfilled.incrementAndGet();
+                            onNotification(dv, false);
+                        }
+                    }
+                    cp = results[0].getContinuationPoint();
+                } while (cp != null && cp.isNotNull());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (UaException | RuntimeException e) {
+                LOG.log(Level.WARNING, "{0}: backfill from the sensor's history failed: {1}", name, e.getMessage());
+            }
+        }
+
+        private void onNotification(DataValue notified, boolean live) {
+            try {
+                handle(notified, live);
             } catch (RuntimeException e) {
                 // Nothing a sensor publishes may stop the console.
                 LOG.log(Level.ERROR, name + ": unexpected failure handling a notification", e);
             }
         }
 
-        private void handle(DataValue notified) {
+        private void handle(DataValue notified, boolean live) {
             long received = System.nanoTime();
             Instant receivedAt = Instant.now();
             StatusCode status = notified.statusCode();
-            if (status != null && status.isOverflowSet()) {
+            if (live && status != null && status.isOverflowSet()) {
                 // The server's queue for this item overflowed: readings were dropped there. The
                 // index sequence shows which (reported as GAP when the next reading is accepted).
                 overflows.incrementAndGet();
@@ -389,6 +491,12 @@ public final class Operator implements AutoCloseable {
                 emit(-1, verifier.malformed(-1, "undecodable record: " + e.getMessage()), null, null, receivedAt);
                 return;
             }
+            byte[] digest = record.contentDigest();
+            byte[] judged = recentlyJudged.get(record.sequence());
+            if (judged != null && MessageDigest.isEqual(judged, digest)) {
+                return; // this very publication was judged already (from the history, or delivered twice)
+            }
+            recentlyJudged.put(record.sequence(), digest);
             long verifyStart = System.nanoTime();
             RecordCheck check = verifier.check(record);
             long verdictAt = System.nanoTime();

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -230,6 +231,40 @@ public final class ReadingVerifier {
         }
         return Verdict.of(Reason.INDEX_REUSE, record.index(), "index " + record.index()
                 + " already accepted with a different signed reading; " + where);
+    }
+
+    /**
+     * Where a (re)connecting operator's backfill from the sensor's history starts: just after the
+     * source time of the last record accepted under any pinned key, or {@link Instant#EPOCH}
+     * (everything the sensor still holds) if nothing was accepted yet. Empty when there is nothing
+     * to position by: no accepted-records memory, or a key whose last accepted record is not
+     * remembered (a backfill from an unknown point could only produce false replay alarms).
+     */
+    public Optional<Instant> backfillFrom() {
+        if (accepted == null) {
+            return Optional.empty();
+        }
+        Instant from = null;
+        try {
+            for (TrustedKey k : keys.values()) {
+                long last = guard.lastAccepted(k.id());
+                if (last < 0) {
+                    continue;
+                }
+                Optional<SignedRecord> r = accepted.get(k.id(), last, k.verifier().parameterSet().signatureBytes());
+                if (r.isEmpty()) {
+                    return Optional.empty();
+                }
+                Instant after = r.get().sourceTime().plusNanos(1);
+                if (from == null || after.isAfter(from)) {
+                    from = after;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "cannot position the backfill: {0}", e.getMessage());
+            return Optional.empty();
+        }
+        return Optional.of(from == null ? Instant.EPOCH : from);
     }
 
     /** Records and logs a reading that could not even be decoded (wrong node types, missing values). */
