@@ -23,10 +23,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.eclipse.milo.opcua.sdk.client.OpcUaClient;
+import org.eclipse.milo.opcua.sdk.client.SessionActivityListener;
+import org.eclipse.milo.opcua.sdk.client.UaSession;
 import org.eclipse.milo.opcua.sdk.client.subscriptions.OpcUaMonitoredItem;
 import org.eclipse.milo.opcua.sdk.client.subscriptions.OpcUaSubscription;
 import org.eclipse.milo.opcua.stack.core.UaException;
@@ -109,6 +113,34 @@ public final class Operator implements AutoCloseable {
      * the sensor can sign between two Publish responses while the operator keeps up.
      */
     public static final int DEFAULT_QUEUE_SIZE = 10_000;
+
+    /** Longest a lost connection waits for Milo's own reconnect before the operator reopens it (and between reopenings). */
+    public static final long RECONNECT_INTERVAL_MILLIS = 2000;
+
+    /** Checks lost connections (one daemon thread for all operators). */
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "pqsign-operator-reconnect");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** Told when a sensor connection goes up or down. */
+    @FunctionalInterface
+    public interface ConnectionListener {
+        /**
+         * @param sensor the connection's name
+         * @param connected whether the session is active now
+         * @param detail what happened, for the log
+         */
+        void onConnectionChange(String sensor, boolean connected, String detail);
+    }
+
+    private volatile ConnectionListener connectionListener;
+
+    /** Reports every connection state change from now on (on Milo's or the reconnect thread; must not block). */
+    public void onConnectionChange(ConnectionListener listener) {
+        this.connectionListener = listener;
+    }
 
     /** Publications remembered per connection to recognize one delivered twice. */
     static final int RECENTLY_JUDGED = 65_536;
@@ -219,7 +251,24 @@ public final class Operator implements AutoCloseable {
      *     or the connection or subscription fails
      */
     public Connection connect(String name, String endpointUrl) throws IOException {
-        Connection c = new Connection(name, endpointUrl);
+        return connect(name, endpointUrl, config.security(), verifier);
+    }
+
+    /**
+     * Connects to a sensor with its own transport security and verifier (its own pinned keys),
+     * for an operator that watches several sensors.
+     *
+     * @param name label used in observations and logs
+     * @param security transport security for this sensor
+     * @param sensorVerifier the policy for this sensor's readings
+     * @throws IOException if no matching endpoint exists, the server certificate is not trusted,
+     *     or the connection or subscription fails
+     */
+    public Connection connect(String name, String endpointUrl, TransportSecurity security, ReadingVerifier sensorVerifier)
+            throws IOException {
+        Objects.requireNonNull(security, "security");
+        Objects.requireNonNull(sensorVerifier, "sensorVerifier");
+        Connection c = new Connection(name, endpointUrl, security, sensorVerifier);
         try {
             c.open();
         } catch (Exception e) {
@@ -227,6 +276,9 @@ public final class Operator implements AutoCloseable {
             throw new IOException("cannot connect operator to " + endpointUrl + ": " + e.getMessage(), e);
         }
         connections.add(c);
+        synchronized (c) {
+            c.watchdog = WATCHDOG.scheduleWithFixedDelay(c::watch, 250, 250, TimeUnit.MILLISECONDS);
+        }
         return c;
     }
 
@@ -249,10 +301,15 @@ public final class Operator implements AutoCloseable {
         private final String name;
         private final String endpointUrl;
         private final ExecutorService worker;
-        private OpcUaClient client;
+        private volatile OpcUaClient client;
         private volatile OpcUaSubscription subscription;
         private final AtomicLong overflows = new AtomicLong();
         private final AtomicLong backfilled = new AtomicLong();
+        private boolean connected;
+        private boolean closed;
+        private long inactiveSince;
+        private volatile long lastReopen;
+        private ScheduledFuture<?> watchdog;
         /**
          * Content digests of the last records judged on this connection, by publication sequence
          * (worker thread only). A record is skipped silently only if the same sequence with the same
@@ -266,9 +323,14 @@ public final class Operator implements AutoCloseable {
         };
         private volatile long revisedQueueSize;
 
-        private Connection(String name, String endpointUrl) {
+        private final TransportSecurity security;
+        private final ReadingVerifier connectionVerifier;
+
+        private Connection(String name, String endpointUrl, TransportSecurity security, ReadingVerifier verifier) {
             this.name = name;
             this.endpointUrl = endpointUrl;
+            this.security = security;
+            this.connectionVerifier = verifier;
             this.worker = Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "pqsign-operator-" + name);
                 t.setDaemon(true);
@@ -279,9 +341,9 @@ public final class Operator implements AutoCloseable {
         private void open() throws UaException {
             String host = EndpointUtil.getHost(endpointUrl);
             int port = EndpointUtil.getPort(endpointUrl);
-            String policy = config.security() == TransportSecurity.NONE ? SecurityPolicy.None.getUri()
+            String policy = security == TransportSecurity.NONE ? SecurityPolicy.None.getUri()
                     : SecurityPolicy.Basic256Sha256.getUri();
-            MessageSecurityMode mode = config.security() == TransportSecurity.NONE ? MessageSecurityMode.None
+            MessageSecurityMode mode = security == TransportSecurity.NONE ? MessageSecurityMode.None
                     : MessageSecurityMode.SignAndEncrypt;
             var validator = new DefaultClientCertificateValidator(trustList, new MemoryCertificateQuarantine());
             client = OpcUaClient.create(endpointUrl,
@@ -297,8 +359,84 @@ public final class Operator implements AutoCloseable {
                             .setCertificateChain(new X509Certificate[] {identity.certificate()})
                             .setCertificateValidator(validator)
                             .setRequestTimeout(Unsigned.uint(10_000)));
-            client.connect();
-            subscribe();
+            OpcUaClient c = client;
+            c.addSessionActivityListener(new SessionActivityListener() {
+                @Override
+                public void onSessionActive(UaSession session) {
+                    if (c == client) {
+                        state(true, "session active");
+                    }
+                }
+
+                @Override
+                public void onSessionInactive(UaSession session) {
+                    if (c == client) {
+                        state(false, "session lost");
+                    }
+                }
+            });
+            try {
+                c.connect();
+                subscribe();
+            } catch (UaException | RuntimeException e) {
+                c.disconnectAsync(); // stop its own reconnect attempts; the next open() uses a new client
+                throw e;
+            }
+        }
+
+        private synchronized void state(boolean nowConnected, String detail) {
+            if (nowConnected == connected) {
+                return;
+            }
+            connected = nowConnected;
+            inactiveSince = nowConnected ? 0 : System.nanoTime();
+            LOG.log(Level.INFO, "{0}: {1} ({2})", name, nowConnected ? "connected" : "disconnected", detail);
+            ConnectionListener l = connectionListener;
+            if (l != null) {
+                l.onConnectionChange(name, nowConnected, detail);
+            }
+        }
+
+        /** Whether the session to the sensor is active now. */
+        public synchronized boolean connected() {
+            return connected;
+        }
+
+        /**
+         * Milo waits up to 16 s between its own reconnect attempts; a connection down longer than
+         * {@link #RECONNECT_INTERVAL_MILLIS} is instead reopened with a new client (which
+         * subscribes and backfills again) every {@link #RECONNECT_INTERVAL_MILLIS}.
+         */
+        private void watch() {
+            long since;
+            synchronized (this) {
+                if (closed || connected || inactiveSince == 0) {
+                    return;
+                }
+                since = inactiveSince;
+            }
+            long now = System.nanoTime();
+            if (now - since < TimeUnit.MILLISECONDS.toNanos(RECONNECT_INTERVAL_MILLIS)
+                    || now - lastReopen < TimeUnit.MILLISECONDS.toNanos(RECONNECT_INTERVAL_MILLIS)) {
+                return;
+            }
+            lastReopen = now;
+            OpcUaClient old = client;
+            try {
+                old.disconnectAsync().get(2, TimeUnit.SECONDS);
+            } catch (Exception ignored) {
+                // the old session is gone either way
+            }
+            try {
+                synchronized (this) {
+                    if (closed) {
+                        return;
+                    }
+                }
+                open();
+            } catch (UaException | RuntimeException e) {
+                LOG.log(Level.DEBUG, "{0}: reconnect failed: {1}", name, e.getMessage());
+            }
         }
 
         /**
@@ -306,6 +444,7 @@ public final class Operator implements AutoCloseable {
          * Called again when Milo reconnects to a restarted sensor and cannot transfer the old one.
          */
         private void subscribe() throws UaException {
+            OpcUaClient subscribedClient = client;
             UShort ns = client.readNamespaceTable().getIndex(SensorNodes.NAMESPACE_URI);
             if (ns == null) {
                 throw new UaException(org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_NodeIdUnknown,
@@ -323,6 +462,9 @@ public final class Operator implements AutoCloseable {
             sub.setSubscriptionListener(new OpcUaSubscription.SubscriptionListener() {
                 @Override
                 public void onTransferFailed(OpcUaSubscription failed, org.eclipse.milo.opcua.stack.core.types.builtin.StatusCode status) {
+                    if (subscribedClient != client) {
+                        return; // a client replaced since; the new one subscribed by itself
+                    }
                     LOG.log(Level.INFO, "{0}: subscription lost after reconnect ({1}); subscribing again", name, status);
                     try {
                         worker.execute(() -> {
@@ -416,7 +558,7 @@ public final class Operator implements AutoCloseable {
                 if (!subscribed.await(60, TimeUnit.SECONDS)) {
                     return;
                 }
-                Optional<Instant> from = verifier.backfillFrom();
+                Optional<Instant> from = connectionVerifier.backfillFrom();
                 if (from.isEmpty()) {
                     return;
                 }
@@ -480,7 +622,7 @@ public final class Operator implements AutoCloseable {
                 return; // no reading published yet
             }
             if (!(value instanceof ByteString bytes) || bytes.bytes() == null) {
-                emit(-1, verifier.malformed(-1, "record node holds " + (value == null ? "no value (" + status + ")"
+                emit(-1, connectionVerifier.malformed(-1, "record node holds " + (value == null ? "no value (" + status + ")"
                         : value.getClass().getSimpleName())), null, null, receivedAt);
                 return;
             }
@@ -488,7 +630,7 @@ public final class Operator implements AutoCloseable {
             try {
                 record = SignedRecord.decode(bytes.bytesOrEmpty());
             } catch (IllegalArgumentException e) {
-                emit(-1, verifier.malformed(-1, "undecodable record: " + e.getMessage()), null, null, receivedAt);
+                emit(-1, connectionVerifier.malformed(-1, "undecodable record: " + e.getMessage()), null, null, receivedAt);
                 return;
             }
             byte[] digest = record.contentDigest();
@@ -498,7 +640,7 @@ public final class Operator implements AutoCloseable {
             }
             recentlyJudged.put(record.sequence(), digest);
             long verifyStart = System.nanoTime();
-            RecordCheck check = verifier.check(record);
+            RecordCheck check = connectionVerifier.check(record);
             long verdictAt = System.nanoTime();
             for (Verdict.Gap g : check.gaps()) {
                 VerdictEvent gap = VerdictEvent.gap(name, record.keyId(), g, receivedAt);
@@ -519,6 +661,12 @@ public final class Operator implements AutoCloseable {
         /** Disconnects; pending notifications are dropped. */
         @Override
         public void close() {
+            synchronized (this) {
+                closed = true;
+                if (watchdog != null) {
+                    watchdog.cancel(false);
+                }
+            }
             worker.shutdownNow();
             if (client != null) {
                 try {
