@@ -267,6 +267,32 @@ public final class ReadingVerifier {
         return Optional.of(from == null ? Instant.EPOCH : from);
     }
 
+    /**
+     * Accepted records whose verdicts were never written out, oldest first per key (see
+     * {@link AcceptedRecords#unreported}); empty without accepted-records memory.
+     */
+    public List<SignedRecord> acceptedUnreported() throws IOException {
+        List<SignedRecord> out = new ArrayList<>();
+        if (accepted == null) {
+            return out;
+        }
+        for (TrustedKey k : keys.values()) {
+            long last = guard.lastAccepted(k.id());
+            if (last >= 0) {
+                out.addAll(accepted.unreported(k.id(), last, k.verifier().parameterSet().signatureBytes()));
+            }
+        }
+        return out;
+    }
+
+    /** Notes that the verdict on an accepted record was written out (no-op without accepted-records memory). */
+    public void reported(SignedRecord record) throws IOException {
+        TrustedKey k = keys.get(record.keyId());
+        if (accepted != null && k != null) {
+            accepted.markReported(record, k.verifier().parameterSet().signatureBytes());
+        }
+    }
+
     /** Records and logs a reading that could not even be decoded (wrong node types, missing values). */
     public Verdict malformed(long index, String detail) {
         Verdict v = Verdict.of(Reason.MALFORMED, index, detail);
