@@ -5,12 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pqsign.opcua.SensorServer;
+import dev.pqsign.opcua.TransportSecurity;
+import dev.pqsign.telemetry.ReadingHistory;
+import dev.pqsign.telemetry.SimulatedSpeedSensor;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,6 +26,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -295,6 +302,91 @@ class PlantProcessTest {
                 .orElse(-1), "the index continues after the restart");
         System.out.printf("operator resumed %.1f s after the sensor restarted%n", resumeSeconds);
         assertTrue(resumeSeconds < 30, "operator resumed only after " + resumeSeconds + " s");
+    }
+
+    /** 20 sensors (in this JVM, 10 Hz each, with history) on one operator process for 60 s: every reading accounted for. */
+    @Test
+    @Timeout(900)
+    void long_twentySensorsOneOperator_sixtySeconds_everyReadingAccepted() throws Exception {
+        Assumptions.assumeTrue(Boolean.getBoolean("pqsign.long"), "long run: -Plong");
+        int n = 20;
+        List<TelemetryKeys.OpenSensorKey> keys = new ArrayList<>();
+        List<ReadingHistory> histories = new ArrayList<>();
+        List<SensorServer> sensors = new ArrayList<>();
+        StringBuilder file = new StringBuilder("{\"sensors\": [");
+        try {
+            for (int i = 0; i < n; i++) {
+                assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p("k" + i)).exit());
+                TelemetryKeys.OpenSensorKey key = TelemetryKeys.openSensorKey(dir.resolve("k" + i + "/key.state"), null,
+                        SensorSigningOptions.of(1, true, false), 10);
+                keys.add(key);
+                ReadingHistory h = ReadingHistory.inMemory(10_000, Duration.ofHours(1), Clock.systemUTC());
+                histories.add(h);
+                SensorServer s = SensorServer.start(SensorServer.Config.loopback("s" + i, dir.resolve("s" + i),
+                        TransportSecurity.NONE), key.sensorKey, h);
+                sensors.add(s);
+                file.append(i == 0 ? "" : ",").append("{\"name\": \"s").append(i).append("\", \"url\": \"")
+                        .append(s.endpointUrl()).append("\", \"pub\": \"k").append(i).append("/key.pub\", \"params\": \"")
+                        .append(SET).append("\"}");
+            }
+            Files.writeString(dir.resolve("sensors.json"), file.append("]}").toString());
+            Process operator = pqsign("operator", "operator", "--sensors", p("sensors.json"), "--jsonl", p("all.jsonl"),
+                    "--publishing-ms", "10", "--data-dir", p("op"), "--connect-timeout", "60");
+            await("operator", operator, out -> out.lines().filter(l -> l.startsWith("subscribed to")).count() >= n);
+            long[] published = new long[n];
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            List<Thread> threads = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int k = i;
+                Thread t = new Thread(() -> {
+                    SimulatedSpeedSensor source = new SimulatedSpeedSensor(1500, 5, 10, k, Clock.systemUTC());
+                    try {
+                        while (System.nanoTime() < end) {
+                            sensors.get(k).publish(source.next());
+                            published[k]++;
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                t.start();
+                threads.add(t);
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            long total = Arrays.stream(published).sum();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (System.nanoTime() < deadline && (!Files.exists(dir.resolve("all.jsonl"))
+                    || count(verdicts("all.jsonl"), "ACCEPTED") < total)) {
+                Thread.sleep(500);
+            }
+            operator.destroy();
+            assertTrue(operator.waitFor(60, TimeUnit.SECONDS), describe("operator"));
+            List<JsonNode> v = verdicts("all.jsonl");
+            assertEquals(0, count(v, "REJECTED") + count(v, "GAP") + count(v, "INDEX_REUSE"), describe("operator"));
+            for (int i = 0; i < n; i++) {
+                String name = "s" + i;
+                List<Long> idx = v.stream().filter(x -> x.get("sensor").asText().equals(name)
+                        && x.get("verdict").asText().equals("ACCEPTED")).map(x -> x.get("index").asLong()).toList();
+                assertEquals(published[i], idx.size(), name);
+                for (int j = 0; j < idx.size(); j++) {
+                    assertEquals(j, idx.get(j), name);
+                }
+            }
+            assertEquals(0, operator.exitValue(), describe("operator"));
+            System.out.printf("20 sensors, 60 s: %d readings, all accepted once%n", total);
+        } finally {
+            for (SensorServer s : sensors) {
+                s.close();
+            }
+            for (ReadingHistory h : histories) {
+                h.close();
+            }
+            for (TelemetryKeys.OpenSensorKey k : keys) {
+                k.close();
+            }
+        }
     }
 
     private String firstIndex(Process sensor) throws Exception {
