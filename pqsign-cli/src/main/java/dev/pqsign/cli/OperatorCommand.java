@@ -13,6 +13,7 @@ import dev.pqsign.telemetry.KeyStatusEvent;
 import dev.pqsign.telemetry.LatencySeries;
 import dev.pqsign.telemetry.ReadingVerifier;
 import dev.pqsign.telemetry.ReplayGuard;
+import dev.pqsign.telemetry.SignedRecord;
 import dev.pqsign.telemetry.Verdict;
 import dev.pqsign.telemetry.VerdictEvent;
 import dev.pqsign.telemetry.VerdictJsonl;
@@ -28,24 +29,31 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code pqsign operator}: subscribes to one sensor, verifies every reading against a pinned key
- * (replay state persisted under {@code --data-dir}) and prints one line per verdict. Exit 0 if every
- * reading was accepted, 1 if any was rejected, 2 for bad usage or input.
+ * {@code pqsign operator}: subscribes to one sensor ({@code --url}) or to every sensor of a
+ * {@code --sensors} file, verifies every reading against the sensor's pinned key (replay state,
+ * accepted records and evidence under {@code --data-dir}), backfills what it missed from the
+ * sensors' histories, and prints one line per verdict (a live table on a terminal with
+ * {@code --sensors}) and optionally JSON Lines. Exit 0 if nothing was rejected, missing or reused,
+ * 1 otherwise, 2 for bad usage or input.
  */
 @Command(name = "operator", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, description = {
-    "Run an operator console: subscribe to a sensor and verify every reading against a pinned key.",
-    "Stops after --readings N or on Ctrl-C. Exit 0 all accepted, 1 any rejected, 2 usage / input error."})
+    "Run an operator console: subscribe to one sensor (--url) or several (--sensors FILE) and verify every reading",
+    "against the sensor's pinned key; missed readings are fetched from the sensor's history or reported as GAP.",
+    "Stops after --readings N or on Ctrl-C. Exit 0 nothing rejected, missing or reused; 1 otherwise; 2 usage / input error."})
 final class OperatorCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -109,27 +117,60 @@ final class OperatorCommand implements Callable<Integer> {
     @Option(names = "--remember", defaultValue = "1024", description = "Accepted readings remembered per key to tell DUPLICATE from INDEX_REUSE (default ${DEFAULT-VALUE}).")
     int remember;
 
+    @Option(names = "--sensors", paramLabel = "FILE", description = "Watch every sensor listed in FILE (JSON: name, url, pub/params or cert/trust, security, trust_server) instead of --url.")
+    Path sensorsFile;
+
     private final CountDownLatch stop = new CountDownLatch(1);
-    private final Map<Verdict.Reason, Long> counts = new EnumMap<>(Verdict.Reason.class);
+    /** Per sensor, in the order given. */
+    private final Map<String, SensorStats> stats = new LinkedHashMap<>();
+    private final Map<String, ReadingVerifier> verifiers = new LinkedHashMap<>();
     private final Map<String, KeyStatusEvent.Kind> keyKinds = new HashMap<>();
+    private final Map<KeyStatusEvent.Kind, Long> keyEvents = new EnumMap<>(KeyStatusEvent.Kind.class);
+    /** The key chains of all sensors' pinned keys, followed across their key handovers. */
+    private KeyChainFollower chains;
     /** The live console (--http), else null. */
     private ConsoleServer console;
-    private final Map<KeyStatusEvent.Kind, Long> keyEvents = new EnumMap<>(KeyStatusEvent.Kind.class);
     private final LatencySeries verifyMs = new LatencySeries();
-    private final LatencySeries endToEndMs = new LatencySeries();
     private long seen;
-    private long missing;
     private PrintWriter out;
     private VerdictJsonl json;
     private boolean textLines = true;
+    private boolean liveTable;
     private String outputError;
-    private String sensorName;
+
+    /** What the summary and the live table show for one sensor. */
+    private static final class SensorStats {
+        final Map<Verdict.Reason, Long> counts = new EnumMap<>(Verdict.Reason.class);
+        final LatencySeries endToEndMs = new LatencySeries();
+        long readings;
+        long missing;
+        long lastIndex = -1;
+        String lastReading = "-";
+        double lastLatencyMs = Double.NaN;
+        String state = "connecting";
+
+        SensorStats() {
+            for (Verdict.Reason r : Verdict.Reason.values()) {
+                counts.put(r, 0L);
+            }
+        }
+
+        long alarms() {
+            long n = 0;
+            for (Map.Entry<Verdict.Reason, Long> e : counts.entrySet()) {
+                if (e.getKey() != Verdict.Reason.ACCEPTED && e.getKey() != Verdict.Reason.DUPLICATE
+                        && e.getKey() != Verdict.Reason.HANDOVER) {
+                    n += e.getValue();
+                }
+            }
+            return n;
+        }
+    }
 
     @Override
     public Integer call() throws IOException, InterruptedException {
         TelemetrySupport.quietLogging();
         out = spec.commandLine().getOut();
-        String endpoint = endpoint();
         if (readings < 0) {
             throw CliException.usage("--readings must be 0 (no limit) or positive, got " + readings);
         }
@@ -145,39 +186,56 @@ final class OperatorCommand implements Callable<Integer> {
         if (remember < 1 || remember > 1 << 20) {
             throw CliException.usage("--remember must be 1..1048576, got " + remember);
         }
-        sensorName = endpoint;
+        List<SensorList.Target> targets = targets();
+        for (SensorList.Target t : targets) {
+            stats.put(t.name(), new SensorStats());
+        }
         TransportSecurity sec = TelemetrySupport.security(security);
-        if (!trustServer.isEmpty() && sec == TransportSecurity.NONE) {
-            throw CliException.usage("--trust-server needs --security sign-encrypt");
-        }
-        var serverCerts = trustServer.stream().map(TelemetrySupport::applicationCertificate).toList();
-        PqPublicKey pinned = pinnedKey();
-        ReadingVerifier.TrustedKey trusted = TelemetryKeys.trusted(pinned);
-        for (Verdict.Reason r : Verdict.Reason.values()) {
-            counts.put(r, 0L);
-        }
 
         try (VerdictJsonl stream = openJsonl();
                 ReplayGuard guard = ReplayGuard.inDirectory(dataDir.resolve("replay"));
                 AcceptedRecords accepted = AcceptedRecords.inDirectory(dataDir.resolve("accepted"), remember);
-                Operator operator = newOperator(sec, guard, accepted, trusted, pinned)) {
+                Operator operator = newOperator(sec, targets.get(0), guard, accepted)) {
             json = stream;
-            serverCerts.forEach(operator::trustServer);
-            if (textLines) {
-                out.printf("operator: pinned %s key %s%n", pinned.parameterSet().setName(), trusted.id().hex());
+            liveTable = textLines && sensorsFile != null && System.console() != null;
+            operator.onConnectionChange((sensor, up, detail) -> {
+                synchronized (this) {
+                    SensorStats st = stats.get(sensor);
+                    if (st != null) {
+                        st.state = up ? "connected" : "disconnected";
+                    }
+                    if (!liveTable) {
+                        info().printf("%s %s%n", up ? "CONNECTED" : "DISCONNECTED", sensor);
+                        info().flush();
+                    }
+                }
+            });
+            boolean secure = false;
+            for (SensorList.Target t : targets) {
+                t.serverCertificates().forEach(operator::trustServer);
+                secure |= t.security() != TransportSecurity.NONE;
+                verifierFor(t, guard, accepted);
+                if (textLines) {
+                    out.printf("operator: %spinned %s key %s%n", sensorsFile == null ? "" : t.name() + ": ",
+                            t.pinned().parameterSet().setName(), TelemetryKeys.trusted(t.pinned()).id().hex());
+                }
             }
-            if (sec != TransportSecurity.NONE) {
+            if (secure) {
                 Path exported = TelemetrySupport.exportApplicationCertificate(operator.applicationCertificate(), dataDir,
                         "operator-application.der");
                 info().printf("application certificate (give to the sensor's --trust-client): %s%n", exported);
             }
             out.flush();
+            reportUnreported(targets);
+            ScheduledExecutorService ticker = null;
             try (TelemetrySupport.CtrlC ctrlC = new TelemetrySupport.CtrlC(stop::countDown, () -> false)) {
                 int exit = CliException.FAILED; // if an exception ends the run, Ctrl-C's hook must not wait
                 boolean summarized = false;
                 try {
                     try {
-                        connect(operator, endpoint);
+                        for (SensorList.Target t : targets) {
+                            connect(operator, t);
+                        }
                     } catch (CliException e) {
                         // Report here, not from picocli's handler: after Ctrl-C the hook ends the JVM
                         // as soon as finished() is called below, before the exception would be printed.
@@ -187,10 +245,24 @@ final class OperatorCommand implements Callable<Integer> {
                         exit = e.exitCode;
                         return exit;
                     }
+                    if (liveTable) {
+                        ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+                            Thread th = new Thread(r, "pqsign-operator-table");
+                            th.setDaemon(true);
+                            return th;
+                        });
+                        ticker.scheduleAtFixedRate(this::printTable, 0, 1, TimeUnit.SECONDS);
+                    }
                     stop.await();
+                    if (ticker != null) {
+                        ticker.shutdownNow();
+                    }
                     exit = summary();
                     summarized = true;
                 } finally {
+                    if (ticker != null) {
+                        ticker.shutdownNow();
+                    }
                     operator.close();
                     if (console != null) {
                         console.close();
@@ -201,6 +273,56 @@ final class OperatorCommand implements Callable<Integer> {
                     ctrlC.finished(exit);
                 }
                 return exit;
+            }
+        }
+    }
+
+    /** The sensors to watch: from --sensors, or the one given by --url / --host / --port and --pub / --cert. */
+    private List<SensorList.Target> targets() {
+        if (sensorsFile != null) {
+            if (url != null || host != null || port != null || pub != null || cert != null || params != null
+                    || trust != null || !trustServer.isEmpty() || !security.equals("none")) {
+                throw CliException.usage("--sensors takes every sensor's endpoint, key and security from the file;"
+                        + " drop --url, --host, --port, --pub, --params, --cert, --trust, --security, --trust-server");
+            }
+            return SensorList.read(sensorsFile);
+        }
+        String endpoint = endpoint();
+        TransportSecurity sec = TelemetrySupport.security(security);
+        if (!trustServer.isEmpty() && sec == TransportSecurity.NONE) {
+            throw CliException.usage("--trust-server needs --security sign-encrypt");
+        }
+        var serverCerts = trustServer.stream().map(TelemetrySupport::applicationCertificate).toList();
+        return List.of(new SensorList.Target(endpoint, endpoint, pinnedKey(), sec, serverCerts));
+    }
+
+    /** One verifier per sensor (its own pinned key), all sharing the replay state and accepted records. */
+    private ReadingVerifier verifierFor(SensorList.Target t, ReplayGuard guard, AcceptedRecords accepted)
+            throws IOException {
+        ReadingVerifier v = verifiers.get(t.name());
+        if (v == null) {
+            v = new ReadingVerifier(guard, List.of(TelemetryKeys.trusted(t.pinned())), accepted,
+                    dataDir.resolve("evidence"));
+            verifiers.put(t.name(), v);
+            KeyChain chain = chains.follow(t.pinned(), v);
+            if (chain.current().generation() > 0 && textLines) {
+                out.printf("operator: %s follows its key chain at generation %d%n", t.name(),
+                        chain.current().generation());
+            }
+        }
+        return v;
+    }
+
+    /**
+     * Readings accepted by an earlier run that was killed before it wrote their verdicts: written
+     * now (as ACCEPTED, marked as recovered), so every accepted index is reported once.
+     */
+    private void reportUnreported(List<SensorList.Target> targets) throws IOException {
+        for (SensorList.Target t : targets) {
+            ReadingVerifier v = verifiers.get(t.name());
+            for (SignedRecord r : v.acceptedUnreported()) {
+                observe(new Operator.Observation(t.name(), r.sequence(), new Verdict(Verdict.Reason.ACCEPTED, r.index(),
+                        "accepted before the operator stopped; reported now"), r.reading(), null, r, Instant.now(), null));
             }
         }
     }
@@ -225,19 +347,15 @@ final class OperatorCommand implements Callable<Integer> {
     }
 
     /**
-     * The operator: the pinned key starts a key chain (resumed from the data directory after a
-     * restart), so the operator follows the sensor's key handovers without reconfiguration.
+     * The operator: every sensor's pinned key starts a key chain (resumed from the data directory
+     * after a restart), so the operator follows the sensors' key handovers without reconfiguration.
      */
-    private Operator newOperator(TransportSecurity sec, ReplayGuard guard, AcceptedRecords accepted,
-            ReadingVerifier.TrustedKey trusted, PqPublicKey pinned) throws IOException {
-        ReadingVerifier verifier = new ReadingVerifier(guard, List.of(trusted), accepted, dataDir.resolve("evidence"));
-        KeyChainFollower chains = new KeyChainFollower(dataDir.resolve("chains"), verifier);
-        KeyChain chain = chains.follow(pinned);
-        if (chain.current().generation() > 0 && textLines) {
-            out.printf("operator: following the sensor's key chain at generation %d%n", chain.current().generation());
-        }
-        Operator operator = new Operator(new Operator.Config(dataDir, sec, publishingMs, queueSize), verifier, chains,
-                this::observe);
+    private Operator newOperator(TransportSecurity sec, SensorList.Target first, ReplayGuard guard,
+            AcceptedRecords accepted) throws IOException {
+        chains = new KeyChainFollower(dataDir.resolve("chains"));
+        Operator operator = new Operator(new Operator.Config(dataDir, sec, publishingMs, queueSize),
+                verifierFor(first, guard, accepted), chains, this::observe);
+        operator.watchKeyState(Duration.ofSeconds(2), this::keyState);
         if (http != null) {
             ConsoleOptions opts;
             try {
@@ -254,7 +372,6 @@ final class OperatorCommand implements Callable<Integer> {
             }
             info().printf("console: %s (metrics: %smetrics)%n", console.uri(), console.uri());
         }
-        operator.watchKeyState(Duration.ofSeconds(2), this::keyState);
         return operator;
     }
 
@@ -278,13 +395,13 @@ final class OperatorCommand implements Callable<Integer> {
     }
 
     /** Tries until the sensor answers or the timeout passes (a sensor may still be starting). */
-    private void connect(Operator operator, String endpoint) throws IOException, InterruptedException {
+    private void connect(Operator operator, SensorList.Target t) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(connectTimeout);
         boolean told = false;
         while (true) {
             try {
-                operator.connect("sensor", endpoint);
-                info().printf("subscribed to %s%n", endpoint);
+                operator.connect(t.name(), t.url(), t.security(), verifiers.get(t.name()));
+                info().printf("subscribed to %s%n", t.url());
                 info().flush();
                 return;
             } catch (IOException e) {
@@ -295,7 +412,7 @@ final class OperatorCommand implements Callable<Integer> {
                     throw new CliException(CliException.FAILED, e.getMessage(), e);
                 }
                 if (!told) {
-                    info().printf("waiting for the sensor at %s ...%n", endpoint);
+                    info().printf("waiting for the sensor at %s ...%n", t.url());
                     info().flush();
                     told = true;
                 }
@@ -367,8 +484,9 @@ final class OperatorCommand implements Callable<Integer> {
             if (stop.getCount() == 0 || (readings > 0 && seen >= readings)) {
                 return;
             }
+            SensorStats st = stats.get(o.sensor());
             Verdict v = o.verdict();
-            counts.merge(v.reason(), 1L, Long::sum);
+            st.counts.merge(v.reason(), 1L, Long::sum);
             VerdictEvent event = o.event();
             if (console != null) {
                 if (o.handover() != null && o.gap() == null && o.handover().outcome() == HandoverOutcome.FOLLOWED) {
@@ -398,14 +516,15 @@ final class OperatorCommand implements Callable<Integer> {
                 return;
             }
             if (o.gap() != null) {
-                missing += o.gap().size();
-                if (textLines) {
-                    out.printf("GAP from=%d to=%d missing=%d%n", o.gap().from(), o.gap().to(), o.gap().size());
+                st.missing += o.gap().size();
+                if (textLines && !liveTable) {
+                    out.printf("%sGAP from=%d to=%d missing=%d%n", prefix(o), o.gap().from(), o.gap().to(), o.gap().size());
                     out.flush();
                 }
                 return;
             }
             seen++;
+            st.readings++;
             String e2e = "-";
             String verify = "-";
             if (o.latency() != null) {
@@ -413,20 +532,61 @@ final class OperatorCommand implements Callable<Integer> {
                 verify = String.format(Locale.ROOT, "%.3fms", o.latency().verifyNanos() / 1e6);
             }
             Long wall = event.wallLatencyNanos();
-            if (wall != null && v.accepted()) {
-                endToEndMs.add(wall);
+            if (wall != null && v.accepted() && o.latency() != null) {
+                st.endToEndMs.add(wall);
+                st.lastLatencyMs = wall / 1e6;
                 e2e = String.format(Locale.ROOT, "%.3fms", wall / 1e6);
             }
-            if (textLines) {
+            if (v.accepted() && o.reading() != null) {
+                st.lastIndex = v.index();
+                st.lastReading = SensorCommand.printable(o.reading().reading());
+            }
+            if (textLines && !liveTable) {
                 String word = event.verdictWord().equals("REJECTED") ? "REJECTED(" + v.reason() + ")" : event.verdictWord();
                 String text = v.accepted() && o.reading() != null ? o.reading().reading() : v.detail();
-                out.printf("%s index=%d verify=%s e2e=%s %s%n", word, v.index(), verify, e2e, SensorCommand.printable(text));
+                out.printf("%s%s index=%d verify=%s e2e=%s %s%n", prefix(o), word, v.index(), verify, e2e,
+                        SensorCommand.printable(text));
                 out.flush();
+                if (out.checkError()) {
+                    outputError = "cannot write the verdict lines to standard output";
+                    stop.countDown();
+                    return;
+                }
+            }
+            if (v.accepted() && o.record() != null) {
+                try {
+                    verifiers.get(o.sensor()).reported(o.record());
+                } catch (IOException e) {
+                    // only means the verdict may be written once more after a restart
+                }
             }
             if (readings > 0 && seen >= readings) {
                 stop.countDown();
             }
         }
+    }
+
+    /** With several sensors every line starts with the sensor's name. */
+    private String prefix(Operator.Observation o) {
+        return sensorsFile == null ? "" : o.sensor() + " ";
+    }
+
+    /** The live table on a terminal: one row per sensor, redrawn every second. */
+    private synchronized void printTable() {
+        StringBuilder sb = new StringBuilder("\033[H\033[2J");
+        sb.append(String.format(Locale.ROOT, "%-20s %-12s %10s %9s %9s %7s %6s %11s  %s%n", "sensor", "state", "index",
+                "accepted", "rejected", "gaps", "dups", "latency ms", "latest value"));
+        for (Map.Entry<String, SensorStats> e : stats.entrySet()) {
+            SensorStats st = e.getValue();
+            long rejected = st.alarms() - st.counts.get(Verdict.Reason.GAP);
+            sb.append(String.format(Locale.ROOT, "%-20s %-12s %10s %9d %9d %7d %6d %11s  %s%n", e.getKey(), st.state,
+                    st.lastIndex < 0 ? "-" : Long.toString(st.lastIndex), st.counts.get(Verdict.Reason.ACCEPTED),
+                    rejected, st.missing, st.counts.get(Verdict.Reason.DUPLICATE),
+                    Double.isNaN(st.lastLatencyMs) ? "-" : String.format(Locale.ROOT, "%.1f", st.lastLatencyMs),
+                    st.lastReading));
+        }
+        out.print(sb);
+        out.flush();
     }
 
     /**
@@ -435,35 +595,36 @@ final class OperatorCommand implements Callable<Integer> {
      */
     private synchronized int summary() {
         long alarms = 0;
-        for (Map.Entry<Verdict.Reason, Long> e : counts.entrySet()) {
-            if (e.getKey() != Verdict.Reason.ACCEPTED && e.getKey() != Verdict.Reason.DUPLICATE
-                    && e.getKey() != Verdict.Reason.HANDOVER) {
-                alarms += e.getValue();
-            }
-        }
-        StringBuilder sb = new StringBuilder();
-        sb.append("summary: ").append(seen).append(" readings");
-        for (Map.Entry<Verdict.Reason, Long> e : counts.entrySet()) {
-            sb.append(", ").append(e.getKey()).append(' ').append(e.getValue());
-        }
-        sb.append(" (").append(missing).append(" missing)");
-        if (!keyEvents.isEmpty()) {
-            sb.append("; key warnings ").append(keyEvents.getOrDefault(KeyStatusEvent.Kind.KEY_WARNING, 0L))
-                    .append(", key alarms ").append(keyEvents.getOrDefault(KeyStatusEvent.Kind.KEY_ALARM, 0L));
-            alarms += keyEvents.getOrDefault(KeyStatusEvent.Kind.KEY_ALARM, 0L);
-        }
-        if (verifyMs.count() > 0) {
-            var v = verifyMs.summary();
-            sb.append(String.format(Locale.ROOT, "; verify p50 %.3f ms", v.p50()));
-        }
-        if (endToEndMs.count() > 0) {
-            var t = endToEndMs.summary();
-            sb.append(String.format(Locale.ROOT, ", e2e (wall clocks) p50 %.3f ms p99 %.3f ms max %.3f ms",
-                    t.p50(), t.p99(), t.max()));
-        }
-        sb.append("; sensor ").append(sensorName);
         PrintWriter target = textLines ? out : spec.commandLine().getErr();
-        target.println(sb);
+        for (Map.Entry<String, SensorStats> e : stats.entrySet()) {
+            SensorStats st = e.getValue();
+            alarms += st.alarms();
+            StringBuilder sb = new StringBuilder();
+            sb.append(sensorsFile == null ? "summary: " : "summary " + e.getKey() + ": ");
+            sb.append(st.readings).append(" readings");
+            for (Map.Entry<Verdict.Reason, Long> c : st.counts.entrySet()) {
+                sb.append(", ").append(c.getKey()).append(' ').append(c.getValue());
+            }
+            sb.append(" (").append(st.missing).append(" missing)");
+            if (st.endToEndMs.count() > 0) {
+                var t = st.endToEndMs.summary();
+                sb.append(String.format(Locale.ROOT, "; e2e (wall clocks) p50 %.3f ms p99 %.3f ms max %.3f ms",
+                        t.p50(), t.p99(), t.max()));
+            }
+            if (sensorsFile == null) {
+                if (verifyMs.count() > 0) {
+                    sb.append(String.format(Locale.ROOT, "; verify p50 %.3f ms", verifyMs.summary().p50()));
+                }
+                sb.append("; sensor ").append(e.getKey());
+            }
+            target.println(sb);
+        }
+        if (!keyEvents.isEmpty()) {
+            long keyAlarms = keyEvents.getOrDefault(KeyStatusEvent.Kind.KEY_ALARM, 0L);
+            target.printf("keys: %d warnings, %d alarms (a sensor could not prepare its next key)%n",
+                    keyEvents.getOrDefault(KeyStatusEvent.Kind.KEY_WARNING, 0L), keyAlarms);
+            alarms += keyAlarms;
+        }
         target.flush();
         if (outputError != null) {
             PrintWriter err = spec.commandLine().getErr();

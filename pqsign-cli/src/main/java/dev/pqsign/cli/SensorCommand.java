@@ -5,6 +5,7 @@ import dev.pqsign.core.StatePersistenceException;
 import dev.pqsign.opcua.SensorServer;
 import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.LineReadingSource;
+import dev.pqsign.telemetry.ReadingHistory;
 import dev.pqsign.telemetry.ReadingSource;
 import dev.pqsign.telemetry.SimulatedSpeedSensor;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -89,6 +91,12 @@ final class SensorCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed of the simulated sensor's noise (default: random).")
     Long seed;
 
+    @Option(names = "--history", defaultValue = "10000", description = "Signed readings kept for operators that were away, served by OPC UA HistoryRead and kept in DATA_DIR/history.pqhl across restarts (default ${DEFAULT-VALUE}; 0 = none).")
+    int historyCount;
+
+    @Option(names = "--history-age", defaultValue = "86400", description = "Seconds a reading stays in the history at most (default ${DEFAULT-VALUE}; the newest always stays).")
+    long historyAge;
+
     /** Guards the hand-over between the main loop and the Ctrl-C hook. */
     private final Object lock = new Object();
     private boolean stopping;
@@ -96,6 +104,7 @@ final class SensorCommand implements Callable<Integer> {
     private Thread mainThread;
 
     private SensorServer server;
+    private ReadingHistory history;
     private TelemetryKeys.OpenSensorKey openKey;
     private ReadingSource readingSource;
     private PrintWriter out;
@@ -142,7 +151,8 @@ final class SensorCommand implements Callable<Integer> {
         try {
             openKey = rolls() ? TelemetryKeys.openRollingKey(key, signing, lockTimeout, rolloverAt)
                     : TelemetryKeys.openSensorKey(key, cert, signing, lockTimeout);
-            server = SensorServer.start(new SensorServer.Config(name, dataDir, bind, port, sec), openKey.sensorKey);
+            history = openHistory();
+            server = SensorServer.start(new SensorServer.Config(name, dataDir, bind, port, sec), openKey.sensorKey, history);
             if (openKey.rolling != null) {
                 server.rollWith(openKey.rolling);
             }
@@ -152,6 +162,9 @@ final class SensorCommand implements Callable<Integer> {
                 Path exported = TelemetrySupport.exportApplicationCertificate(server.applicationCertificate(), dataDir,
                         "sensor-application.der");
                 out.printf("application certificate (give to operators' --trust-server): %s%n", exported);
+            }
+            if (history != null) {
+                out.printf("history: %d readings held, at most %d, %d s%n", history.size(), historyCount, historyAge);
             }
             out.printf("endpoint %s%n", server.endpointUrl());
             out.flush();
@@ -185,6 +198,28 @@ final class SensorCommand implements Callable<Integer> {
         }
         return exit;
     }
+
+    private ReadingHistory openHistory() {
+        if (historyCount < 0) {
+            throw CliException.usage("--history must be 0 (none) or positive, got " + historyCount);
+        }
+        if (historyAge < 1) {
+            throw CliException.usage("--history-age must be positive, got " + historyAge);
+        }
+        if (historyCount == 0) {
+            return null;
+        }
+        Path file = dataDir.resolve(HISTORY_FILE);
+        try {
+            Files.createDirectories(dataDir);
+            return ReadingHistory.open(file, historyCount, Duration.ofSeconds(historyAge), Clock.systemUTC());
+        } catch (IOException e) {
+            throw CliException.usage(file + ": " + e.getMessage());
+        }
+    }
+
+    /** The history file under --data-dir. */
+    static final String HISTORY_FILE = "history.pqhl";
 
     /** Checks the source options before anything is opened. */
     private void checkSource() {
@@ -323,6 +358,13 @@ final class SensorCommand implements Callable<Integer> {
         cleanedUp = true;
         if (server != null) {
             server.close();
+        }
+        if (history != null) {
+            try {
+                history.close();
+            } catch (IOException e) {
+                spec.commandLine().getErr().println("pqsign: sensor: closing the history: " + e.getMessage());
+            }
         }
         if (openKey != null) {
             try {

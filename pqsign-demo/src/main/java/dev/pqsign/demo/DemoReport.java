@@ -45,12 +45,14 @@ public record DemoReport(List<SetResult> sets) {
      *     JVM cannot tell)
      * @param endToEndMs end-to-end latency of each accepted reading in milliseconds, in the order
      *     measured (the samples behind {@code endToEnd}, for distribution charts); not in the JSON
+     * @param gaps indices the operator reported missing ({@code GAP}; should be 0)
+     * @param duplicates readings the operator reported as {@code DUPLICATE}
      */
     public record SetResult(String name, int readings, long accepted, long injectedTampered, long rejectedTampered,
             long injectedReplayed, long rejectedReplayed, int signatureBytes, Summary sign, Summary verify,
             Summary transfer, Summary endToEnd, int sensors, long lost, long rejectedGenuine, double seconds,
             double readingsPerSecond, String link, double cpuMsPerReading, double jitCompileMs,
-            List<Double> endToEndMs) {
+            List<Double> endToEndMs, long gaps, long duplicates) {
 
         public SetResult {
             endToEndMs = List.copyOf(endToEndMs);
@@ -61,7 +63,8 @@ public record DemoReport(List<SetResult> sets) {
      * The report as JSON of exactly the agreed shape: {@code {"sets":[{"name":…,"readings":…,
      * "accepted":…,"injected_tampered":…,"rejected_tampered":…,"injected_replayed":…,
      * "rejected_replayed":…,"signature_bytes":…,"sign_ms":{"p50":…,"p99":…,"max":…},
-     * "verify_ms":{…},"transfer_ms":{…},"end_to_end_ms":{…}}]}}. Milliseconds with three decimals.
+     * "verify_ms":{…},"transfer_ms":{…},"end_to_end_ms":{…},"gaps":…,"duplicates":…}]}}. Milliseconds
+     * with three decimals.
      */
     public String toJson() {
         return json(false);
@@ -94,7 +97,9 @@ public record DemoReport(List<SetResult> sets) {
                     .append(",\"sign_ms\":").append(summary(s.sign()))
                     .append(",\"verify_ms\":").append(summary(s.verify()))
                     .append(",\"transfer_ms\":").append(summary(s.transfer()))
-                    .append(",\"end_to_end_ms\":").append(summary(s.endToEnd()));
+                    .append(",\"end_to_end_ms\":").append(summary(s.endToEnd()))
+                    .append(",\"gaps\":").append(s.gaps())
+                    .append(",\"duplicates\":").append(s.duplicates());
             if (extras) {
                 sb.append(",\"sensors\":").append(s.sensors())
                         .append(",\"lost\":").append(s.lost())
@@ -112,16 +117,16 @@ public record DemoReport(List<SetResult> sets) {
     /** A fixed-width table like the study's Table 6 (averages and percentiles in milliseconds). */
     public String toTable() {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-24s %9s %9s %9s %9s %9s %9s %8s %7s %7s %9s %10s %7s %7s%n",
+        sb.append(String.format(Locale.ROOT, "%-24s %9s %9s %9s %9s %9s %9s %8s %7s %7s %9s %10s %7s %7s %5s %5s%n",
                 "parameter set", "sign avg", "verify avg", "xfer p50", "e2e p50", "e2e p99", "e2e max", "sig B", "tamper",
-                "replay", "accepted", "readings/s", "cpu ms", "jit ms"));
+                "replay", "accepted", "readings/s", "cpu ms", "jit ms", "gaps", "dups"));
         for (SetResult s : sets) {
             sb.append(String.format(Locale.ROOT,
-                    "%-24s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %8d %3d/%-3d %3d/%-3d %9s %10.1f %7.3f %7.0f%n",
+                    "%-24s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %8d %3d/%-3d %3d/%-3d %9s %10.1f %7.3f %7.0f %5d %5d%n",
                     s.name(), s.sign().mean(), s.verify().mean(), s.transfer().p50(), s.endToEnd().p50(),
                     s.endToEnd().p99(), s.endToEnd().max(), s.signatureBytes(), s.rejectedTampered(),
                     s.injectedTampered(), s.rejectedReplayed(), s.injectedReplayed(), s.accepted() + "/" + s.readings(),
-                    s.readingsPerSecond(), s.cpuMsPerReading(), s.jitCompileMs()));
+                    s.readingsPerSecond(), s.cpuMsPerReading(), s.jitCompileMs(), s.gaps(), s.duplicates()));
         }
         return sb.toString();
     }

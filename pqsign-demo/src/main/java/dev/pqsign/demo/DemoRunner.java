@@ -169,6 +169,8 @@ public final class DemoRunner {
         final AtomicLong lost = new AtomicLong();
         final AtomicLong rejectedGenuine = new AtomicLong();
         final AtomicLong signatureBytes = new AtomicLong();
+        final AtomicLong gaps = new AtomicLong();
+        final AtomicLong duplicates = new AtomicLong();
         final LatencyStats stats = new LatencyStats();
     }
 
@@ -254,7 +256,7 @@ public final class DemoRunner {
                         tally.stats.transfer().summary(), tally.stats.endToEnd().summary(), k, tally.lost.get(),
                         tally.rejectedGenuine.get(), seconds, tally.accepted.get() / seconds, o.link().name(),
                         cpuMsPerReading, jitStart < 0 || jitEnd < 0 ? Double.NaN : jitEnd - jitStart,
-                        millis(tally.stats.endToEnd().toArray()));
+                        millis(tally.stats.endToEnd().toArray()), tally.gaps.get(), tally.duplicates.get());
             } finally {
                 for (LinkEmulator r : relays) {
                     r.close();
@@ -302,7 +304,7 @@ public final class DemoRunner {
             futures.add(pool.submit(() -> {
                 SimulatedSpeedSensor source = new SimulatedSpeedSensor(1500, 5, 0, seed, Clock.systemUTC());
                 for (int j = 0; j < n; j++) {
-                    await(q, sensor.publish(source.next()).sequence());
+                    await(q, sensor.publish(source.next()).sequence(), new Tally());
                 }
                 return null;
             }));
@@ -325,7 +327,7 @@ public final class DemoRunner {
             if (first == null) {
                 first = p;
             }
-            Operator.Observation obs = await(q, p.sequence());
+            Operator.Observation obs = await(q, p.sequence(), tally);
             if (obs == null) {
                 tally.lost.incrementAndGet();
             } else if (obs.verdict().accepted()) {
@@ -339,12 +341,12 @@ public final class DemoRunner {
             }
             if (injectEvery > 0 && j % injectEvery == 0) {
                 tally.injectedTampered.incrementAndGet();
-                Operator.Observation t = await(q, sensor.publishTampered(source.next()).sequence());
+                Operator.Observation t = await(q, sensor.publishTampered(source.next()).sequence(), tally);
                 if (t != null && t.verdict().reason() == Reason.BAD_SIGNATURE) {
                     tally.rejectedTampered.incrementAndGet();
                 }
                 tally.injectedReplayed.incrementAndGet();
-                Operator.Observation r = await(q, sensor.publishSigned(first.reading()).sequence());
+                Operator.Observation r = await(q, sensor.publishSigned(first.reading()).sequence(), tally);
                 if (r != null && r.verdict().reason() == Reason.REPLAYED) {
                     tally.rejectedReplayed.incrementAndGet();
                 }
@@ -352,8 +354,8 @@ public final class DemoRunner {
         }
     }
 
-    /** Waits for the observation of publication {@code sequence}, dropping older ones. */
-    private static Operator.Observation await(BlockingQueue<Operator.Observation> q, long sequence)
+    /** Waits for the verdict on publication {@code sequence}, dropping older ones; counts gaps and duplicates. */
+    private static Operator.Observation await(BlockingQueue<Operator.Observation> q, long sequence, Tally tally)
             throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OBSERVATION_TIMEOUT_MS);
         while (true) {
@@ -364,6 +366,13 @@ public final class DemoRunner {
             Operator.Observation o = q.poll(left, TimeUnit.NANOSECONDS);
             if (o == null) {
                 return null;
+            }
+            if (o.gap() != null) {
+                tally.gaps.addAndGet(o.gap().size());
+                continue;
+            }
+            if (o.verdict().reason() == Reason.DUPLICATE) {
+                tally.duplicates.incrementAndGet();
             }
             if (o.sequence() == sequence) {
                 return o;

@@ -52,7 +52,8 @@ class DemoRunnerTest {
         assertTrue(json.matches("\\{\"sets\":\\[\\{\"name\":\"ED25519-TEST-DOUBLE\",\"readings\":60,\"accepted\":60,"
                 + "\"injected_tampered\":3,\"rejected_tampered\":3,\"injected_replayed\":3,\"rejected_replayed\":3,"
                 + "\"signature_bytes\":64,\"sign_ms\":\\{\"p50\":[0-9.]+,\"p99\":[0-9.]+,\"max\":[0-9.]+\\},"
-                + "\"verify_ms\":\\{[^}]*\\},\"transfer_ms\":\\{[^}]*\\},\"end_to_end_ms\":\\{[^}]*\\}\\}\\]\\}"), json);
+                + "\"verify_ms\":\\{[^}]*\\},\"transfer_ms\":\\{[^}]*\\},\"end_to_end_ms\":\\{[^}]*\\},"
+                + "\"gaps\":0,\"duplicates\":0\\}\\]\\}"), json);
         assertTrue(report.toJsonWithThroughput().contains("\"sensors\":1,\"lost\":0,\"rejected_genuine\":0,"
                 + "\"readings_per_second\":"), report.toJsonWithThroughput());
         assertTrue(report.toJsonWithThroughput().startsWith("{\"sets\":[{\"name\":\"ED25519-TEST-DOUBLE\",\"readings\":60,\"accepted\":60,"

@@ -14,21 +14,28 @@ import dev.pqsign.telemetry.VerdictEvent;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.eclipse.milo.opcua.sdk.client.OpcUaClient;
+import org.eclipse.milo.opcua.sdk.client.SessionActivityListener;
+import org.eclipse.milo.opcua.sdk.client.UaSession;
 import org.eclipse.milo.opcua.sdk.client.subscriptions.OpcUaMonitoredItem;
 import org.eclipse.milo.opcua.sdk.client.subscriptions.OpcUaSubscription;
 import org.eclipse.milo.opcua.stack.core.UaException;
@@ -38,8 +45,11 @@ import org.eclipse.milo.opcua.stack.core.security.MemoryCertificateQuarantine;
 import org.eclipse.milo.opcua.stack.core.security.SecurityPolicy;
 import org.eclipse.milo.opcua.stack.core.types.builtin.ByteString;
 import org.eclipse.milo.opcua.stack.core.types.builtin.DataValue;
+import org.eclipse.milo.opcua.stack.core.types.builtin.DateTime;
+import org.eclipse.milo.opcua.stack.core.types.builtin.ExtensionObject;
 import org.eclipse.milo.opcua.stack.core.types.builtin.LocalizedText;
 import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
+import org.eclipse.milo.opcua.stack.core.types.builtin.QualifiedName;
 import org.eclipse.milo.opcua.stack.core.types.builtin.StatusCode;
 import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UInteger;
 import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UShort;
@@ -47,6 +57,11 @@ import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.Unsigned;
 import org.eclipse.milo.opcua.stack.core.types.enumerated.MessageSecurityMode;
 import org.eclipse.milo.opcua.stack.core.types.enumerated.TimestampsToReturn;
 import org.eclipse.milo.opcua.stack.core.types.structured.EndpointDescription;
+import org.eclipse.milo.opcua.stack.core.types.structured.HistoryData;
+import org.eclipse.milo.opcua.stack.core.types.structured.HistoryReadResponse;
+import org.eclipse.milo.opcua.stack.core.types.structured.HistoryReadResult;
+import org.eclipse.milo.opcua.stack.core.types.structured.HistoryReadValueId;
+import org.eclipse.milo.opcua.stack.core.types.structured.ReadRawModifiedDetails;
 import org.eclipse.milo.opcua.stack.core.util.EndpointUtil;
 
 /**
@@ -103,6 +118,40 @@ public final class Operator implements AutoCloseable {
      * the sensor can sign between two Publish responses while the operator keeps up.
      */
     public static final int DEFAULT_QUEUE_SIZE = 10_000;
+
+    /** Longest a lost connection waits for Milo's own reconnect before the operator reopens it (and between reopenings). */
+    public static final long RECONNECT_INTERVAL_MILLIS = 2000;
+
+    /** Checks lost connections (one daemon thread for all operators). */
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "pqsign-operator-reconnect");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** Told when a sensor connection goes up or down. */
+    @FunctionalInterface
+    public interface ConnectionListener {
+        /**
+         * @param sensor the connection's name
+         * @param connected whether the session is active now
+         * @param detail what happened, for the log
+         */
+        void onConnectionChange(String sensor, boolean connected, String detail);
+    }
+
+    private volatile ConnectionListener connectionListener;
+
+    /** Reports every connection state change from now on (on Milo's or the reconnect thread; must not block). */
+    public void onConnectionChange(ConnectionListener listener) {
+        this.connectionListener = listener;
+    }
+
+    /** Publications remembered per connection to recognize one delivered twice. */
+    static final int RECENTLY_JUDGED = 65_536;
+
+    /** Records asked for per HistoryRead call of a backfill. */
+    static final int BACKFILL_BATCH = 1000;
 
     /** Largest queue the sensor (Milo) grants. */
     public static final int MAX_QUEUE_SIZE = 65_535;
@@ -252,7 +301,24 @@ public final class Operator implements AutoCloseable {
      *     or the connection or subscription fails
      */
     public Connection connect(String name, String endpointUrl) throws IOException {
-        Connection c = new Connection(name, endpointUrl);
+        return connect(name, endpointUrl, config.security(), verifier);
+    }
+
+    /**
+     * Connects to a sensor with its own transport security and verifier (its own pinned keys),
+     * for an operator that watches several sensors.
+     *
+     * @param name label used in observations and logs
+     * @param security transport security for this sensor
+     * @param sensorVerifier the policy for this sensor's readings
+     * @throws IOException if no matching endpoint exists, the server certificate is not trusted,
+     *     or the connection or subscription fails
+     */
+    public Connection connect(String name, String endpointUrl, TransportSecurity security, ReadingVerifier sensorVerifier)
+            throws IOException {
+        Objects.requireNonNull(security, "security");
+        Objects.requireNonNull(sensorVerifier, "sensorVerifier");
+        Connection c = new Connection(name, endpointUrl, security, sensorVerifier);
         try {
             c.open();
         } catch (Exception e) {
@@ -260,6 +326,14 @@ public final class Operator implements AutoCloseable {
             throw new IOException("cannot connect operator to " + endpointUrl + ": " + e.getMessage(), e);
         }
         connections.add(c);
+        synchronized (c) {
+            c.watchdog = WATCHDOG.scheduleWithFixedDelay(c::watch, 250, 250, TimeUnit.MILLISECONDS);
+            ScheduledExecutorService poller = keyStatePoller;
+            if (poller != null) {
+                c.keyPoll = poller.scheduleWithFixedDelay(c::pollKeyState, 0, keyStatePeriodMillis,
+                        TimeUnit.MILLISECONDS);
+            }
+        }
         return c;
     }
 
@@ -308,14 +382,37 @@ public final class Operator implements AutoCloseable {
         private final String name;
         private final String endpointUrl;
         private final ExecutorService worker;
-        private OpcUaClient client;
+        private volatile OpcUaClient client;
         private volatile OpcUaSubscription subscription;
         private final AtomicLong overflows = new AtomicLong();
+        private final AtomicLong backfilled = new AtomicLong();
+        private boolean connected;
+        private boolean closed;
+        private long inactiveSince;
+        private volatile long lastReopen;
+        private ScheduledFuture<?> watchdog;
+        private ScheduledFuture<?> keyPoll;
+        /**
+         * Content digests of the last records judged on this connection, by publication sequence
+         * (worker thread only). A record is skipped silently only if the same sequence with the same
+         * content was judged: the sequence is unsigned, so it alone must never hide a record.
+         */
+        private final Map<Long, byte[]> recentlyJudged = new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, byte[]> eldest) {
+                return size() > RECENTLY_JUDGED;
+            }
+        };
         private volatile long revisedQueueSize;
 
-        private Connection(String name, String endpointUrl) {
+        private final TransportSecurity security;
+        private final ReadingVerifier connectionVerifier;
+
+        private Connection(String name, String endpointUrl, TransportSecurity security, ReadingVerifier verifier) {
             this.name = name;
             this.endpointUrl = endpointUrl;
+            this.security = security;
+            this.connectionVerifier = verifier;
             this.worker = Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "pqsign-operator-" + name);
                 t.setDaemon(true);
@@ -326,9 +423,9 @@ public final class Operator implements AutoCloseable {
         private void open() throws UaException {
             String host = EndpointUtil.getHost(endpointUrl);
             int port = EndpointUtil.getPort(endpointUrl);
-            String policy = config.security() == TransportSecurity.NONE ? SecurityPolicy.None.getUri()
+            String policy = security == TransportSecurity.NONE ? SecurityPolicy.None.getUri()
                     : SecurityPolicy.Basic256Sha256.getUri();
-            MessageSecurityMode mode = config.security() == TransportSecurity.NONE ? MessageSecurityMode.None
+            MessageSecurityMode mode = security == TransportSecurity.NONE ? MessageSecurityMode.None
                     : MessageSecurityMode.SignAndEncrypt;
             var validator = new DefaultClientCertificateValidator(trustList, new MemoryCertificateQuarantine());
             client = OpcUaClient.create(endpointUrl,
@@ -344,22 +441,61 @@ public final class Operator implements AutoCloseable {
                             .setCertificateChain(new X509Certificate[] {identity.certificate()})
                             .setCertificateValidator(validator)
                             .setRequestTimeout(Unsigned.uint(10_000)));
-            client.connect();
-            subscribe();
-            ScheduledExecutorService poller = keyStatePoller;
-            if (poller != null) {
-                poller.scheduleWithFixedDelay(this::pollKeyState, 0, keyStatePeriodMillis, TimeUnit.MILLISECONDS);
+            OpcUaClient c = client;
+            c.addSessionActivityListener(new SessionActivityListener() {
+                @Override
+                public void onSessionActive(UaSession session) {
+                    if (c == client) {
+                        state(true, "session active");
+                    }
+                }
+
+                @Override
+                public void onSessionInactive(UaSession session) {
+                    if (c == client) {
+                        state(false, "session lost");
+                    }
+                }
+            });
+            try {
+                c.connect();
+                subscribe();
+            } catch (UaException | RuntimeException e) {
+                c.disconnectAsync(); // stop its own reconnect attempts; the next open() uses a new client
+                throw e;
             }
         }
 
+        private synchronized void state(boolean nowConnected, String detail) {
+            if (nowConnected == connected) {
+                return;
+            }
+            connected = nowConnected;
+            inactiveSince = nowConnected ? 0 : System.nanoTime();
+            LOG.log(Level.INFO, "{0}: {1} ({2})", name, nowConnected ? "connected" : "disconnected", detail);
+            ConnectionListener l = connectionListener;
+            if (l != null) {
+                l.onConnectionChange(name, nowConnected, detail);
+            }
+        }
+
+        /** Whether the session to the sensor is active now. */
+        public synchronized boolean connected() {
+            return connected;
+        }
+
         private void pollKeyState() {
+            OpcUaClient c = client;
+            if (c == null || !connected()) {
+                return;
+            }
             try {
-                UShort ns = client.readNamespaceTable().getIndex(SensorNodes.NAMESPACE_URI);
+                UShort ns = c.readNamespaceTable().getIndex(SensorNodes.NAMESPACE_URI);
                 if (ns == null) {
                     return;
                 }
                 List<NodeId> ids = KEY_STATE_NODES.stream().map(n -> new NodeId(ns, n)).toList();
-                List<DataValue> v = client.readValues(0.0, TimestampsToReturn.Neither, ids);
+                List<DataValue> v = c.readValues(0.0, TimestampsToReturn.Neither, ids);
                 for (DataValue d : v) {
                     if (d.statusCode() == null || !d.statusCode().isGood() || d.value() == null
                             || d.value().value() == null) {
@@ -378,10 +514,48 @@ public final class Operator implements AutoCloseable {
         }
 
         /**
+         * Milo waits up to 16 s between its own reconnect attempts; a connection down longer than
+         * {@link #RECONNECT_INTERVAL_MILLIS} is instead reopened with a new client (which
+         * subscribes and backfills again) every {@link #RECONNECT_INTERVAL_MILLIS}.
+         */
+        private void watch() {
+            long since;
+            synchronized (this) {
+                if (closed || connected || inactiveSince == 0) {
+                    return;
+                }
+                since = inactiveSince;
+            }
+            long now = System.nanoTime();
+            if (now - since < TimeUnit.MILLISECONDS.toNanos(RECONNECT_INTERVAL_MILLIS)
+                    || now - lastReopen < TimeUnit.MILLISECONDS.toNanos(RECONNECT_INTERVAL_MILLIS)) {
+                return;
+            }
+            lastReopen = now;
+            OpcUaClient old = client;
+            try {
+                old.disconnectAsync().get(2, TimeUnit.SECONDS);
+            } catch (Exception ignored) {
+                // the old session is gone either way
+            }
+            try {
+                synchronized (this) {
+                    if (closed) {
+                        return;
+                    }
+                }
+                open();
+            } catch (UaException | RuntimeException e) {
+                LOG.log(Level.DEBUG, "{0}: reconnect failed: {1}", name, e.getMessage());
+            }
+        }
+
+        /**
          * Creates the subscription: one data item on the signed-record node, sampling interval 0.
          * Called again when Milo reconnects to a restarted sensor and cannot transfer the old one.
          */
         private void subscribe() throws UaException {
+            OpcUaClient subscribedClient = client;
             UShort ns = client.readNamespaceTable().getIndex(SensorNodes.NAMESPACE_URI);
             if (ns == null) {
                 throw new UaException(org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_NodeIdUnknown,
@@ -399,6 +573,9 @@ public final class Operator implements AutoCloseable {
             sub.setSubscriptionListener(new OpcUaSubscription.SubscriptionListener() {
                 @Override
                 public void onTransferFailed(OpcUaSubscription failed, org.eclipse.milo.opcua.stack.core.types.builtin.StatusCode status) {
+                    if (subscribedClient != client) {
+                        return; // a client replaced since; the new one subscribed by itself
+                    }
                     LOG.log(Level.INFO, "{0}: subscription lost after reconnect ({1}); subscribing again", name, status);
                     try {
                         worker.execute(() -> {
@@ -414,7 +591,24 @@ public final class Operator implements AutoCloseable {
                 }
             });
             sub.create();
-            OpcUaMonitoredItem item = OpcUaMonitoredItem.newDataItem(new NodeId(ns, SensorNodes.RECORD));
+            // The backfill runs on the worker before any live notification: those queue behind it,
+            // so the missed readings are judged in index order and none is taken for a gap.
+            CountDownLatch subscribed = new CountDownLatch(1);
+            NodeId recordNode = new NodeId(ns, SensorNodes.RECORD);
+            try {
+                worker.execute(() -> backfill(subscribed, recordNode));
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                subscribed.countDown();
+            }
+            try {
+                subscribeRecords(sub, recordNode);
+            } finally {
+                subscribed.countDown();
+            }
+        }
+
+        private void subscribeRecords(OpcUaSubscription sub, NodeId recordNode) throws UaException {
+            OpcUaMonitoredItem item = OpcUaMonitoredItem.newDataItem(recordNode);
             item.setSamplingInterval(0.0);
             // Every record must arrive: a queue for bursts between two Publish responses, and when
             // it is full the newest value is marked with the overflow bit instead of silently
@@ -423,7 +617,7 @@ public final class Operator implements AutoCloseable {
             item.setDiscardOldest(false);
             item.setDataValueListener((i, value) -> {
                 try {
-                    worker.execute(() -> onNotification(value));
+                    worker.execute(() -> onNotification(value, true));
                 } catch (java.util.concurrent.RejectedExecutionException closing) {
                     // connection is closing; late notifications are dropped
                 }
@@ -455,25 +649,79 @@ public final class Operator implements AutoCloseable {
             return overflows.get();
         }
 
+        /** Records read from the sensor's history on (re)connect. */
+        public long backfilled() {
+            return backfilled.get();
+        }
+
         /** The monitored-item queue size the sensor granted. */
         public long revisedQueueSize() {
             return revisedQueueSize;
         }
 
-        private void onNotification(DataValue notified) {
+        /**
+         * Reads, from the sensor's history, every record after the last one accepted (or all it
+         * holds, on first contact) and judges each like a live one. A sensor without history
+         * answers Bad_HistoryOperationUnsupported: what it no longer has is then reported as gaps.
+         */
+        private void backfill(CountDownLatch subscribed, NodeId recordNode) {
             try {
-                handle(notified);
+                if (!subscribed.await(60, TimeUnit.SECONDS)) {
+                    return;
+                }
+                Optional<Instant> from = connectionVerifier.backfillFrom();
+                if (from.isEmpty()) {
+                    return;
+                }
+                // OPC UA times are 100 ns ticks: round up so "after the last accepted" stays after it.
+                Instant start = from.get();
+                int rest = start.getNano() % 100;
+                if (rest != 0) {
+                    start = start.plusNanos(100 - rest);
+                }
+                ByteString cp = null;
+                do {
+                    HistoryReadValueId id = new HistoryReadValueId(recordNode, null, QualifiedName.NULL_VALUE, cp);
+                    HistoryReadResponse response = client.historyRead(new ReadRawModifiedDetails(false,
+                            new DateTime(start), DateTime.MAX_DATE_TIME, Unsigned.uint(BACKFILL_BATCH), false),
+                            TimestampsToReturn.Source, false, List.of(id));
+                    HistoryReadResult[] results = response.getResults();
+                    if (results == null || results.length != 1 || !results[0].getStatusCode().isGood()) {
+                        LOG.log(Level.INFO, "{0}: no history to backfill from ({1})", name,
+                                results == null || results.length == 0 ? "no result" : results[0].getStatusCode());
+                        return;
+                    }
+                    ExtensionObject data = results[0].getHistoryData();
+                    if (data != null && data.decode(client.getStaticEncodingContext()) instanceof HistoryData h
+                            && h.getDataValues() != null) {
+                        for (DataValue dv : h.getDataValues()) {
+                            backfilled.incrementAndGet();
+                            onNotification(dv, false);
+                        }
+                    }
+                    cp = results[0].getContinuationPoint();
+                } while (cp != null && cp.isNotNull());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (UaException | RuntimeException e) {
+                LOG.log(Level.WARNING, "{0}: backfill from the sensor's history failed: {1}", name, e.getMessage());
+            }
+        }
+
+        private void onNotification(DataValue notified, boolean live) {
+            try {
+                handle(notified, live);
             } catch (RuntimeException e) {
                 // Nothing a sensor publishes may stop the console.
                 LOG.log(Level.ERROR, name + ": unexpected failure handling a notification", e);
             }
         }
 
-        private void handle(DataValue notified) {
+        private void handle(DataValue notified, boolean live) {
             long received = System.nanoTime();
             Instant receivedAt = Instant.now();
             StatusCode status = notified.statusCode();
-            if (status != null && status.isOverflowSet()) {
+            if (live && status != null && status.isOverflowSet()) {
                 // The server's queue for this item overflowed: readings were dropped there. The
                 // index sequence shows which (reported as GAP when the next reading is accepted).
                 overflows.incrementAndGet();
@@ -485,7 +733,7 @@ public final class Operator implements AutoCloseable {
                 return; // no reading published yet
             }
             if (!(value instanceof ByteString bytes) || bytes.bytes() == null) {
-                emit(-1, verifier.malformed(-1, "record node holds " + (value == null ? "no value (" + status + ")"
+                emit(-1, connectionVerifier.malformed(-1, "record node holds " + (value == null ? "no value (" + status + ")"
                         : value.getClass().getSimpleName())), null, null, receivedAt);
                 return;
             }
@@ -497,11 +745,17 @@ public final class Operator implements AutoCloseable {
             try {
                 record = SignedRecord.decode(bytes.bytesOrEmpty());
             } catch (IllegalArgumentException e) {
-                emit(-1, verifier.malformed(-1, "undecodable record: " + e.getMessage()), null, null, receivedAt);
+                emit(-1, connectionVerifier.malformed(-1, "undecodable record: " + e.getMessage()), null, null, receivedAt);
                 return;
             }
+            byte[] digest = record.contentDigest();
+            byte[] judged = recentlyJudged.get(record.sequence());
+            if (judged != null && MessageDigest.isEqual(judged, digest)) {
+                return; // this very publication was judged already (from the history, or delivered twice)
+            }
+            recentlyJudged.put(record.sequence(), digest);
             long verifyStart = System.nanoTime();
-            RecordCheck check = verifier.check(record);
+            RecordCheck check = connectionVerifier.check(record);
             long verdictAt = System.nanoTime();
             for (Verdict.Gap g : check.gaps()) {
                 VerdictEvent gap = VerdictEvent.gap(name, record.keyId(), g, receivedAt);
@@ -514,7 +768,7 @@ public final class Operator implements AutoCloseable {
         }
 
         private void handleHandover(byte[] value, Instant receivedAt) {
-            HandoverCheck check = chains.receive(value);
+            HandoverCheck check = chains.receive(value, connectionVerifier);
             for (Verdict.Gap g : check.gaps()) {
                 counts.get(Verdict.Reason.GAP).incrementAndGet();
                 Verdict v = VerdictEvent.gap(name, KeyId.of(check.handover().statement().oldKeyId()), g, receivedAt)
@@ -535,6 +789,15 @@ public final class Operator implements AutoCloseable {
         /** Disconnects; pending notifications are dropped. */
         @Override
         public void close() {
+            synchronized (this) {
+                closed = true;
+                if (watchdog != null) {
+                    watchdog.cancel(false);
+                }
+                if (keyPoll != null) {
+                    keyPoll.cancel(false);
+                }
+            }
             worker.shutdownNow();
             if (client != null) {
                 try {

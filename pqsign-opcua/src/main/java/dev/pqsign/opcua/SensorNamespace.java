@@ -1,6 +1,11 @@
 package dev.pqsign.opcua;
 
+import dev.pqsign.telemetry.ReadingHistory;
+import dev.pqsign.telemetry.SignedRecord;
+import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.eclipse.milo.opcua.sdk.core.AccessLevel;
+import org.eclipse.milo.opcua.sdk.server.AddressSpace;
 import org.eclipse.milo.opcua.sdk.server.ManagedNamespaceWithLifecycle;
 import org.eclipse.milo.opcua.sdk.server.OpcUaServer;
 import org.eclipse.milo.opcua.sdk.server.items.BaseMonitoredItem;
@@ -18,13 +24,22 @@ import org.eclipse.milo.opcua.sdk.server.nodes.UaFolderNode;
 import org.eclipse.milo.opcua.sdk.server.nodes.UaVariableNode;
 import org.eclipse.milo.opcua.stack.core.AttributeId;
 import org.eclipse.milo.opcua.stack.core.NodeIds;
+import org.eclipse.milo.opcua.stack.core.StatusCodes;
+import org.eclipse.milo.opcua.stack.core.types.builtin.ByteString;
 import org.eclipse.milo.opcua.stack.core.types.builtin.DataValue;
 import org.eclipse.milo.opcua.stack.core.types.builtin.DateTime;
+import org.eclipse.milo.opcua.stack.core.types.builtin.ExtensionObject;
 import org.eclipse.milo.opcua.stack.core.types.builtin.LocalizedText;
 import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
 import org.eclipse.milo.opcua.stack.core.types.builtin.StatusCode;
 import org.eclipse.milo.opcua.stack.core.types.builtin.Variant;
+import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.Unsigned;
 import org.eclipse.milo.opcua.stack.core.types.enumerated.TimestampsToReturn;
+import org.eclipse.milo.opcua.stack.core.types.structured.HistoryData;
+import org.eclipse.milo.opcua.stack.core.types.structured.HistoryReadDetails;
+import org.eclipse.milo.opcua.stack.core.types.structured.HistoryReadResult;
+import org.eclipse.milo.opcua.stack.core.types.structured.HistoryReadValueId;
+import org.eclipse.milo.opcua.stack.core.types.structured.ReadRawModifiedDetails;
 import org.eclipse.milo.opcua.stack.core.types.structured.ReadValueId;
 
 /**
@@ -46,8 +61,18 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
     private final Map<String, UaVariableNode> nodes = new LinkedHashMap<>();
     private final Map<NodeId, Set<DataItem>> items = new ConcurrentHashMap<>();
 
-    SensorNamespace(OpcUaServer server) {
+    /** Most values one HistoryRead returns per node before it hands out a continuation point. */
+    static final int MAX_HISTORY_VALUES_PER_READ = 1000;
+
+    /** The nodes whose history is served (from the records of {@link #history}). */
+    private static final Set<String> HISTORIZED = Set.of(SensorNodes.RECORD, SensorNodes.RAW_DATA,
+            SensorNodes.SIGNATURE, SensorNodes.INDEX);
+
+    private final ReadingHistory history;
+
+    SensorNamespace(OpcUaServer server, ReadingHistory history) {
         super(server, SensorNodes.NAMESPACE_URI);
+        this.history = history;
         getLifecycleManager().addStartupTask(this::createNodes);
     }
 
@@ -77,10 +102,14 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
     }
 
     private void addVariable(UaFolderNode parent, String name, NodeId dataType) {
+        boolean historized = history != null && HISTORIZED.contains(name);
+        Set<AccessLevel> access = historized ? EnumSet.of(AccessLevel.CurrentRead, AccessLevel.HistoryRead)
+                : AccessLevel.READ_ONLY;
         UaVariableNode node = new UaVariableNode.UaVariableNodeBuilder(getNodeContext())
                 .setNodeId(newNodeId(name))
-                .setAccessLevel(AccessLevel.READ_ONLY)
-                .setUserAccessLevel(AccessLevel.READ_ONLY)
+                .setAccessLevel(access)
+                .setUserAccessLevel(access)
+                .setHistorizing(historized)
                 .setBrowseName(newQualifiedName(name))
                 .setDisplayName(LocalizedText.english(name))
                 .setDataType(dataType)
@@ -140,6 +169,82 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /**
+     * Serves raw history (ReadRawModifiedDetails, not modified values) of the record node and of
+     * the three study nodes from the sensor's {@link ReadingHistory}, oldest first, by source
+     * time. More than {@link #MAX_HISTORY_VALUES_PER_READ} values (or the client's
+     * numValuesPerNode) come with a continuation point: 8 bytes, the source time in nanoseconds
+     * after which the next call continues (the history's source times strictly increase).
+     */
+    @Override
+    public List<HistoryReadResult> historyRead(AddressSpace.HistoryReadContext context, HistoryReadDetails details,
+            TimestampsToReturn timestamps, List<HistoryReadValueId> ids) {
+        List<HistoryReadResult> results = new ArrayList<>(ids.size());
+        for (HistoryReadValueId id : ids) {
+            results.add(historyReadOne(details, id));
+        }
+        return results;
+    }
+
+    private HistoryReadResult historyReadOne(HistoryReadDetails details, HistoryReadValueId id) {
+        String name = id.getNodeId().getIdentifier() instanceof String n ? n : "";
+        if (history == null || !HISTORIZED.contains(name) || !newNodeId(name).equals(id.getNodeId())) {
+            return new HistoryReadResult(new StatusCode(StatusCodes.Bad_HistoryOperationUnsupported), null, null);
+        }
+        if (!(details instanceof ReadRawModifiedDetails raw) || Boolean.TRUE.equals(raw.getIsReadModified())) {
+            return new HistoryReadResult(new StatusCode(StatusCodes.Bad_HistoryOperationUnsupported), null, null);
+        }
+        Instant from = raw.getStartTime() == null || raw.getStartTime().isNull() ? Instant.EPOCH
+                : raw.getStartTime().getJavaInstant();
+        Instant to = raw.getEndTime() == null || raw.getEndTime().isNull() ? Instant.MAX : raw.getEndTime().getJavaInstant();
+        ByteString cp = id.getContinuationPoint();
+        if (cp != null && cp.isNotNull()) {
+            byte[] b = cp.bytesOrEmpty();
+            if (b.length != 8) {
+                return new HistoryReadResult(new StatusCode(StatusCodes.Bad_ContinuationPointInvalid), null, null);
+            }
+            long after = ByteBuffer.wrap(b).getLong();
+            from = Instant.ofEpochSecond(Math.floorDiv(after, 1_000_000_000L), Math.floorMod(after, 1_000_000_000L))
+                    .plusNanos(1);
+        }
+        if (from.isAfter(to)) {
+            return new HistoryReadResult(new StatusCode(StatusCodes.Bad_HistoryOperationUnsupported), null, null);
+        }
+        long wanted = raw.getNumValuesPerNode() == null ? 0 : raw.getNumValuesPerNode().longValue();
+        int max = (int) (wanted == 0 ? MAX_HISTORY_VALUES_PER_READ : Math.min(wanted, MAX_HISTORY_VALUES_PER_READ));
+        List<SignedRecord> records = history.range(from, to, max + 1);
+        boolean more = records.size() > max;
+        if (more) {
+            records = records.subList(0, max);
+        }
+        DataValue[] values = new DataValue[records.size()];
+        for (int i = 0; i < values.length; i++) {
+            SignedRecord r = records.get(i);
+            DateTime t = new DateTime(r.sourceTime());
+            values[i] = new DataValue(historyValue(name, r), StatusCode.GOOD, t, t);
+        }
+        ByteString next = null;
+        if (more) {
+            SignedRecord last = records.get(records.size() - 1);
+            next = ByteString.of(ByteBuffer.allocate(8).putLong(epochNanos(last.sourceTime())).array());
+        }
+        ExtensionObject data = ExtensionObject.encode(getServer().getStaticEncodingContext(), new HistoryData(values));
+        return new HistoryReadResult(StatusCode.GOOD, next, data);
+    }
+
+    private static long epochNanos(Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    private static Variant historyValue(String node, SignedRecord r) {
+        return switch (node) {
+            case SensorNodes.RAW_DATA -> new Variant(r.reading().reading());
+            case SensorNodes.SIGNATURE -> new Variant(ByteString.of(r.reading().signature()));
+            case SensorNodes.INDEX -> new Variant(Unsigned.uint(r.index()));
+            default -> new Variant(ByteString.of(r.encode()));
+        };
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.pqsign.opcua;
 
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SignedKeyHandover;
+import dev.pqsign.telemetry.ReadingHistory;
 import dev.pqsign.telemetry.ReadingSigner;
 import dev.pqsign.telemetry.RollingSensorKey;
 import dev.pqsign.telemetry.SensorKey;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Objects;
@@ -118,6 +120,9 @@ public final class SensorServer implements AutoCloseable {
     private final ApplicationIdentity identity;
     private static final System.Logger LOG = System.getLogger(SensorServer.class.getName());
     private final Object publishLock = new Object();
+    private final ReadingHistory history;
+    /** Source time of the last publication: the next one is later by at least one OPC UA tick (100 ns). */
+    private Instant lastSourceTime = Instant.EPOCH;
     private volatile SensorKey key;
     private volatile ReadingSigner signer;
     /** The rolling key, if the sensor rolls its key over by itself (else null). */
@@ -130,8 +135,12 @@ public final class SensorServer implements AutoCloseable {
     private boolean started;
     private boolean closed;
 
-    private SensorServer(Config config, SensorKey key) throws IOException {
+    private SensorServer(Config config, SensorKey key, ReadingHistory history) throws IOException {
         this.config = config;
+        this.history = history;
+        if (history != null) {
+            lastSourceTime = history.newest().map(SignedRecord::sourceTime).orElse(Instant.EPOCH);
+        }
         this.port = config.port() == 0 ? freePort(config.bindAddress()) : config.port();
         this.key = key;
         this.signer = new ReadingSigner(key.signer());
@@ -165,7 +174,7 @@ public final class SensorServer implements AutoCloseable {
             server = new OpcUaServer(serverConfig,
                     profile -> new OpcTcpServerTransport(OpcTcpServerTransportConfig.newBuilder()
                             .setEventLoop(MiloThreads.eventLoop()).setExecutor(MiloThreads.executor()).build()));
-            namespace = new SensorNamespace(server);
+            namespace = new SensorNamespace(server, history);
         } catch (IOException e) {
             throw e;
         } catch (Exception e) {
@@ -180,7 +189,19 @@ public final class SensorServer implements AutoCloseable {
      * @throws IOException if the certificate or trust list cannot be set up or the port cannot be bound
      */
     public static SensorServer start(Config config, SensorKey key) throws IOException {
-        SensorServer s = new SensorServer(config, key);
+        return start(config, key, null);
+    }
+
+    /**
+     * Creates and starts a sensor server that also keeps its signed records in {@code history} and
+     * serves them with OPC UA HistoryRead (store and forward). The history stays open; the caller
+     * closes it after the server.
+     *
+     * @param history where published records are kept, or null for none
+     * @throws IOException if the certificate or trust list cannot be set up or the port cannot be bound
+     */
+    public static SensorServer start(Config config, SensorKey key, ReadingHistory history) throws IOException {
+        SensorServer s = new SensorServer(config, key, history);
         try {
             s.startServer();
         } catch (IOException | RuntimeException e) {
@@ -377,7 +398,14 @@ public final class SensorServer implements AutoCloseable {
         }
     }
 
-    private Publication publishLocked(SignedReading r, long signNanos, long signStart, Instant source) {
+    private Publication publishLocked(SignedReading r, long signNanos, long signStart, Instant wallClock) {
+        // Source times are whole OPC UA ticks (100 ns) and strictly increasing, so that history
+        // reads by time find every record exactly once, even after a clock step back.
+        Instant source = wallClock.truncatedTo(ChronoUnit.MICROS).plusNanos(wallClock.getNano() % 1000 / 100 * 100);
+        if (!source.isAfter(lastSourceTime)) {
+            source = lastSourceTime.plusNanos(100);
+        }
+        lastSourceTime = source;
         if (r.index() > 0xffffffffL) {
             throw new IllegalStateException("index " + r.index() + " does not fit the UInt32 node " + SensorNodes.INDEX);
         }
@@ -397,6 +425,14 @@ public final class SensorServer implements AutoCloseable {
         SignedRecord record = SignedRecord.of(key.keyId(), key.parameterSetName(), r, source, seq, signNanos, signStart,
                 publishNanoTime);
         v.put(SensorNodes.RECORD, new Variant(ByteString.of(record.encode())));
+        if (history != null) {
+            try {
+                history.add(record); // before the notification: whatever an operator sees live is in the history too
+            } catch (IOException e) {
+                System.getLogger(SensorServer.class.getName()).log(System.Logger.Level.WARNING,
+                        "history file: {0} (the reading stays in the history in memory)", e.getMessage());
+            }
+        }
         namespace.update(v);
         return new Publication(r, seq, signNanos, signStart, publishNanoTime, record);
     }

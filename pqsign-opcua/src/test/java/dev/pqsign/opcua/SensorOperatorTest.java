@@ -11,6 +11,7 @@ import dev.pqsign.telemetry.Ed25519TestDouble;
 import dev.pqsign.telemetry.EmbeddedIndex;
 import dev.pqsign.telemetry.KeyId;
 import dev.pqsign.telemetry.ReadingMessage;
+import dev.pqsign.telemetry.ReadingHistory;
 import dev.pqsign.telemetry.ReadingSigner;
 import dev.pqsign.telemetry.ReadingVerifier;
 import dev.pqsign.telemetry.ReplayGuard;
@@ -21,6 +22,8 @@ import dev.pqsign.telemetry.SignedRecord;
 import dev.pqsign.telemetry.Verdict.Reason;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +32,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.milo.opcua.sdk.client.OpcUaClient;
+import org.eclipse.milo.opcua.sdk.core.AccessLevel;
 import org.eclipse.milo.opcua.stack.core.AttributeId;
 import org.eclipse.milo.opcua.stack.core.types.builtin.ByteString;
 import org.eclipse.milo.opcua.stack.core.types.builtin.DataValue;
@@ -253,7 +257,8 @@ class SensorOperatorTest {
             ByteString.of(truncated), ByteString.of(badVersion), new String[] {"array"}, Unsigned.uint(7)};
         for (Object g : garbage) {
             sensor.publishRawRecord(g);
-            Operator.Observation o = next();
+            Operator.Observation o = obs.poll(20, TimeUnit.SECONDS);
+            assertNotNull(o, "no observation for " + g);
             assertEquals(Reason.MALFORMED, o.verdict().reason(), o.verdict().detail());
         }
         // right shape, but a zeroed signature: verified and refused
@@ -409,6 +414,89 @@ class SensorOperatorTest {
                 new ReadingVerifier(guard, List.of(new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(),
                         EmbeddedIndex.NONE)), accepted, dir.resolve("evidence")),
                 obs::add);
+    }
+
+    /** Store and forward: what was published while the operator was away comes from the history, verified; no gap. */
+    @Test
+    void operatorRestart_missedReadingsBackfilledFromHistory_noGap() throws Exception {
+        try (ReadingHistory history = ReadingHistory.inMemory(10_000, Duration.ofHours(1), Clock.systemUTC());
+                SensorServer hs = SensorServer.start(SensorServer.Config.loopback("hist", dir.resolve("hist-sensor"),
+                        TransportSecurity.NONE), new SensorKey(signer, key.keyId()), history)) {
+            operator.close();
+            guard.close();
+            obs.clear();
+            startRememberingOperator();
+            operator.connect("hist", hs.endpointUrl());
+            long first = -1;
+            for (int i = 0; i < 3; i++) {
+                SensorServer.Publication p = hs.publish("1500.00,before-" + i);
+                first = first < 0 ? p.reading().index() : first;
+                assertEquals(Reason.ACCEPTED, observe(p.sequence()).verdict().reason());
+            }
+            operator.close();
+            guard.close();
+            obs.clear();
+            long lastWhileDown = 0;
+            for (int i = 0; i < 5; i++) {
+                lastWhileDown = hs.publish("1500.00,while-down-" + i).sequence();
+            }
+            startRememberingOperator();
+            Operator.Connection c = operator.connect("hist", hs.endpointUrl());
+            Operator.Observation last = observe(lastWhileDown);
+            assertEquals(Reason.ACCEPTED, last.verdict().reason());
+            SensorServer.Publication after = hs.publish("1500.00,after");
+            assertEquals(Reason.ACCEPTED, observe(after.sequence()).verdict().reason());
+            assertEquals(6, operator.count(Reason.ACCEPTED), "5 from the history, 1 live");
+            assertEquals(0, operator.count(Reason.GAP));
+            assertEquals(0, operator.count(Reason.DUPLICATE), "the current reading came with the history, not again");
+            assertEquals(5, c.backfilled());
+        }
+    }
+
+    /** First contact with a sensor that already published: everything its history holds, over several HistoryReads. */
+    @Test
+    void firstContact_historyLongerThanOneRead_everythingBackfilled() throws Exception {
+        try (ReadingHistory history = ReadingHistory.inMemory(10_000, Duration.ofHours(1), Clock.systemUTC());
+                SensorServer hs = SensorServer.start(SensorServer.Config.loopback("hist", dir.resolve("hist-sensor"),
+                        TransportSecurity.NONE), new SensorKey(signer, key.keyId()), history)) {
+            int n = SensorNamespace.MAX_HISTORY_VALUES_PER_READ + 150;
+            long lastSeq = 0;
+            for (int i = 0; i < n; i++) {
+                lastSeq = hs.publish("1500.00,early-" + i).sequence();
+            }
+            operator.close();
+            guard.close();
+            obs.clear();
+            startRememberingOperator();
+            Operator.Connection c = operator.connect("hist", hs.endpointUrl());
+            assertEquals(Reason.ACCEPTED, observe(lastSeq).verdict().reason());
+            assertEquals(n, operator.count(Reason.ACCEPTED));
+            assertEquals(0, operator.count(Reason.GAP));
+            assertEquals(n, c.backfilled());
+        }
+    }
+
+    @Test
+    void recordNode_advertisesHistoryReadAndHistorizing() throws Exception {
+        try (ReadingHistory history = ReadingHistory.inMemory(10, Duration.ofHours(1), Clock.systemUTC());
+                SensorServer hs = SensorServer.start(SensorServer.Config.loopback("hist", dir.resolve("hist-sensor"),
+                        TransportSecurity.NONE), new SensorKey(signer, key.keyId()), history)) {
+            OpcUaClient raw = OpcUaClient.create(hs.endpointUrl());
+            raw.connect();
+            try {
+                for (String node : List.of(SensorNodes.RECORD, SensorNodes.RAW_DATA, SensorNodes.SIGNATURE, SensorNodes.INDEX)) {
+                    DataValue[] v = raw.read(0.0, TimestampsToReturn.Neither, List.of(
+                            new ReadValueId(hs.nodeId(node), AttributeId.Historizing.uid(), null, QualifiedName.NULL_VALUE),
+                            new ReadValueId(hs.nodeId(node), AttributeId.AccessLevel.uid(), null, QualifiedName.NULL_VALUE)))
+                            .getResults();
+                    assertEquals(Boolean.TRUE, v[0].value().value(), node);
+                    int access = ((org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UByte) v[1].value().value()).intValue();
+                    assertEquals(AccessLevel.HistoryRead.getValue(), access & AccessLevel.HistoryRead.getValue(), node);
+                }
+            } finally {
+                raw.disconnect();
+            }
+        }
     }
 
     @Test

@@ -6,7 +6,10 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -34,6 +37,8 @@ public final class AcceptedRecords implements AutoCloseable {
     static final int HEADER_BYTES = 64;
     static final int SLOT_HEADER_BYTES = 8;
     static final int MAX_CAPACITY = 1 << 20;
+    /** Bit of a slot's length field: the record's verdict has been written out. */
+    static final int REPORTED = 0x8000_0000;
 
     private final Path dir;
     private final int capacity;
@@ -80,6 +85,35 @@ public final class AcceptedRecords implements AutoCloseable {
      */
     public Optional<SignedRecord> get(KeyId key, long index, int signatureBytes) throws IOException {
         return ring(key, signatureBytes).get(index);
+    }
+
+    /**
+     * Notes that the verdict on {@code record} has been written out (verdict line, JSON Lines), so
+     * that {@link #unreported} does not offer it again after a restart. The flag is one in-place
+     * write, not flushed (it survives a killed process).
+     */
+    public void markReported(SignedRecord record, int signatureBytes) throws IOException {
+        ring(record.keyId(), signatureBytes).markReported(record.index());
+    }
+
+    /**
+     * The accepted records of {@code key} whose verdict was never written out (the operator was
+     * killed between accepting and reporting them): those with consecutive indices ending at
+     * {@code lastAccepted} that are still remembered and not {@link #markReported marked}, oldest
+     * first.
+     */
+    public List<SignedRecord> unreported(KeyId key, long lastAccepted, int signatureBytes) throws IOException {
+        Ring r = ring(key, signatureBytes);
+        List<SignedRecord> out = new ArrayList<>();
+        for (long i = lastAccepted; i >= 0 && lastAccepted - i < r.capacity; i--) {
+            Optional<SignedRecord> rec = r.get(i);
+            if (rec.isEmpty() || r.isReported(i)) {
+                break;
+            }
+            out.add(rec.get());
+        }
+        Collections.reverse(out);
+        return out;
     }
 
     private synchronized Ring ring(KeyId key, int signatureBytes) throws IOException {
@@ -191,7 +225,7 @@ public final class AcceptedRecords implements AutoCloseable {
             if (!readFully(h, at)) {
                 return Optional.empty();
             }
-            int n = h.getInt(0);
+            int n = h.getInt(0) & ~REPORTED;
             int crc = h.getInt(4);
             if (n <= 0 || n > slotBytes - SLOT_HEADER_BYTES) {
                 return Optional.empty();
@@ -205,6 +239,27 @@ public final class AcceptedRecords implements AutoCloseable {
                 return r.index() == index && r.keyId().equals(key) ? Optional.of(r) : Optional.empty();
             } catch (IllegalArgumentException e) {
                 return Optional.empty(); // a slot torn by a crash: nothing remembered there
+            }
+        }
+
+        synchronized boolean isReported(long index) throws IOException {
+            ByteBuffer h = ByteBuffer.allocate(4);
+            return readFully(h, offset(index)) && (h.getInt(0) & REPORTED) != 0;
+        }
+
+        synchronized void markReported(long index) throws IOException {
+            if (get(index).isEmpty()) {
+                return; // the slot holds another index by now
+            }
+            long at = offset(index);
+            ByteBuffer h = ByteBuffer.allocate(4);
+            if (!readFully(h, at)) {
+                return;
+            }
+            h.putInt(0, h.getInt(0) | REPORTED);
+            h.rewind();
+            while (h.hasRemaining()) {
+                channel.write(h, at + h.position());
             }
         }
 

@@ -22,8 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * The operator's side of key rollover: one {@link KeyChain} per sensor, started at the key the
  * operator pinned (or certified), moved on only by handover statements the chain's current key
  * signed, and persisted under {@code dir/NNNN….pqkc} (one file per chain, named by the chain id)
- * before any reading of a new key is accepted. Every key a chain reaches is trusted by the
- * {@link ReadingVerifier}; every key it leaves is retired there at its handover index.
+ * before any reading of a new key is accepted. Every key a chain reaches is trusted by the sensor's
+ * {@link ReadingVerifier}; every key it leaves is retired there at its handover index. One follower
+ * serves all sensors of an operator, so a handover to another sensor's key is recognised.
  *
  * <p>After a restart with the same pinned keys, each chain continues where it was; no
  * reconfiguration is needed to follow a sensor across any number of rollovers.
@@ -33,25 +34,22 @@ public final class KeyChainFollower {
     static final String SUFFIX = ".pqkc";
 
     private final Path dir;
-    private final ReadingVerifier verifier;
     private final Map<String, KeyChain> chains = new ConcurrentHashMap<>();
 
-    /**
-     * @param dir where the followed chains are persisted (created if missing)
-     * @param verifier the verifier that trusts and retires the chains' keys
-     */
-    public KeyChainFollower(Path dir, ReadingVerifier verifier) throws IOException {
+    /** @param dir where the followed chains are persisted (created if missing) */
+    public KeyChainFollower(Path dir) throws IOException {
         this.dir = Files.createDirectories(dir);
-        this.verifier = Objects.requireNonNull(verifier, "verifier");
     }
 
     /**
      * Starts (or, after a restart, resumes) the chain of a sensor whose first key the operator
-     * trusts, and trusts its current key and its remembered retired keys in the verifier.
+     * trusts, and trusts its current key and its remembered retired keys in {@code verifier} (the
+     * sensor's).
      *
      * @throws IOException if a persisted chain exists but cannot be read or belongs to another key
      */
-    public synchronized KeyChain follow(PqPublicKey trustedFirstKey) throws IOException {
+    public synchronized KeyChain follow(PqPublicKey trustedFirstKey, ReadingVerifier verifier) throws IOException {
+        Objects.requireNonNull(verifier, "verifier");
         KeyChain start = KeyChain.startingAt(trustedFirstKey);
         String id = Hex.encode(start.chainId());
         KeyChain chain = chains.get(id);
@@ -90,9 +88,10 @@ public final class KeyChainFollower {
     /**
      * Checks a received handover record: decodes it, follows it if it is the next one of a chain and
      * verifies under that chain's current key (persisting the new chain state durably first), then
-     * trusts the new key and retires the old one in the verifier.
+     * trusts the new key and retires the old one in {@code verifier} (the sensor's).
      */
-    public synchronized HandoverCheck receive(byte[] record) {
+    public synchronized HandoverCheck receive(byte[] record, ReadingVerifier verifier) {
+        Objects.requireNonNull(verifier, "verifier");
         SignedKeyHandover h;
         try {
             h = SignedKeyHandover.decode(record);

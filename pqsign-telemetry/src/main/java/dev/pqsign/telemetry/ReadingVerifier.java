@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -281,6 +282,66 @@ public final class ReadingVerifier {
         }
         return Verdict.of(Reason.INDEX_REUSE, record.index(), "index " + record.index()
                 + " already accepted with a different signed reading; " + where);
+    }
+
+    /**
+     * Where a (re)connecting operator's backfill from the sensor's history starts: just after the
+     * source time of the last record accepted under any pinned key, or {@link Instant#EPOCH}
+     * (everything the sensor still holds) if nothing was accepted yet. Empty when there is nothing
+     * to position by: no accepted-records memory, or a key whose last accepted record is not
+     * remembered (a backfill from an unknown point could only produce false replay alarms).
+     */
+    public Optional<Instant> backfillFrom() {
+        if (accepted == null) {
+            return Optional.empty();
+        }
+        Instant from = null;
+        try {
+            for (TrustedKey k : keys.values()) {
+                long last = guard.lastAccepted(k.id());
+                if (last < 0) {
+                    continue;
+                }
+                Optional<SignedRecord> r = accepted.get(k.id(), last, k.verifier().parameterSet().signatureBytes());
+                if (r.isEmpty()) {
+                    return Optional.empty();
+                }
+                Instant after = r.get().sourceTime().plusNanos(1);
+                if (from == null || after.isAfter(from)) {
+                    from = after;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "cannot position the backfill: {0}", e.getMessage());
+            return Optional.empty();
+        }
+        return Optional.of(from == null ? Instant.EPOCH : from);
+    }
+
+    /**
+     * Accepted records whose verdicts were never written out, oldest first per key (see
+     * {@link AcceptedRecords#unreported}); empty without accepted-records memory.
+     */
+    public List<SignedRecord> acceptedUnreported() throws IOException {
+        List<SignedRecord> out = new ArrayList<>();
+        if (accepted == null) {
+            return out;
+        }
+        for (TrustedKey k : keys.values()) {
+            long last = guard.lastAccepted(k.id());
+            if (last >= 0) {
+                out.addAll(accepted.unreported(k.id(), last, k.verifier().parameterSet().signatureBytes()));
+            }
+        }
+        return out;
+    }
+
+    /** Notes that the verdict on an accepted record was written out (no-op without accepted-records memory). */
+    public void reported(SignedRecord record) throws IOException {
+        TrustedKey k = keys.get(record.keyId());
+        if (accepted != null && k != null) {
+            accepted.markReported(record, k.verifier().parameterSet().signatureBytes());
+        }
     }
 
     /** Records and logs a reading that could not even be decoded (wrong node types, missing values). */

@@ -107,14 +107,14 @@ class KeyHandoverFollowingTest {
         Key k0 = key("k0");
         Key k1 = key("k1");
         ReadingVerifier v = verifier(k0.pub);
-        KeyChainFollower chains = new KeyChainFollower(dir.resolve("chains"), v);
-        chains.follow(k0.pub);
+        KeyChainFollower chains = new KeyChainFollower(dir.resolve("chains"));
+        chains.follow(k0.pub, v);
         assertEquals(Reason.ACCEPTED, v.check(k0.sign("a")).verdict().reason());
         SignedRecord late = k0.sign("b"); // signed, delivered only after the handover
         k0.sign("c"); // signed, never delivered
         assertEquals(Reason.UNKNOWN_KEY, v.check(k1.sign("too early")).verdict().reason());
 
-        HandoverCheck c = chains.receive(handover(k0, k0.pub, 1, k1).encode());
+        HandoverCheck c = chains.receive(handover(k0, k0.pub, 1, k1).encode(), v);
         assertEquals(HandoverOutcome.FOLLOWED, c.outcome());
         assertEquals(Reason.HANDOVER, c.verdict().reason());
         assertEquals(List.of(new Verdict.Gap(1, 2)), c.gaps());
@@ -129,11 +129,11 @@ class KeyHandoverFollowingTest {
         Key attacker = key("attacker");
         Key other = key("other-sensor");
         ReadingVerifier v = verifier(k0.pub);
-        KeyChainFollower chains = new KeyChainFollower(dir.resolve("chains"), v);
-        chains.follow(k0.pub);
-        chains.follow(other.pub);
+        KeyChainFollower chains = new KeyChainFollower(dir.resolve("chains"));
+        chains.follow(k0.pub, v);
+        chains.follow(other.pub, v);
         // Signed by a key the chain does not have, naming itself as signer.
-        HandoverCheck own = chains.receive(handover(attacker, k0.pub, 1, attacker).encode());
+        HandoverCheck own = chains.receive(handover(attacker, k0.pub, 1, attacker).encode(), v);
         assertEquals(HandoverOutcome.WRONG_SIGNER, own.outcome());
         assertEquals(Reason.HANDOVER_REJECTED, own.verdict().reason());
         assertTrue(own.verdict().alarm());
@@ -145,17 +145,17 @@ class KeyHandoverFollowingTest {
         int keyAt = 9 + (int) ((rec[5] & 0xff) << 24 | (rec[6] & 0xff) << 16 | (rec[7] & 0xff) << 8 | (rec[8] & 0xff))
                 - attackerKey.length;
         System.arraycopy(attackerKey, 0, swapped, keyAt, attackerKey.length);
-        assertEquals(HandoverOutcome.BAD_SIGNATURE, chains.receive(swapped).outcome());
+        assertEquals(HandoverOutcome.BAD_SIGNATURE, chains.receive(swapped, v).outcome());
         // A handover of this sensor's chain to a key of another sensor.
-        assertEquals(HandoverOutcome.KEY_REUSED, chains.receive(handover(k0, k0.pub, 1, other).encode()).outcome());
+        assertEquals(HandoverOutcome.KEY_REUSED, chains.receive(handover(k0, k0.pub, 1, other).encode(), v).outcome());
         // Garbage.
-        assertEquals(HandoverOutcome.MALFORMED, chains.receive(new byte[] {'P', 'Q', 'H', 'O', 1}).outcome());
+        assertEquals(HandoverOutcome.MALFORMED, chains.receive(new byte[] {'P', 'Q', 'H', 'O', 1}, v).outcome());
         assertEquals(Reason.UNKNOWN_KEY, v.check(attacker.sign("forged")).verdict().reason());
         // The genuine one still works afterwards, and replaying an older statement is an alarm.
-        assertEquals(HandoverOutcome.FOLLOWED, chains.receive(rec).outcome());
+        assertEquals(HandoverOutcome.FOLLOWED, chains.receive(rec, v).outcome());
         Key k2 = key("k2");
-        assertEquals(HandoverOutcome.FOLLOWED, chains.receive(handover(k1, k0.pub, 2, k2).encode()).outcome());
-        assertEquals(HandoverOutcome.REPLAYED, chains.receive(rec).outcome());
+        assertEquals(HandoverOutcome.FOLLOWED, chains.receive(handover(k1, k0.pub, 2, k2).encode(), v).outcome());
+        assertEquals(HandoverOutcome.REPLAYED, chains.receive(rec, v).outcome());
     }
 
     @Test
@@ -163,13 +163,13 @@ class KeyHandoverFollowingTest {
         Key k0 = key("k0");
         Key k1 = key("k1");
         ReadingVerifier v = verifier(k0.pub);
-        KeyChainFollower chains = new KeyChainFollower(dir.resolve("chains"), v);
-        chains.follow(k0.pub);
-        assertEquals(HandoverOutcome.FOLLOWED, chains.receive(handover(k0, k0.pub, 1, k1).encode()).outcome());
+        KeyChainFollower chains = new KeyChainFollower(dir.resolve("chains"));
+        chains.follow(k0.pub, v);
+        assertEquals(HandoverOutcome.FOLLOWED, chains.receive(handover(k0, k0.pub, 1, k1).encode(), v).outcome());
 
         ReadingVerifier after = verifier(k0.pub);
-        KeyChainFollower resumed = new KeyChainFollower(dir.resolve("chains"), after);
-        assertEquals(1, resumed.follow(k0.pub).current().generation());
+        KeyChainFollower resumed = new KeyChainFollower(dir.resolve("chains"));
+        assertEquals(1, resumed.follow(k0.pub, after).current().generation());
         assertEquals(Reason.ACCEPTED, after.check(k1.sign("x")).verdict().reason());
         assertEquals(Reason.RETIRED_KEY, after.check(k0.sign("y")).verdict().reason());
     }
@@ -181,13 +181,13 @@ class KeyHandoverFollowingTest {
         StringWriter out = new StringWriter();
         VerdictJsonl jsonl = new VerdictJsonl(out, false);
         ReadingVerifier v = verifier(k0.pub);
-        KeyChainFollower chains = new KeyChainFollower(dir.resolve("chains"), v);
-        chains.follow(k0.pub);
+        KeyChainFollower chains = new KeyChainFollower(dir.resolve("chains"));
+        chains.follow(k0.pub, v);
         for (int i = 0; i < 3; i++) {
             SignedRecord r = k0.sign("r" + i);
             jsonl.write(VerdictEvent.of("s", v.check(r).verdict(), r, T));
         }
-        HandoverCheck c = chains.receive(handover(k0, k0.pub, 1, k1).encode());
+        HandoverCheck c = chains.receive(handover(k0, k0.pub, 1, k1).encode(), v);
         jsonl.write(VerdictEvent.handover("s", c, T));
         for (int i = 0; i < 3; i++) {
             SignedRecord r = k1.sign("s" + i);

@@ -143,6 +143,27 @@ class RecordVerdictsTest {
     }
 
     @Test
+    void acceptedUnreported_killedBeforeReporting_offeredOnceAfterRestart() throws IOException {
+        SignedRecord r0 = sign("r0");
+        SignedRecord r1 = sign("r1");
+        SignedRecord r2 = sign("r2");
+        for (SignedRecord r : List.of(r0, r1, r2)) {
+            assertEquals(Reason.ACCEPTED, verifier.check(r).verdict().reason());
+        }
+        verifier.reported(r0); // r1 and r2 were accepted, then the operator died before writing them out
+        tearDown();
+        openVerifier();
+        List<SignedRecord> missed = verifier.acceptedUnreported();
+        assertEquals(List.of(1L, 2L), missed.stream().map(SignedRecord::index).toList());
+        assertArrayEquals(r2.encode(), missed.get(1).encode());
+        for (SignedRecord r : missed) {
+            verifier.reported(r);
+        }
+        assertEquals(List.of(), verifier.acceptedUnreported());
+        assertEquals(Reason.DUPLICATE, verifier.check(r2).verdict().reason(), "the reported flag keeps the record");
+    }
+
+    @Test
     void check_olderThanRingCapacity_replayed() {
         SignedRecord r0 = sign("r0");
         verifier.check(r0);

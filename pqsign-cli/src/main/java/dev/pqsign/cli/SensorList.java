@@ -1,0 +1,152 @@
+package dev.pqsign.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pqsign.opcua.TransportSecurity;
+import dev.pqsign.x509.PqPublicKey;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The sensors one {@code pqsign operator --sensors FILE} watches: a JSON file (format in
+ * {@code docs/formats/operator-sensors.md}) read with Jackson. Relative paths in it are resolved
+ * against the file's directory.
+ */
+final class SensorList {
+    private SensorList() {
+    }
+
+    /** Largest sensors file read. */
+    static final int MAX_FILE_BYTES = 1 << 20;
+
+    /** Most sensors one operator watches. */
+    static final int MAX_SENSORS = 1000;
+
+    private static final Set<String> KEYS = Set.of("name", "url", "pub", "params", "cert", "trust", "security",
+            "trust_server");
+
+    /**
+     * One sensor to watch.
+     *
+     * @param name unique label (JSON {@code sensor}, table row)
+     * @param url endpoint {@code opc.tcp://…}
+     * @param pinned the pinned key
+     * @param security transport security
+     * @param serverCertificates application certificates of the sensor to trust (sign-encrypt)
+     */
+    record Target(String name, String url, PqPublicKey pinned, TransportSecurity security,
+            List<X509Certificate> serverCertificates) {
+    }
+
+    /** Reads and checks the file; any problem is a one-line usage error naming the file. */
+    static List<Target> read(Path file) {
+        byte[] bytes = KeyFiles.readSmall(file, "sensors file");
+        if (bytes.length > MAX_FILE_BYTES) {
+            throw CliException.usage(file + ": larger than " + MAX_FILE_BYTES + " bytes");
+        }
+        JsonNode root;
+        try {
+            root = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+                    .readTree(new String(bytes, StandardCharsets.UTF_8));
+        } catch (JsonProcessingException e) {
+            throw CliException.usage(file + ": not valid JSON: " + e.getOriginalMessage());
+        }
+        if (root == null || !root.isObject() || !root.has("sensors") || !root.get("sensors").isArray()
+                || root.size() != 1) {
+            throw CliException.usage(file + ": expected {\"sensors\": [ … ]}");
+        }
+        JsonNode sensors = root.get("sensors");
+        if (sensors.isEmpty() || sensors.size() > MAX_SENSORS) {
+            throw CliException.usage(file + ": needs 1.." + MAX_SENSORS + " sensors, has " + sensors.size());
+        }
+        Path base = file.toAbsolutePath().getParent();
+        List<Target> targets = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < sensors.size(); i++) {
+            JsonNode s = sensors.get(i);
+            String where = file + ": sensor " + (i + 1);
+            if (!s.isObject()) {
+                throw CliException.usage(where + ": not an object");
+            }
+            for (Iterator<String> it = s.fieldNames(); it.hasNext();) {
+                String k = it.next();
+                if (!KEYS.contains(k)) {
+                    throw CliException.usage(where + ": unknown key '" + SensorCommand.printable(k) + "'");
+                }
+            }
+            String name = text(s, "name", where, true);
+            if (name.isEmpty() || name.length() > 64 || !name.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+                throw CliException.usage(where + ": name must be 1..64 printable ASCII characters without spaces");
+            }
+            if (!names.add(name)) {
+                throw CliException.usage(where + ": name '" + name + "' used twice");
+            }
+            where = file + ": sensor " + name;
+            String url = text(s, "url", where, true);
+            if (!url.startsWith("opc.tcp://")) {
+                throw CliException.usage(where + ": url must start with opc.tcp://");
+            }
+            String pub = text(s, "pub", where, false);
+            String params = text(s, "params", where, false);
+            String cert = text(s, "cert", where, false);
+            String trust = text(s, "trust", where, false);
+            PqPublicKey pinned;
+            if ((pub == null) == (cert == null)) {
+                throw CliException.usage(where + ": give exactly one of pub or cert (with trust)");
+            }
+            if (pub != null) {
+                if (trust != null) {
+                    throw CliException.usage(where + ": trust goes with cert, not pub");
+                }
+                pinned = KeyFiles.publicKey(base.resolve(pub), params);
+            } else {
+                if (params != null || trust == null) {
+                    throw CliException.usage(where + ": cert needs trust (the root certificate) and no params");
+                }
+                pinned = TelemetryKeys.certifiedKey(base.resolve(cert), base.resolve(trust));
+            }
+            String sec = text(s, "security", where, false);
+            TransportSecurity security = TelemetrySupport.security(sec == null ? "none" : sec);
+            List<X509Certificate> serverCerts = new ArrayList<>();
+            JsonNode ts = s.get("trust_server");
+            if (ts != null) {
+                if (!ts.isArray()) {
+                    throw CliException.usage(where + ": trust_server must be a list of certificate files");
+                }
+                for (JsonNode t : ts) {
+                    if (!t.isTextual()) {
+                        throw CliException.usage(where + ": trust_server must be a list of certificate files");
+                    }
+                    serverCerts.add(TelemetrySupport.applicationCertificate(base.resolve(t.asText())));
+                }
+                if (security == TransportSecurity.NONE && !serverCerts.isEmpty()) {
+                    throw CliException.usage(where + ": trust_server needs security sign-encrypt");
+                }
+            }
+            targets.add(new Target(name, url, pinned, security, List.copyOf(serverCerts)));
+        }
+        return targets;
+    }
+
+    private static String text(JsonNode s, String key, String where, boolean required) {
+        JsonNode v = s.get(key);
+        if (v == null || v.isNull()) {
+            if (required) {
+                throw CliException.usage(where + ": missing '" + key + "'");
+            }
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw CliException.usage(where + ": '" + key + "' must be a string");
+        }
+        return v.asText();
+    }
+}

@@ -1,0 +1,112 @@
+package dev.pqsign.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pqsign.opcua.SensorServer;
+import dev.pqsign.opcua.TransportSecurity;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code pqsign operator --sensors FILE}: one operator, two sensors over loopback, and bad files. */
+class OperatorSensorsFileTest {
+    private static final String SET = "XMSSMT-SHA2_20/4_256";
+
+    @TempDir
+    Path dir;
+
+    private String p(String name) {
+        return dir.resolve(name).toString();
+    }
+
+    @Test
+    @Timeout(240)
+    void twoSensors_oneOperator_eachVerifiedAgainstItsOwnKey_exit0() throws Exception {
+        for (String k : new String[] {"a", "b"}) {
+            assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p(k)).exit());
+        }
+        try (TelemetryKeys.OpenSensorKey ka = TelemetryKeys.openSensorKey(dir.resolve("a/key.state"), null,
+                        SensorSigningOptions.of(1, false, false), 10);
+                TelemetryKeys.OpenSensorKey kb = TelemetryKeys.openSensorKey(dir.resolve("b/key.state"), null,
+                        SensorSigningOptions.of(1, false, false), 10);
+                SensorServer a = SensorServer.start(SensorServer.Config.loopback("a", dir.resolve("sa"),
+                        TransportSecurity.NONE), ka.sensorKey);
+                SensorServer b = SensorServer.start(SensorServer.Config.loopback("b", dir.resolve("sb"),
+                        TransportSecurity.NONE), kb.sensorKey)) {
+            Files.writeString(dir.resolve("sensors.json"), "{\"sensors\": ["
+                    + "{\"name\": \"pi-a\", \"url\": \"" + a.endpointUrl() + "\", \"pub\": \"a/key.pub\", \"params\": \"" + SET + "\"},"
+                    + "{\"name\": \"pi-b\", \"url\": \"" + b.endpointUrl() + "\", \"pub\": \"b/key.pub\", \"params\": \"" + SET + "\"}]}");
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            var cl = PqsignCli.commandLine();
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(err, true));
+            CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("operator", "--sensors",
+                    p("sensors.json"), "--readings", "6", "--jsonl", p("v.jsonl"), "--data-dir", p("op")));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (out.toString().lines().filter(l -> l.startsWith("subscribed to")).count() < 2
+                    && System.nanoTime() < deadline && !exit.isDone()) {
+                Thread.sleep(20);
+            }
+            for (int i = 0; i < 3; i++) {
+                a.publish("1500.0" + i + ",a");
+                b.publish("1400.0" + i + ",b");
+            }
+            assertEquals(0, exit.get(120, TimeUnit.SECONDS), out + "\n" + err);
+            String o = out.toString();
+            assertEquals(3, o.lines().filter(l -> l.startsWith("pi-a ACCEPTED index=")).count(), o);
+            assertEquals(3, o.lines().filter(l -> l.startsWith("pi-b ACCEPTED index=")).count(), o);
+            assertTrue(o.contains("summary pi-a: 3 readings, ACCEPTED 3, BAD_SIGNATURE 0"), o);
+            assertTrue(o.contains("summary pi-b: 3 readings, ACCEPTED 3, BAD_SIGNATURE 0"), o);
+            List<String> sensors = new ArrayList<>();
+            ObjectMapper json = new ObjectMapper();
+            for (String line : Files.readAllLines(dir.resolve("v.jsonl"))) {
+                JsonNode n = json.readTree(line);
+                assertEquals("ACCEPTED", n.get("verdict").asText());
+                sensors.add(n.get("sensor").asText());
+            }
+            assertEquals(3, sensors.stream().filter("pi-a"::equals).count());
+            assertEquals(3, sensors.stream().filter("pi-b"::equals).count());
+        }
+    }
+
+    @Test
+    void badSensorsFiles_exit2_oneLineNamingTheProblem() throws Exception {
+        assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p("a")).exit());
+        String ok = "{\"name\": \"s\", \"url\": \"opc.tcp://127.0.0.1:1/pqsign\", \"pub\": \"a/key.pub\", \"params\": \"" + SET + "\"}";
+        String[][] cases = {
+            {"not json", "not valid JSON"},
+            {"{\"sensors\": []}", "needs 1..1000 sensors"},
+            {"{\"sensor\": [" + ok + "]}", "expected {\"sensors\""},
+            {"{\"sensors\": [" + ok + "," + ok + "]}", "used twice"},
+            {"{\"sensors\": [{\"name\": \"s\", \"url\": \"http://x\", \"pub\": \"a/key.pub\"}]}", "url must start with opc.tcp://"},
+            {"{\"sensors\": [{\"name\": \"s\", \"url\": \"opc.tcp://h:1/p\"}]}", "give exactly one of pub or cert"},
+            {"{\"sensors\": [{\"name\": \"s\", \"url\": \"opc.tcp://h:1/p\", \"pub\": \"a/key.pub\", \"colour\": \"red\"}]}", "unknown key 'colour'"},
+            {"{\"sensors\": [{\"name\": \"s\", \"url\": 5, \"pub\": \"a/key.pub\"}]}", "'url' must be a string"},
+        };
+        for (String[] c : cases) {
+            Files.writeString(dir.resolve("bad.json"), c[0]);
+            var r = CliRunner.run("operator", "--sensors", p("bad.json"), "--data-dir", p("op"));
+            assertEquals(2, r.exit(), c[0] + "\n" + r);
+            assertEquals(1, r.err().strip().lines().count(), c[0] + "\n" + r);
+            assertTrue(r.err().startsWith("pqsign: ") && r.err().contains(c[1]), c[0] + "\n" + r.err());
+            assertFalse(r.err().contains("Exception"), r.err());
+        }
+        Files.writeString(dir.resolve("good.json"), "{\"sensors\": [" + ok + "]}");
+        var r = CliRunner.run("operator", "--sensors", p("good.json"), "--url", "opc.tcp://127.0.0.1:1/pqsign");
+        assertEquals(2, r.exit(), r.toString());
+        assertTrue(r.err().contains("--sensors takes every sensor's endpoint"), r.err());
+    }
+}

@@ -1,0 +1,117 @@
+package dev.pqsign.telemetry;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReadingHistoryTest {
+
+    @TempDir
+    Path dir;
+
+    private static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
+    private final Clock clock = Clock.fixed(T0.plusSeconds(100), ZoneOffset.UTC);
+
+    private static SignedRecord record(long index, Instant source) {
+        KeyId id = KeyId.of(new byte[KeyId.BYTES]);
+        return SignedRecord.of(id, "HAETAE-2", new SignedReading("r" + index, index, new byte[] {1, 2, 3}), source,
+                index, 0, 0, 0);
+    }
+
+    @Test
+    void add_moreThanCount_keepsNewest() throws IOException {
+        ReadingHistory h = ReadingHistory.inMemory(5, Duration.ofHours(1), clock);
+        for (int i = 0; i < 10; i++) {
+            h.add(record(i, T0.plusSeconds(i)));
+        }
+        assertEquals(5, h.size());
+        List<SignedRecord> all = h.range(Instant.EPOCH, Instant.MAX, 100);
+        assertEquals(List.of(5L, 6L, 7L, 8L, 9L), all.stream().map(SignedRecord::index).toList());
+    }
+
+    @Test
+    void range_fromToAndMax_inclusiveOldestFirst() throws IOException {
+        ReadingHistory h = ReadingHistory.inMemory(100, Duration.ofHours(1), clock);
+        for (int i = 0; i < 10; i++) {
+            h.add(record(i, T0.plusSeconds(i)));
+        }
+        assertEquals(List.of(3L, 4L, 5L), h.range(T0.plusSeconds(3), T0.plusSeconds(5), 100).stream()
+                .map(SignedRecord::index).toList());
+        assertEquals(List.of(3L, 4L), h.range(T0.plusSeconds(3), Instant.MAX, 2).stream()
+                .map(SignedRecord::index).toList());
+    }
+
+    @Test
+    void add_olderThanAge_prunedButNewestKept() throws IOException {
+        ReadingHistory h = ReadingHistory.inMemory(100, Duration.ofSeconds(50), clock);
+        h.add(record(0, T0));
+        h.add(record(1, T0.plusSeconds(10)));
+        assertEquals(1, h.size(), "both older than 50 s at T0+100 s; the newest stays");
+        h.add(record(2, T0.plusSeconds(60)));
+        assertEquals(1, h.size());
+        assertEquals(2, h.newest().orElseThrow().index());
+    }
+
+    @Test
+    void add_notAfterNewest_refused() throws IOException {
+        ReadingHistory h = ReadingHistory.inMemory(10, Duration.ofHours(1), clock);
+        h.add(record(0, T0));
+        assertThrows(IllegalArgumentException.class, () -> h.add(record(1, T0)));
+    }
+
+    @Test
+    void open_afterRestart_recordsBack_tornTailCut() throws IOException {
+        Path file = dir.resolve("history.pqhl");
+        try (ReadingHistory h = ReadingHistory.open(file, 100, Duration.ofHours(1), clock)) {
+            for (int i = 0; i < 3; i++) {
+                h.add(record(i, T0.plusSeconds(i)));
+            }
+        }
+        long good = Files.size(file);
+        Files.write(file, new byte[] {0, 0, 0, 120, 1, 2}, StandardOpenOption.APPEND); // an append cut short
+        try (ReadingHistory h = ReadingHistory.open(file, 100, Duration.ofHours(1), clock)) {
+            assertEquals(3, h.size());
+            assertArrayEquals(record(2, T0.plusSeconds(2)).encode(), h.newest().orElseThrow().encode());
+            assertEquals(good, Files.size(file));
+            h.add(record(3, T0.plusSeconds(3)));
+        }
+        try (ReadingHistory h = ReadingHistory.open(file, 100, Duration.ofHours(1), clock)) {
+            assertEquals(4, h.size());
+        }
+    }
+
+    @Test
+    void open_manyMoreThanCount_fileRewrittenAndBounded() throws IOException {
+        Path file = dir.resolve("history.pqhl");
+        try (ReadingHistory h = ReadingHistory.open(file, 10, Duration.ofHours(1), clock)) {
+            for (int i = 0; i < 3000; i++) {
+                h.add(record(i, T0.plusMillis(i)));
+            }
+        }
+        try (ReadingHistory h = ReadingHistory.open(file, 10, Duration.ofHours(1), clock)) {
+            assertEquals(10, h.size());
+            assertEquals(2999, h.newest().orElseThrow().index());
+        }
+        long perEntry = ReadingHistory.ENTRY_HEADER_BYTES + record(0, T0).encode().length + 2;
+        assertEquals(true, Files.size(file) < ReadingHistory.HEADER_BYTES + 1030L * perEntry, "file size " + Files.size(file));
+    }
+
+    @Test
+    void open_notAHistoryFile_refused() throws IOException {
+        Path file = dir.resolve("junk");
+        Files.write(file, new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17});
+        assertThrows(IOException.class, () -> ReadingHistory.open(file, 10, Duration.ofHours(1), clock));
+    }
+}
