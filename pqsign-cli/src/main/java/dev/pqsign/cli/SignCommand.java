@@ -9,6 +9,7 @@ import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssStatefulSigner;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -107,8 +108,8 @@ final class SignCommand implements Callable<Integer> {
             Files.createDirectories(outDir);
         }
         try (FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(lockTimeout));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Math.max(1, batch),
-                        Runtime.getRuntime().availableProcessors())) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store,
+                        Options.defaults().withBatch(Math.max(1, batch)))) {
             for (int i = 0; i < in.size(); i++) {
                 byte[] msg = KeyFiles.read(in.get(i), "message");
                 long t0 = System.nanoTime();

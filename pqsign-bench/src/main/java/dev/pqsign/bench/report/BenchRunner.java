@@ -1,6 +1,5 @@
 package dev.pqsign.bench.report;
 
-import dev.pqsign.bench.MemoryStateStore;
 import dev.pqsign.bench.report.BenchReport.Result;
 import dev.pqsign.bench.report.BenchReport.Sizes;
 import dev.pqsign.haetae.HaetaeEngine;
@@ -10,12 +9,14 @@ import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaeSampler;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.haetae.HaetaeVerifier;
+import dev.pqsign.testing.MemoryStateStore;
 import dev.pqsign.xmss.WotsDerivation;
 import dev.pqsign.xmss.XmssKeyGenerator;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import dev.pqsign.xmss.XmssVerifier;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -186,8 +187,8 @@ public final class BenchRunner {
         do {
             XmssPrivateKey key = XmssKeyGenerator.generate(p, WotsDerivation.SP800_208, random, rounds % 2 == 0 ? cores : 1,
                     null);
-            try (XmssStatefulSigner s = XmssStatefulSigner.open(new MemoryStateStore(XmssKeyState.fresh(key).encode()),
-                    1, cores)) {
+            try (XmssStatefulSigner s = XmssStatefulSigner.open(MemoryStateStore.holding(XmssKeyState.fresh(key).encode()),
+                    Options.defaults().withThreads(cores))) {
                 XmssVerifier v = new XmssVerifier(key.publicKey());
                 for (int i = 0; i < 20; i++) {
                     Measurer.sink += v.verify(MESSAGE, s.sign(MESSAGE)) ? 1 : 0;
@@ -281,7 +282,8 @@ public final class BenchRunner {
                 signer.close();
             }
             key = XmssKeyGenerator.generate(p, WotsDerivation.SP800_208, random, cores, null);
-            signer = XmssStatefulSigner.open(new MemoryStateStore(XmssKeyState.fresh(key).encode()), 1, cores);
+            signer = XmssStatefulSigner.open(MemoryStateStore.holding(XmssKeyState.fresh(key).encode()),
+                    Options.defaults().withThreads(cores));
         }
 
         @Override
