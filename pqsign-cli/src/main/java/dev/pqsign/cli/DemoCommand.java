@@ -1,5 +1,7 @@
 package dev.pqsign.cli;
 
+import dev.pqsign.haetae.HaetaeEngine;
+import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.opcua.DemoReport;
 import dev.pqsign.opcua.DemoRunner;
 import dev.pqsign.opcua.LinkProfile;
@@ -143,6 +145,10 @@ final class DemoCommand implements Callable<Integer> {
             });
         }
         out.print(report.toTable());
+        if (chosen.stream().anyMatch(set -> set instanceof HaetaeParameterSet)) {
+            // which HAETAE code path this JVM ran is fixed at start (docs/haetae.md, "Vector API path")
+            out.println("pqsign demo: HAETAE FAST engine ran its " + HaetaeEngine.fastPathDescription());
+        }
         out.flush();
         if (json != null) {
             DurableFiles.writeAtomically(json, (report.toJsonWithThroughput() + "\n").getBytes(StandardCharsets.UTF_8));

@@ -62,8 +62,6 @@ public final class BenchRunner {
     private final List<Sizes> sizes = new ArrayList<>();
     private final List<BenchReport.WorkingSet> workingSets = new ArrayList<>();
     private String workingSetNote;
-    /** Whether the HAETAE FAST vector path was on when the HAETAE rows started (null: none ran). */
-    private Boolean haetaeVectorAtStart;
     private final List<String> notes = new ArrayList<>();
     private final int cores = Runtime.getRuntime().availableProcessors();
 
@@ -86,11 +84,8 @@ public final class BenchRunner {
                 xmss(XmssParameterSet.byName(s).orElseThrow());
             }
         }
-        // HAETAE rows measure the steady state: with the Vector API module, FAST uses its vector path
-        // once the kernels are compiled (identical bytes; the report's JVM line says which path ran).
-        if (java.util.Arrays.stream(HaetaeParameterSet.values()).anyMatch(p -> o.includes(p.setName()))) {
-            haetaeVectorAtStart = awaitHaetaeVectorPath();
-        }
+        // FAST runs one path for the whole JVM, fixed at start (scalar unless opted in to the Vector
+        // API path); the report's JVM line says which.
         for (HaetaeParameterSet p : HaetaeParameterSet.values()) {
             if (o.includes(p.setName())) {
                 haetae(p);
@@ -158,18 +153,8 @@ public final class BenchRunner {
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         return new BenchReport(o.command(),
-                MachineInfo.describe(loadStart, MachineInfo.loadAverage(), haetaeVectorAtStart), started,
+                MachineInfo.describe(loadStart, MachineInfo.loadAverage()), started,
                 seconds, results, sizes, workingSets, workingSetNote, hashes, hashNote, opcua, opcuaNote, notes);
-    }
-
-    /** Waits up to 120 s for the HAETAE FAST vector path; returns whether it is on. */
-    private static boolean awaitHaetaeVectorPath() {
-        try {
-            return HaetaeEngine.awaitFastVectorPath(120_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 
     /**
