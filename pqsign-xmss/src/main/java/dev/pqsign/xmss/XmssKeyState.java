@@ -55,7 +55,8 @@ public final class XmssKeyState {
 
     /**
      * The state of a freshly generated key: every index 0 .. 2^h - 1 available. To store it, prefer
-     * {@link XmssStatefulSigner#create}.
+     * {@link XmssStatefulSigner#create}. Store it once: two fresh states of one key would hand out the
+     * same indices (only the benchmarks, whose signatures are thrown away, do that on purpose).
      *
      * @throws IllegalArgumentException if {@code key} was read from a key state: some of its indices
      *     may be used already, and a fresh state would hand them out again
