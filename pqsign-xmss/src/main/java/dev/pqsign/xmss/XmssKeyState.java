@@ -71,14 +71,17 @@ public final class XmssKeyState {
         return new XmssKeyState(key, 0, key.parameterSet().maxSignatures());
     }
 
+    /** The key's secret material (the same object for every state derived from this one). */
     public XmssPrivateKey key() {
         return key;
     }
 
+    /** The lowest index not yet burned. */
     public long nextIndex() {
         return nextIndex;
     }
 
+    /** The end of this file's range (exclusive): 2^h for a key that was never split. */
     public long endIndex() {
         return endIndex;
     }
