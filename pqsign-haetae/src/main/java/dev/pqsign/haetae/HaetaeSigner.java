@@ -9,8 +9,8 @@ import java.util.Objects;
 /**
  * Signs with a HAETAE private key ({@code crypto_sign_signature} with a context string). Randomised:
  * 32 bytes from the {@link SecureRandom} per signature (there is deliberately no method that takes
- * the randomness from the caller; known-answer tests pass a {@code SecureRandom} that replays it). Thread-safe; every thread uses its own
- * per-thread work context, so signing into a caller buffer ({@link #sign(byte[], int, int, byte[], byte[], int)})
+ * the randomness from the caller; known-answer tests pass a {@code SecureRandom} that replays it).
+ * Thread-safe; every thread uses its own per-thread work context, so signing into a caller buffer ({@link #sign(byte[], int, int, byte[], byte[], int)})
  * allocates nothing once warmed up (given a random source that does not allocate).
  */
 public final class HaetaeSigner implements Signer {

@@ -112,7 +112,8 @@ class ReadingVerifierTest {
     @Test
     void check_otherKeysSignature_badSignature() throws IOException {
         Ed25519TestDouble other = Ed25519TestDouble.generate();
-        ReadingSigner otherSigner = new ReadingSigner(SequencedSigner.open(other.signer(), MemoryStateStore.empty("o"), 1));
+        ReadingSigner otherSigner = new ReadingSigner(SequencedSigner.open(other.signer(), MemoryStateStore.empty("o"),
+                1));
         assertEquals(Reason.BAD_SIGNATURE, check(otherSigner.sign("a")));
     }
 

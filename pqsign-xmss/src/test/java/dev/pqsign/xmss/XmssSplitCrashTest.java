@@ -56,7 +56,8 @@ class XmssSplitCrashTest {
             String where = "seed " + seed + ", run " + k;
             Path runDir = Files.createDirectory(dir.resolve("run" + k));
             Path state = runDir.resolve("key.state");
-            FileStateStore.create(state, XmssKeyState.fresh(key).withRange(100, 500).encode(), Duration.ofSeconds(10)).close();
+            FileStateStore.create(state, XmssKeyState.fresh(key).withRange(100, 500).encode(), Duration.ofSeconds(10))
+                    .close();
             ChildJvm child = SignerChild.start(runDir, "split", state.toString(), runDir.toString(),
                     Integer.toString(PARTS), Long.toString(PAUSE_MS));
             if (k % 4 == 0) {

@@ -36,7 +36,8 @@ class XmssSplitWhileSigningTest {
         XmssPrivateKey key = XmssStatefulSignerTest.key(SET, 61);
         Path state = dir.resolve("key.state");
         Path sigs = Files.createDirectory(dir.resolve("sigs"));
-        FileStateStore.create(state, XmssKeyState.fresh(key).withRange(0, 400).encode(), Duration.ofSeconds(10)).close();
+        FileStateStore.create(state, XmssKeyState.fresh(key).withRange(0, 400).encode(), Duration.ofSeconds(10))
+                .close();
         ChildJvm a = SignerChild.start(dir, "loop", state.toString(), sigs.toString(), "4");
         ChildJvm b = SignerChild.start(dir, "loop", state.toString(), sigs.toString(), "4");
         assertNotNull(a.awaitLine(3, 120_000), a.stderr());

@@ -79,7 +79,8 @@ class XmssStatefulSignerTest {
             XmssVerifier verifier = new XmssVerifier(key.publicKey());
             for (int t = 0; t < 2; t++) {
                 long start = (rnd.nextLong() >>> 1) % (p.maxSignatures() - 40);
-                MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).withRange(start, p.maxSignatures()).encode());
+                MemoryStateStore store = MemoryStateStore.holding(
+                        XmssKeyState.fresh(key).withRange(start, p.maxSignatures()).encode());
                 try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
                     // Sign across a bottom-tree boundary to exercise cache rollover.
                     for (int j = 0; j < 40; j += 13) {
@@ -101,8 +102,9 @@ class XmssStatefulSignerTest {
         XmssPrivateKey key = key(SET1, 9);
         long max = SET1.maxSignatures();
         Path file = dir.resolve("key.state");
-        try (FileStateStore store = FileStateStore.create(file, XmssKeyState.fresh(key).withRange(max - 2, max).encode(),
-                FileStateStore.DEFAULT_LOCK_TIMEOUT); XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
+        byte[] lastTwo = XmssKeyState.fresh(key).withRange(max - 2, max).encode();
+        try (FileStateStore store = FileStateStore.create(file, lastTwo, FileStateStore.DEFAULT_LOCK_TIMEOUT);
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
             XmssVerifier v = new XmssVerifier(key.publicKey());
             assertEquals(2, signer.remaining());
             IndexedSignature a = signer.signIndexed(XmssStatefulSignerTest::msg);

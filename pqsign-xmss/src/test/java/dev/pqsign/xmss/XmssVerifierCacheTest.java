@@ -38,7 +38,8 @@ class XmssVerifierCacheTest {
     private static List<byte[]> sign(XmssPrivateKey key, long start, int count) {
         XmssParameterSet p = key.parameterSet();
         List<byte[]> out = new ArrayList<>();
-        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).withRange(start, p.maxSignatures()).encode());
+        MemoryStateStore store = MemoryStateStore.holding(
+                XmssKeyState.fresh(key).withRange(start, p.maxSignatures()).encode());
         try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             for (int i = 0; i < count; i++) {
                 out.add(signer.sign(msg(start + i)));

@@ -173,8 +173,8 @@ public final class BenchRunner {
         do {
             XmssPrivateKey key = XmssKeyGenerator.generate(p, WotsDerivation.SP800_208, random, rounds % 2 == 0 ? cores : 1,
                     null);
-            try (XmssStatefulSigner s = XmssStatefulSigner.open(MemoryStateStore.holding(XmssKeyState.fresh(key).encode()),
-                    Options.defaults().withThreads(cores))) {
+            MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+            try (XmssStatefulSigner s = XmssStatefulSigner.open(store, Options.defaults().withThreads(cores))) {
                 XmssVerifier v = new XmssVerifier(key.publicKey());
                 for (int i = 0; i < 20; i++) {
                     Measurer.sink += v.verify(MESSAGE, s.sign(MESSAGE)) ? 1 : 0;

@@ -50,8 +50,8 @@ public final class HashCounts {
             print(p, "keygen", 1, XmssHashCounter.calls(), XmssHashCounter.compressions(),
                     XmssHashCounter.compressions());
             XmssHashCounter.reset();
-            XmssStatefulSigner signer = XmssStatefulSigner.open(MemoryStateStore.holding(XmssKeyState.fresh(key).encode()),
-                    Options.defaults().withThreads(1));
+            MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+            XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1));
             print(p, "load", 1, XmssHashCounter.calls(), XmssHashCounter.compressions(),
                     XmssHashCounter.compressions());
             int n = (int) Math.min(signs, signer.remaining());
