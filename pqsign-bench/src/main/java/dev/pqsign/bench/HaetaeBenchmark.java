@@ -37,15 +37,15 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <pre>java -jar pqsign-bench/target/benchmarks.jar HaetaeBenchmark -p set=HAETAE-2</pre>
  *
- * <p>The fork runs with {@code --add-modules jdk.incubator.vector}, so the fast engine uses its
- * Vector API path (docs/haetae.md); add {@code -jvmArgsAppend -Dpqsign.haetae.vector=false} for the
- * scalar path.
+ * <p>The fork runs the fast engine on its default scalar path; add
+ * {@code -jvmArgsAppend "--add-modules jdk.incubator.vector -Dpqsign.haetae.vector=true"} to opt in to
+ * its Vector API path (docs/haetae.md). Each trial prints which path its JVM uses.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 3, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
+@Fork(1)
 public class HaetaeBenchmark {
     static final byte[] MESSAGE = "rpm=1500.25;ts=2026-11-30T01:02:03.456789Z".getBytes(StandardCharsets.US_ASCII);
 
@@ -73,9 +73,8 @@ public class HaetaeBenchmark {
         boolean flip;
 
         @Setup(Level.Trial)
-        public void setUp() throws InterruptedException {
-            // steady state: FAST switches to its Vector API path once its kernels run compiled
-            HaetaeEngine.awaitFastVectorPath(60_000);
+        public void setUp() {
+            System.out.println("HAETAE FAST engine: " + HaetaeEngine.fastPathDescription());
             params = HaetaeParameterSet.fromName(set);
             eng = HaetaeEngine.valueOf(engine);
             HaetaeKeyPair kp = HaetaeKeyPairGenerator.generate(params, random, eng);

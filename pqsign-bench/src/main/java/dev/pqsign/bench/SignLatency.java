@@ -1,6 +1,6 @@
 package dev.pqsign.bench;
 
-import dev.pqsign.bench.report.MemoryStateStore;
+import dev.pqsign.testing.MemoryStateStore;
 import dev.pqsign.xmss.WotsDerivation;
 import dev.pqsign.xmss.XmssKeyGenerator;
 import dev.pqsign.xmss.XmssKeyState;
@@ -70,8 +70,7 @@ public final class SignLatency {
                 signer.close();
             }
             long t0 = System.nanoTime();
-            signer = XmssStatefulSigner.open(new MemoryStateStore(XmssKeyState.fresh(key).encode()), 1,
-                    Runtime.getRuntime().availableProcessors());
+            signer = XmssStatefulSigner.open(MemoryStateStore.holding(XmssKeyState.fresh(key).encode()));
             loads[i] = (System.nanoTime() - t0) / 1e6;
         }
         Arrays.sort(loads);

@@ -1,6 +1,6 @@
 package dev.pqsign.bench;
 
-import dev.pqsign.bench.report.MemoryStateStore;
+import dev.pqsign.testing.MemoryStateStore;
 import dev.pqsign.xmss.WotsDerivation;
 import dev.pqsign.xmss.XmssKeyGenerator;
 import dev.pqsign.xmss.XmssKeyState;
@@ -81,8 +81,7 @@ public class XmssBenchmark {
     }
 
     private XmssStatefulSigner openSigner() {
-        return XmssStatefulSigner.open(new MemoryStateStore(XmssKeyState.fresh(key).encode()), 1,
-                Runtime.getRuntime().availableProcessors());
+        return XmssStatefulSigner.open(MemoryStateStore.holding(XmssKeyState.fresh(key).encode()));
     }
 
     @TearDown(Level.Trial)

@@ -1,14 +1,14 @@
 package dev.pqsign.bench;
 
-import dev.pqsign.bench.report.MemoryStateStore;
+import dev.pqsign.testing.MemoryStateStore;
 import dev.pqsign.xmss.WotsDerivation;
-import dev.pqsign.xmss.XmssHashCounter;
 import dev.pqsign.xmss.XmssKeyGenerator;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import dev.pqsign.xmss.XmssVerifier;
+import dev.pqsign.xmss.internal.XmssHashCounter;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -102,8 +102,7 @@ public class XmssHashBenchmark {
     }
 
     private XmssStatefulSigner open() {
-        return XmssStatefulSigner.open(new MemoryStateStore(XmssKeyState.fresh(key).encode()), 1,
-                Runtime.getRuntime().availableProcessors());
+        return XmssStatefulSigner.open(MemoryStateStore.holding(XmssKeyState.fresh(key).encode()));
     }
 
     @TearDown(Level.Trial)

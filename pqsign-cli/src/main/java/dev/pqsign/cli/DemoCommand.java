@@ -3,6 +3,8 @@ package dev.pqsign.cli;
 import dev.pqsign.demo.DemoReport;
 import dev.pqsign.demo.DemoRunner;
 import dev.pqsign.demo.LinkProfile;
+import dev.pqsign.haetae.HaetaeEngine;
+import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.opcua.TransportSecurity;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -146,6 +148,10 @@ final class DemoCommand implements Callable<Integer> {
             });
         }
         out.print(report.toTable());
+        if (chosen.stream().anyMatch(set -> set instanceof HaetaeParameterSet)) {
+            // which HAETAE code path this JVM ran is fixed at start (docs/haetae.md, "Vector API path")
+            out.println("pqsign demo: HAETAE FAST engine ran its " + HaetaeEngine.fastPathDescription());
+        }
         out.flush();
         if (json != null) {
             OutputFiles.write(json, (report.toJsonWithThroughput() + "\n").getBytes(StandardCharsets.UTF_8), false);

@@ -1,8 +1,8 @@
 package dev.pqsign.cli;
 
-import dev.pqsign.haetae.HaetaeKat;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaeSampler;
+import dev.pqsign.haetae.internal.HaetaeKat;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;

@@ -8,6 +8,7 @@ import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssStatefulSigner;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -178,8 +179,8 @@ final class SignCommand implements Callable<Integer> {
 
     private int signXmss(int b, int timeout, List<Path> outputs, PrintWriter o) {
         try (FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(timeout));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, b,
-                        Runtime.getRuntime().availableProcessors())) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store,
+                        Options.defaults().withBatch(b).withThreads(Runtime.getRuntime().availableProcessors()))) {
             for (int i = 0; i < in.size(); i++) {
                 byte[] msg = KeyFiles.read(in.get(i), "message");
                 long t0 = System.nanoTime();

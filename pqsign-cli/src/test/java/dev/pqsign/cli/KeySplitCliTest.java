@@ -131,8 +131,7 @@ class KeySplitCliTest {
 
     @Test
     void split_exhaustedKey_exit1_andNonXmssOrMissingKey_exit2() throws Exception {
-        XmssKeyState s = XmssKeyState.decode(Files.readAllBytes(state));
-        Files.write(state, s.withNextIndex(1024).encode());
+        KeyStates.exhaust(state);
         var r = CliRunner.run("key", "split", "--key", state.toString(), "--parts", "2", "--out",
                 dir.resolve("p").toString());
         assertEquals(1, r.exit(), r.toString());

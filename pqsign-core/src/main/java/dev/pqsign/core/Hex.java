@@ -33,13 +33,27 @@ public final class Hex {
         }
         byte[] out = new byte[s.length() / 2];
         for (int i = 0; i < out.length; i++) {
-            int hi = Character.digit(s.charAt(2 * i), 16);
-            int lo = Character.digit(s.charAt(2 * i + 1), 16);
+            int hi = digit(s.charAt(2 * i));
+            int lo = digit(s.charAt(2 * i + 1));
             if (hi < 0 || lo < 0) {
                 throw new IllegalArgumentException("not a hex digit at position " + (hi < 0 ? 2 * i : 2 * i + 1));
             }
             out[i] = (byte) ((hi << 4) | lo);
         }
         return out;
+    }
+
+    /** The value of an ASCII hex digit, or -1 ({@link Character#digit} would also accept other scripts' digits). */
+    private static int digit(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        if (c >= 'A' && c <= 'F') {
+            return c - 'A' + 10;
+        }
+        return -1;
     }
 }

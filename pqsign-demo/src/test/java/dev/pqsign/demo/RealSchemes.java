@@ -15,6 +15,7 @@ import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import dev.pqsign.xmss.XmssVerifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,8 @@ final class RealSchemes {
             XmssVerifier verifier = new XmssVerifier(key.publicKey());
             byte[] pub = key.publicKey().encoded();
             key.destroy();
-            XmssStatefulSigner signer = XmssStatefulSigner.open(FileStateStore.open(state), batch, 1);
+            XmssStatefulSigner signer = XmssStatefulSigner.open(FileStateStore.open(state),
+                    Options.defaults().withBatch(batch).withThreads(1));
             return new DemoRunner.DemoKey(new SensorKey(signer, KeyId.ofPublicKey(pub)), verifier);
         });
     }

@@ -207,18 +207,20 @@ final class FastEngine {
 
     /**
      * SignInternal: signs msg under sk with context string and 32 bytes of randomness; writes
-     * {@code p.sigBytes} bytes to {@code sig[sigOff..]}. Wipes the context afterwards.
+     * {@code p.sigBytes} bytes to {@code sig[sigOff..]}. Wipes the context afterwards. Each attempt
+     * runs the specification's steps in order: sample y from the hyperball, commit, challenge,
+     * response with its rejection test, hint, encode; a rejected attempt starts over with the next
+     * nonce.
      */
     static void sign(HaetaeContext ctx, HaetaeSampler sampler, byte[] sk, int skOff, byte[] msg, int mOff, int mLen,
             byte[] context, int cOff, int cLen, byte[] rnd, int rndOff, byte[] sig, int sigOff) {
         HaetaeParameterSet p = ctx.p;
-        Keccak xof = ctx.xof;
         try {
             expandPublic(ctx, sk, skOff);
             unpackSecret(ctx, sk, skOff);
             computeMu(ctx, context, cOff, cLen, msg, mOff, mLen, CRHBYTES);
             byte[] seed = ctx.seedbuf;
-            xof.initShake256().absorb(ctx.key, 0, SEEDBYTES).absorb(rnd, rndOff, SEEDBYTES)
+            ctx.xof.initShake256().absorb(ctx.key, 0, SEEDBYTES).absorb(rnd, rndOff, SEEDBYTES)
                     .absorb(ctx.mu, 0, CRHBYTES).squeeze(seed, 0, CRHBYTES);
             for (int[] s : ctx.s1) {
                 Ntt.forward(s);
@@ -227,109 +229,144 @@ final class FastEngine {
                 Ntt.forward(s);
             }
             int counter = 0;
-            int[][] zr1 = ctx.vl;      // round(y1), then round(z1)
-            int[][] ay = ctx.vk;       // A round(y) mod 2q
-            int[][] highbits = ctx.hb;
-            int[][] h = ctx.vk2;
-            int[] y0 = ctx.t0;         // round(y1[0]) before the NTT
             while (true) {
-                counter = HyperballSampler.sample(p, sampler, xof, ctx.sampler, seed, counter, ctx.y1, ctx.y2);
-                int bBits = ctx.sampler.b;
-                for (int i = 0; i < p.l; i++) {
-                    for (int n = 0; n < N; n++) {
-                        zr1[i][n] = Poly.fixRound(ctx.y1[i][n]);
-                    }
-                }
-                System.arraycopy(zr1[0], 0, y0, 0, N);
-                for (int i = 0; i < p.l; i++) {
-                    Ntt.forward(zr1[i]);
-                }
-                for (int i = 0; i < p.k; i++) {
-                    int[] r = ay[i];
-                    Ntt.pointwise(r, ctx.a[i][0], zr1[0]);
-                    for (int j = 1; j < p.l; j++) {
-                        Ntt.pointwiseAcc(r, ctx.a[i][j], zr1[j]);
-                    }
-                    Ntt.inverseToMont(r);
-                    int[] y2i = ctx.y2[i];
-                    for (int n = 0; n < N; n++) {
-                        int v = r[n] + 2 * Poly.fixRound(y2i[n]);
-                        // lift from mod q to mod 2q with the known parity (CRT)
-                        int parity = i == 0 ? (v ^ y0[n]) & 1 : v & 1;
-                        v += Q & -parity;
-                        v = Reduce.freeze2q(v);
-                        r[n] = v;
-                        highbits[i][n] = Poly.highbitsHint(v, p);
-                    }
-                }
-                writeTranscript(ctx, highbits, y0);
-                Poly.challenge(ctx.c, xof, p, ctx.transcript, ctx.mu);
-
-                // z = y + (-1)^b c s  (cs1[0] = c)
-                int sign = 1 - 2 * (bBits & 1);
-                System.arraycopy(ctx.c, 0, ctx.chat, 0, N);
-                Ntt.forward(ctx.chat);
-                long norm = 0;
-                long norm2 = 0;
-                for (int i = 0; i < p.l; i++) {
-                    int[] cs = ctx.t1;
-                    if (i == 0) {
-                        System.arraycopy(ctx.c, 0, cs, 0, N);
-                    } else {
-                        Ntt.pointwise(cs, ctx.chat, ctx.s1[i - 1]);
-                        Ntt.inverseToMont(cs);
-                    }
-                    int[] y = ctx.y1[i];
-                    int[] z = ctx.z1[i];
-                    for (int n = 0; n < N; n++) {
-                        int zv = y[n] + LN * (cs[n] * sign);
-                        z[n] = zv;
-                        norm += (long) zv * zv;
-                        long d = 2L * zv - y[n];
-                        norm2 += d * d;
-                    }
-                }
-                for (int i = 0; i < p.k; i++) {
-                    int[] cs = ctx.t1;
-                    Ntt.pointwise(cs, ctx.s2[i], ctx.chat);
-                    Ntt.inverseToMont(cs);
-                    int[] y = ctx.y2[i];
-                    int[] z = ctx.z2[i];
-                    for (int n = 0; n < N; n++) {
-                        int zv = y[n] + LN * (cs[n] * sign);
-                        z[n] = zv;
-                        norm += (long) zv * zv;
-                        long d = 2L * zv - y[n];
-                        norm2 += d * d;
-                    }
-                }
-                long reject1 = ((p.b1sq * LN * LN) - norm) >>> 63;
-                long reject2 = ((norm2 - p.b0sq * LN * LN) >>> 63) & ((bBits >> 1) & 1);
-                if ((reject1 | reject2) != 0) {
+                counter = HyperballSampler.sample(p, sampler, ctx.xof, ctx.sampler, seed, counter, ctx.y1, ctx.y2);
+                commit(ctx);
+                challenge(ctx);
+                if (!response(ctx, ctx.sampler.b)) {
                     continue;
                 }
-                // hint: h = HighBits(A round(y)) - HighBits(A round(y) - 2 round(z2)) mod hintModulus
-                for (int i = 0; i < p.k; i++) {
-                    int[] z = ctx.z2[i];
-                    for (int n = 0; n < N; n++) {
-                        int v = Reduce.freeze2q(ay[i][n] - 2 * Poly.fixRound(z[n]));
-                        int hv = highbits[i][n] - Poly.highbitsHint(v, p);
-                        hv += (hv >> 31) & p.hintModulus;
-                        h[i][n] = hv;
-                    }
-                }
-                for (int i = 0; i < p.l; i++) {
-                    for (int n = 0; n < N; n++) {
-                        zr1[i][n] = Poly.fixRound(ctx.z1[i][n]);
-                    }
-                }
-                if (packSignature(ctx, zr1, h, sig, sigOff)) {
+                hint(ctx);
+                if (encode(ctx, sig, sigOff)) {
                     return;
                 }
             }
         } finally {
             ctx.wipe();
         }
+    }
+
+    /**
+     * Commitment w = A round(y) mod 2q: round(y1) into {@code ctx.vl} (NTT domain; round(y1[0]) also
+     * kept in time domain in {@code ctx.t0}), w into {@code ctx.vk} and HighBits(w) into
+     * {@code ctx.hb}.
+     */
+    private static void commit(HaetaeContext ctx) {
+        HaetaeParameterSet p = ctx.p;
+        int[][] zr1 = ctx.vl;
+        int[][] ay = ctx.vk;
+        int[] y0 = ctx.t0;
+        for (int i = 0; i < p.l; i++) {
+            for (int n = 0; n < N; n++) {
+                zr1[i][n] = Poly.fixRound(ctx.y1[i][n]);
+            }
+        }
+        System.arraycopy(zr1[0], 0, y0, 0, N);
+        for (int i = 0; i < p.l; i++) {
+            Ntt.forward(zr1[i]);
+        }
+        for (int i = 0; i < p.k; i++) {
+            int[] r = ay[i];
+            Ntt.pointwise(r, ctx.a[i][0], zr1[0]);
+            for (int j = 1; j < p.l; j++) {
+                Ntt.pointwiseAcc(r, ctx.a[i][j], zr1[j]);
+            }
+            Ntt.inverseToMont(r);
+            int[] y2i = ctx.y2[i];
+            for (int n = 0; n < N; n++) {
+                int v = r[n] + 2 * Poly.fixRound(y2i[n]);
+                // lift from mod q to mod 2q with the known parity (CRT)
+                int parity = i == 0 ? (v ^ y0[n]) & 1 : v & 1;
+                v += Q & -parity;
+                v = Reduce.freeze2q(v);
+                r[n] = v;
+                ctx.hb[i][n] = Poly.highbitsHint(v, p);
+            }
+        }
+    }
+
+    /** Challenge c = H(HighBits(w) || LSB(round(y1[0])) || mu) into {@code ctx.c}. */
+    private static void challenge(HaetaeContext ctx) {
+        writeTranscript(ctx, ctx.hb, ctx.t0);
+        Poly.challenge(ctx.c, ctx.xof, ctx.p, ctx.transcript, ctx.mu);
+    }
+
+    /**
+     * Response z = y + (-1)^b c s into {@code ctx.z1}, {@code ctx.z2} (with c s1[0] = c), then the
+     * rejection test on ||z|| and, when bit 1 of b asks for it, on ||2z - y||. Returns false when the
+     * attempt is rejected.
+     */
+    private static boolean response(HaetaeContext ctx, int bBits) {
+        HaetaeParameterSet p = ctx.p;
+        int sign = 1 - 2 * (bBits & 1);
+        System.arraycopy(ctx.c, 0, ctx.chat, 0, N);
+        Ntt.forward(ctx.chat);
+        long norm = 0;
+        long norm2 = 0;
+        for (int i = 0; i < p.l; i++) {
+            int[] cs = ctx.t1;
+            if (i == 0) {
+                System.arraycopy(ctx.c, 0, cs, 0, N);
+            } else {
+                Ntt.pointwise(cs, ctx.chat, ctx.s1[i - 1]);
+                Ntt.inverseToMont(cs);
+            }
+            int[] y = ctx.y1[i];
+            int[] z = ctx.z1[i];
+            for (int n = 0; n < N; n++) {
+                int zv = y[n] + LN * (cs[n] * sign);
+                z[n] = zv;
+                norm += (long) zv * zv;
+                long d = 2L * zv - y[n];
+                norm2 += d * d;
+            }
+        }
+        for (int i = 0; i < p.k; i++) {
+            int[] cs = ctx.t1;
+            Ntt.pointwise(cs, ctx.s2[i], ctx.chat);
+            Ntt.inverseToMont(cs);
+            int[] y = ctx.y2[i];
+            int[] z = ctx.z2[i];
+            for (int n = 0; n < N; n++) {
+                int zv = y[n] + LN * (cs[n] * sign);
+                z[n] = zv;
+                norm += (long) zv * zv;
+                long d = 2L * zv - y[n];
+                norm2 += d * d;
+            }
+        }
+        long reject1 = ((p.b1sq * LN * LN) - norm) >>> 63;
+        long reject2 = ((norm2 - p.b0sq * LN * LN) >>> 63) & ((bBits >> 1) & 1);
+        return (reject1 | reject2) == 0;
+    }
+
+    /** Hint h = HighBits(w) - HighBits(w - 2 round(z2)) mod hintModulus into {@code ctx.vk2}. */
+    private static void hint(HaetaeContext ctx) {
+        HaetaeParameterSet p = ctx.p;
+        for (int i = 0; i < p.k; i++) {
+            int[] z = ctx.z2[i];
+            int[] w = ctx.vk[i];
+            int[] hb = ctx.hb[i];
+            int[] h = ctx.vk2[i];
+            for (int n = 0; n < N; n++) {
+                int v = Reduce.freeze2q(w[n] - 2 * Poly.fixRound(z[n]));
+                int hv = hb[n] - Poly.highbitsHint(v, p);
+                hv += (hv >> 31) & p.hintModulus;
+                h[n] = hv;
+            }
+        }
+    }
+
+    /** Rounds z1 (into {@code ctx.vl}) and encodes the signature; false if the codes do not fit (retry). */
+    private static boolean encode(HaetaeContext ctx, byte[] sig, int sigOff) {
+        HaetaeParameterSet p = ctx.p;
+        int[][] zr1 = ctx.vl;
+        for (int i = 0; i < p.l; i++) {
+            for (int n = 0; n < N; n++) {
+                zr1[i][n] = Poly.fixRound(ctx.z1[i][n]);
+            }
+        }
+        return packSignature(ctx, zr1, ctx.vk2, sig, sigOff);
     }
 
     /** Transcript = HighBits slots (288 bytes each) || LSB(round(y1[0])). */

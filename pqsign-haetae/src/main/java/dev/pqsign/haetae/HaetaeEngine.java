@@ -1,5 +1,7 @@
 package dev.pqsign.haetae;
 
+import dev.pqsign.haetae.internal.HaetaeWorkingSet;
+
 /**
  * Implementation strategy. Both engines compute byte-identical keys and signatures and accept exactly
  * the same signatures; they differ in speed and working memory.
@@ -39,44 +41,48 @@ public enum HaetaeEngine {
     COMPACT {
         @Override
         void keyPair(HaetaeParameterSet p, byte[] seed, byte[] pk, byte[] sk) {
-            CompactEngine.keyPair(p, CompactEngine.forThread(CompactEngine.Op.KEYGEN), seed, 0, pk, 0, sk, 0);
+            CompactKeyGen.keyPair(p, CompactEngine.forThread(CompactEngine.Op.KEYGEN), seed, 0, pk, 0, sk, 0);
         }
 
         @Override
         void sign(HaetaeParameterSet p, HaetaeSampler sampler, byte[] sk, byte[] msg, int mOff, int mLen,
                 byte[] ctx, int cOff, int cLen, byte[] rnd, byte[] sig, int sigOff) {
-            CompactEngine.sign(p, sampler, CompactEngine.forThread(CompactEngine.Op.SIGN), sk, 0, msg, mOff, mLen, ctx, cOff, cLen, rnd, 0,
-                    sig, sigOff);
+            CompactSign.sign(p, sampler, CompactEngine.forThread(CompactEngine.Op.SIGN), sk, 0, msg, mOff, mLen,
+                    ctx, cOff, cLen, rnd, 0, sig, sigOff);
         }
 
         @Override
         boolean verify(HaetaeParameterSet p, byte[] pk, byte[] msg, int mOff, int mLen, byte[] ctx, int cOff,
                 int cLen, byte[] sig, int sOff, int sLen) {
-            return CompactEngine.verify(p, CompactEngine.forThread(CompactEngine.Op.VERIFY), pk, 0, msg, mOff, mLen, ctx, cOff, cLen, sig,
-                    sOff, sLen);
+            return CompactVerify.verify(p, CompactEngine.forThread(CompactEngine.Op.VERIFY), pk, 0, msg, mOff,
+                    mLen, ctx, cOff, cLen, sig, sOff, sLen);
         }
     };
 
+    static {
+        // the engines' live work areas, for measurement tools only (an internal package)
+        HaetaeWorkingSet.install((engine, set, operation) -> engine == FAST ? HaetaeContext.forThread(set)
+                : CompactEngine.forThread(CompactEngine.Op.valueOf(operation.name())));
+    }
+
     /**
-     * States per vector Keccak permutation of {@link #FAST}'s optional Vector API path in this JVM (8
-     * with AVX-512), or 0 when it signs with the scalar code (the JVM was started without
-     * {@code --add-modules jdk.incubator.vector}, or {@code -Dpqsign.haetae.vector=false}). Both
-     * paths give identical bytes; this only says which one the timings of this JVM measure.
+     * States per vector Keccak permutation of {@link #FAST}'s Vector API path in this JVM (8 with
+     * AVX-512), or 0 when it signs with the scalar code, the default. The vector path is an explicit
+     * opt-in, fixed when the JVM starts: {@code -Dpqsign.haetae.vector=true} together with
+     * {@code --add-modules jdk.incubator.vector} ({@code PQSIGN_VECTOR=1} in the {@code pqsign}
+     * launcher). Both paths give identical bytes; this only says which one the timings of this JVM
+     * measure.
      */
     public static int fastVectorLanes() {
         return VectorSupport.LANES;
     }
 
     /**
-     * Waits up to {@code millis} until {@link #FAST} signs with its Vector API path, i.e. until the
-     * path's warm-up has found its kernels compiled (it stays on the identical scalar code before);
-     * returns whether it does. False at once when the path is off ({@link #fastVectorLanes()} 0).
-     * For benchmarks that want the steady state.
-     *
-     * @throws InterruptedException if interrupted while waiting
+     * Which code path {@link #FAST} uses in this JVM, and why, in one line (for reports such as the
+     * benchmark's JVM line and the demo's summary), e.g. "scalar path (the default; ...)".
      */
-    public static boolean awaitFastVectorPath(long millis) throws InterruptedException {
-        return VectorSupport.awaitReady(millis);
+    public static String fastPathDescription() {
+        return VectorSupport.describe();
     }
 
     abstract void keyPair(HaetaeParameterSet p, byte[] seed, byte[] pk, byte[] sk);

@@ -7,6 +7,7 @@ import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
 
 import java.util.Arrays;
+import javax.security.auth.Destroyable;
 
 /**
  * A HAETAE signing key in the reference encoding {@code sk = vk || s1 || s2 || K}: the public key,
@@ -14,7 +15,7 @@ import java.util.Arrays;
  * 2-bit (HAETAE-5) coefficients, and the 32-byte signing seed K. {@link #toString()} never shows
  * secret bytes; {@link #destroy()} wipes the copy held here.
  */
-public final class HaetaePrivateKey {
+public final class HaetaePrivateKey implements Destroyable {
     private final HaetaeParameterSet params;
     private final byte[] encoded;
     private final HaetaePublicKey publicKey;
@@ -88,11 +89,14 @@ public final class HaetaePrivateKey {
     }
 
     /** Wipes the secret bytes; later use throws {@link IllegalStateException}. */
+    @Override
     public void destroy() {
         destroyed = true;
         Secrets.wipe(encoded);
     }
 
+    /** Whether {@link #destroy()} was called. */
+    @Override
     public boolean isDestroyed() {
         return destroyed;
     }

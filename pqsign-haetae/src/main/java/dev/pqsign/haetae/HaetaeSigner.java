@@ -3,12 +3,14 @@ package dev.pqsign.haetae;
 import dev.pqsign.core.Signer;
 
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
  * Signs with a HAETAE private key ({@code crypto_sign_signature} with a context string). Randomised:
- * 32 bytes from the {@link SecureRandom} per signature. Thread-safe; every thread uses its own
- * per-thread work context, so signing into a caller buffer ({@link #sign(byte[], int, int, byte[], byte[], int)})
+ * 32 bytes from the {@link SecureRandom} per signature (there is deliberately no method that takes
+ * the randomness from the caller; known-answer tests pass a {@code SecureRandom} that replays it).
+ * Thread-safe; every thread uses its own per-thread work context, so signing into a caller buffer ({@link #sign(byte[], int, int, byte[], byte[], int)})
  * allocates nothing once warmed up (given a random source that does not allocate).
  */
 public final class HaetaeSigner implements Signer {
@@ -80,24 +82,9 @@ public final class HaetaeSigner implements Signer {
         try {
             engine.sign(p, sampler, key.encodedRef(), message, off, len, ctx, 0, ctx.length, rnd, out, outOff);
         } finally {
-            java.util.Arrays.fill(rnd, (byte) 0);
+            Arrays.fill(rnd, (byte) 0);
         }
         return p.sigBytes;
-    }
-
-    /**
-     * SignInternal with caller-chosen randomness {@code rnd} (32 bytes): deterministic, for test vectors
-     * and cross-implementation tests. Production code should use the randomised methods.
-     */
-    public byte[] signWithRandomness(byte[] message, byte[] ctx, byte[] rnd) {
-        checkContext(ctx);
-        if (rnd.length != HaetaeParameterSet.SEEDBYTES) {
-            throw new IllegalArgumentException("HAETAE signing randomness must be 32 bytes, got " + rnd.length);
-        }
-        HaetaeParameterSet p = key.parameterSet();
-        byte[] sig = new byte[p.sigBytes];
-        engine.sign(p, sampler, key.encodedRef(), message, 0, message.length, ctx, 0, ctx.length, rnd, sig, 0);
-        return sig;
     }
 
     @Override

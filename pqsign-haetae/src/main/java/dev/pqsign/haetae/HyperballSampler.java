@@ -152,8 +152,7 @@ final class HyperballSampler {
         long bound = p.b0sq * LN * LN;
         int dims = p.l + p.k;
         int minGroup = Math.max(2, w.lanes / 2 - 1);
-        // the vector kernels only once they run compiled (VectorSupport's warm-up gate)
-        boolean vector = w.lanes > 0 && VectorSupport.ready();
+        boolean vector = w.lanes > 0; // fixed per JVM: VectorSupport's opt-in
         while (true) {
             w.sqsum.set(0, 0);
             int done = 0;
@@ -219,7 +218,7 @@ final class HyperballSampler {
             int at = xof.viewOrCopy(drawBytes, w.draw); // -1: copied to w.draw
             byte[] src = at < 0 ? w.draw : xof.buffer();
             at = Math.max(at, 0);
-            long r = version == HaetaeSampler.V1_2_0 ? draw83(src, at, w.sqr, w.y) : draw16(src, at, w.sqr, w.y);
+            long r = version == HaetaeSampler.V1_2_0 ? drawV120(src, at, w.sqr, w.y) : drawV112(src, at, w.sqr, w.y);
             // Branch-free bookkeeping (as the reference): the sample is always stored at the current
             // slot and the slot only advances when accepted. Without an unpredictable branch the CPU
             // overlaps consecutive draws' multiplication chains. A rejected draw lands in the next
@@ -315,7 +314,7 @@ final class HyperballSampler {
                 int base = poly * SAMPLE_STRIDE;
                 while (count < len && pos + drawBytes <= end) {
                     if (dw > 0 && pos + dw * drawBytes <= end
-                            && (v120 ? VectorDraws.draw83(buf, pos, vd) : VectorDraws.draw16(buf, pos, vd))) {
+                            && (v120 ? VectorDraws.drawV120(buf, pos, vd) : VectorDraws.drawV112(buf, pos, vd))) {
                         // consume the batch draw by draw, up to the len-th acceptance
                         for (int t = 0; t < dw && count < len; t++) {
                             long accepted = vd[dw + t];
@@ -327,7 +326,7 @@ final class HyperballSampler {
                         }
                         continue;
                     }
-                    long r = v120 ? draw83(buf, pos, w.sqr, w.y) : draw16(buf, pos, w.sqr, w.y);
+                    long r = v120 ? drawV120(buf, pos, w.sqr, w.y) : drawV112(buf, pos, w.sqr, w.y);
                     pos += drawBytes;
                     long accepted = r & 1;
                     samples[base + count] = w.y.lo;
@@ -380,23 +379,23 @@ final class HyperballSampler {
      * One v1.1.2 draw from 17 bytes. Returns the acceptance bit; the rounded sample is left in
      * {@code y.lo} (a reused scratch) and its square in {@code sqr}.
      */
-    static long draw16(byte[] rand, int o, Fp sqr, Fp y) {
+    static long drawV112(byte[] rand, int o, Fp sqr, Fp y) {
         long w0 = (long) LE64.get(rand, o);
         long x = cdt16(w0 & 0xffff);
         long w1 = (long) LE64.get(rand, o + 8);
         long ylo = w1 & FixedPoint.MASK48;
         long yhi = (w1 >>> 48) | (rand[o + 16] & 0xffL) << 16 | (x << 24);
-        return finishDraw(x, round16(ylo, yhi), w0 >>> 16, ylo, yhi, sqr, y, false);
+        return finishDraw(x, roundV112(ylo, yhi), w0 >>> 16, ylo, yhi, sqr, y, false);
     }
 
     /**
-     * The sample of a v1.1.2 draw known to be accepted: what {@link #draw16} leaves in {@code y.lo},
+     * The sample of a v1.1.2 draw known to be accepted: what {@link #drawV112} leaves in {@code y.lo},
      * without the rejection step (the streaming engine replays draws whose fate it recorded).
      */
-    static long value16(byte[] rand, int o) {
+    static long acceptedValueV112(byte[] rand, int o) {
         long x = cdt16((long) LE64.get(rand, o) & 0xffff);
         long w1 = (long) LE64.get(rand, o + 8);
-        return round16(w1 & FixedPoint.MASK48, (w1 >>> 48) | (rand[o + 16] & 0xffL) << 16 | (x << 24));
+        return roundV112(w1 & FixedPoint.MASK48, (w1 >>> 48) | (rand[o + 16] & 0xffL) << 16 | (x << 24));
     }
 
     /**
@@ -413,26 +412,26 @@ final class HyperballSampler {
         return ((acc >>> 16) & 0x1f) + ((acc >>> 37) & 0x1f) + (acc >>> 58);
     }
 
-    private static long round16(long ylo, long yhi) {
+    private static long roundV112(long ylo, long yhi) {
         long r = (ylo >>> 15) ^ (yhi << 33);
         r += 1;
         return r >>> 1;
     }
 
-    /** One v1.2.0 draw from 26 bytes (83-bit CDT), as {@link #draw16}. */
-    static long draw83(byte[] rand, int o, Fp sqr, Fp y) {
+    /** One v1.2.0 draw from 26 bytes (83-bit CDT), as {@link #drawV112}. */
+    static long drawV120(byte[] rand, int o, Fp sqr, Fp y) {
         long x = cdt83((long) LE64.get(rand, o), (long) LE64.get(rand, o + 8) & 0x7ffff);
         long ylo = (long) LE64.get(rand, o + 17) & FixedPoint.MASK48;
         long yhi = ((long) LE64.get(rand, o + 23) & 0xffffff) | (x << 24);
         long randRej = (long) LE64.get(rand, o + 11) & FixedPoint.MASK48;
-        return finishDraw(x, round83(ylo, yhi), randRej, ylo, yhi, sqr, y, true);
+        return finishDraw(x, roundV120(ylo, yhi), randRej, ylo, yhi, sqr, y, true);
     }
 
-    /** The sample of a v1.2.0 draw known to be accepted, as {@link #value16}. */
-    static long value83(byte[] rand, int o) {
+    /** The sample of a v1.2.0 draw known to be accepted, as {@link #acceptedValueV112}. */
+    static long acceptedValueV120(byte[] rand, int o) {
         long x = cdt83((long) LE64.get(rand, o), (long) LE64.get(rand, o + 8) & 0x7ffff);
         long ylo = (long) LE64.get(rand, o + 17) & FixedPoint.MASK48;
-        return round83(ylo, ((long) LE64.get(rand, o + 23) & 0xffffff) | (x << 24));
+        return roundV120(ylo, ((long) LE64.get(rand, o + 23) & 0xffffff) | (x << 24));
     }
 
     /**
@@ -452,7 +451,7 @@ final class HyperballSampler {
         return x;
     }
 
-    static long round83(long ylo, long yhi) {
+    static long roundV120(long ylo, long yhi) {
         long r = ((ylo >>> 15) + 1) >>> 1;
         return r + (yhi << 32);
     }

@@ -1,8 +1,14 @@
 package dev.pqsign.haetae;
 
 import static dev.pqsign.haetae.HaetaeParameterSet.N;
+import static dev.pqsign.haetae.HaetaeParameterSet.POLY_HIGHBITS_PACKEDBYTES;
 
-/** Bit packing of key and transcript polynomials, byte-identical to the reference encodings. */
+/**
+ * Bit packing of key and transcript polynomials, byte-identical to the reference encodings; the one
+ * codec of both engines. Besides whole-polynomial packing it offers the single-coefficient and
+ * single-byte accessors ({@link #polyQ15At}, {@link #highbitsSlotByte}) that let the compact engine
+ * stream a polynomial through its fused loops without a buffer for it.
+ */
 final class Packing {
     private Packing() {
     }
@@ -32,23 +38,30 @@ final class Packing {
 
     static void unpackPolyQ(int[] a, byte[] r, int off, boolean fifteenBit) {
         if (fifteenBit) {
-            long acc = 0;
-            int bits = 0;
-            int o = off;
             for (int i = 0; i < N; i++) {
-                while (bits < 15) {
-                    acc |= (r[o++] & 0xffL) << bits;
-                    bits += 8;
-                }
-                a[i] = (int) (acc & 0x7fff);
-                acc >>>= 15;
-                bits -= 15;
+                a[i] = polyQ15At(r, off, i);
             }
         } else {
             for (int i = 0; i < N; i++) {
                 a[i] = (r[off + 2 * i] & 0xff) | (r[off + 2 * i + 1] & 0xff) << 8;
             }
         }
+    }
+
+    /**
+     * Coefficient {@code i} of a 15-bit packed polynomial at {@code r[off..)}: bits [15 i, 15 i + 15),
+     * least significant first. Reads a third byte only when the coefficient spans three, so the last
+     * coefficient never reads past the polynomial's 480 bytes.
+     */
+    static int polyQ15At(byte[] r, int off, int i) {
+        int bit = 15 * i;
+        int o = off + (bit >>> 3);
+        int shift = bit & 7;
+        int v = (r[o] & 0xff) | (r[o + 1] & 0xff) << 8;
+        if (shift > 1) {
+            v |= (r[o + 2] & 0xff) << 16;
+        }
+        return (v >>> shift) & 0x7fff;
     }
 
     /** Coefficients in [-1, 1] as 2-bit values 1 - a. */
@@ -95,27 +108,32 @@ final class Packing {
 
     /**
      * Writes one polynomial's HighBits into its 288-byte transcript slot: one byte per coefficient in
-     * modes 2/3 (the last 32 bytes of the slot stay zero), 9 bits per coefficient in mode 5.
+     * modes 2/3 (the last 32 bytes of the slot are zero), 9 bits per coefficient in mode 5.
      */
     static void packHighbits(byte[] buf, int off, int[] a, boolean nineBit) {
-        if (!nineBit) {
-            for (int i = 0; i < N; i++) {
-                buf[off + i] = (byte) a[i];
-            }
-        } else {
-            long acc = 0;
-            int bits = 0;
-            int o = off;
-            for (int i = 0; i < N; i++) {
-                acc |= (long) (a[i] & 0x1ff) << bits;
-                bits += 9;
-                while (bits >= 8) {
-                    buf[o++] = (byte) acc;
-                    acc >>>= 8;
-                    bits -= 8;
-                }
-            }
+        for (int k = 0; k < POLY_HIGHBITS_PACKEDBYTES; k++) {
+            buf[off + k] = (byte) highbitsSlotByte(a, k, nineBit);
         }
+    }
+
+    /**
+     * Byte {@code k} (0 .. 287) of the HighBits slot of {@code a}, as {@link #packHighbits} writes it;
+     * the compact engine absorbs the slot byte by byte into the transcript hash with it.
+     */
+    static int highbitsSlotByte(int[] a, int k, boolean nineBit) {
+        if (!nineBit) {
+            return k < N ? a[k] & 0xff : 0;
+        }
+        // byte k holds bits [8k, 8k + 8) of the 9-bit stream: the top of coefficient i, then the
+        // bottom of coefficient i + 1 when fewer than 8 bits of i are left
+        int bit = 8 * k;
+        int i = bit / 9;
+        int shift = bit - 9 * i;
+        int v = (a[i] & 0x1ff) >>> shift;
+        if (shift > 1 && i + 1 < N) {
+            v |= (a[i + 1] & 0x1ff) << (9 - shift);
+        }
+        return v & 0xff;
     }
 
     /** Least significant bits of a polynomial, 32 bytes. */

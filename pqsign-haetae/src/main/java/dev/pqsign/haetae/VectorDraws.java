@@ -19,8 +19,8 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@link #W} consecutive Gaussian draws of one stream at once (the incubating Vector API), v1.1.2
- * ({@link #draw16}) or v1.2.0 ({@link #draw83}): the same arithmetic as
- * {@code HyperballSampler.draw16} and {@code draw83}, with every 64 x 64-bit high product rebuilt
+ * ({@link #drawV112}) or v1.2.0 ({@link #drawV120}): the same arithmetic as
+ * {@code HyperballSampler.drawV112} and {@code drawV120}, with every 64 x 64-bit high product rebuilt
  * from 24-bit limbs, which is exact for the operand ranges of the sampler. Those ranges are checked
  * per batch; a batch outside them is left to the scalar code.
  *
@@ -51,7 +51,7 @@ final class VectorDraws {
      * inlining the Vector API calls of one large method (node count limit), and a vector that is not
      * inlined is boxed, i.e. allocated.
      */
-    static boolean draw16(byte[] rand, int o, long[] out) {
+    static boolean drawV112(byte[] rand, int o, long[] out) {
         for (int t = 0; t < W; t++) {
             int at = o + 17 * t;
             out[t] = (long) LE64.get(rand, at);
@@ -65,20 +65,20 @@ final class VectorDraws {
 
     /**
      * {@link #W} consecutive v1.2.0 draws of one stream at {@code rand[o + 26 t]}, with the same
-     * output as {@link #draw16} (bytes up to {@code o + 26 W + 5} are read, as the scalar draws do):
+     * output as {@link #drawV112} (bytes up to {@code o + 26 W + 5} are read, as the scalar draws do):
      * the CDT indices by {@link #cdt83}, the rounding and field extraction in scalar code, then the
      * square and the degree-10 {@code approx_exp} in vectors. Returns false, with {@code out}
      * unspecified, if an operand of a high product left the range in which the limb products are
      * exact.
      */
-    static boolean draw83(byte[] rand, int o, long[] out) {
+    static boolean drawV120(byte[] rand, int o, long[] out) {
         cdt83(rand, o, out);
         for (int t = 0; t < W; t++) {
             int at = o + 26 * t;
             long x = out[t];
             long ylo = (long) LE64.get(rand, at + 17) & MASK48;
             long yhi = ((long) LE64.get(rand, at + 23) & 0xffffff) | (x << 24);
-            out[t] = HyperballSampler.round83(ylo, yhi);
+            out[t] = HyperballSampler.roundV120(ylo, yhi);
             out[W + t] = (long) LE64.get(rand, at + 11) & MASK48; // randRej
             out[2 * W + t] = ylo;
             out[3 * W + t] = yhi;
@@ -140,7 +140,7 @@ final class VectorDraws {
 
         LongVector ylo = w1.lanewise(AND, MASK48);
         LongVector yhi = w1.lanewise(LSHR, 48).lanewise(OR, b16.lanewise(LSHL, 16)).lanewise(OR, x.lanewise(LSHL, 24));
-        // round16
+        // roundV112
         LongVector r = ylo.lanewise(LSHR, 15).lanewise(XOR, yhi.lanewise(LSHL, 33)).lanewise(ADD, 1L).lanewise(LSHR, 1);
         r.intoArray(out, 0);
         w0.lanewise(LSHR, 16).intoArray(out, W); // randRej

@@ -1,147 +1,73 @@
 package dev.pqsign.haetae;
 
+import java.util.function.IntSupplier;
+
 /**
- * Whether the fast engine may run several SHAKE256 streams through {@link VectorKeccak}.
+ * Whether the fast engine runs several SHAKE256 streams through {@link VectorKeccak}: an explicit,
+ * per-JVM opt-in, decided once when this class is loaded, from nothing but the JVM's flags.
  *
- * <p>The Vector API is an incubator module in Java 17: it is only there when the JVM was started
- * with {@code --add-modules jdk.incubator.vector}. This class references {@link VectorKeccak} only
- * after finding the module in the boot layer, so without the module nothing touches it (no
- * {@code NoClassDefFoundError}) and the engine keeps its scalar Keccak. The system property
- * {@code pqsign.haetae.vector=false} disables the vector path even when the module is present.
- * Both paths produce the same bytes.
+ * <p>The vector path is on exactly when the JVM was started with both
+ * {@code -Dpqsign.haetae.vector=true} and {@code --add-modules jdk.incubator.vector} (the
+ * {@code pqsign} launcher passes both for {@code PQSIGN_VECTOR=1}), the species has at least 4
+ * lanes of 64 bits, and a one-permutation self-test against the scalar Keccak passes. Otherwise the
+ * engine uses its scalar Keccak, which is the default. Both paths produce the same bytes.
  *
- * <p><b>Warm-up gate.</b> Until C2 has compiled the vector kernels, the Vector API runs them with a
- * heap object per vector operation: measured in a fresh JVM, the first ~150 HAETAE-2 signatures took
- * 6–39 ms and allocated 18–60 MB each, and in a JVM whose compiler was busy with other work a whole
- * `pqsign bench --quick` row ran that way (10.8 ms, 24.7 MB per signature). So the engine uses the
- * vector kernels only once {@link #ready()}: a daemon thread calls them in a loop until a batch of
- * calls allocates nothing at all (i.e. they run compiled, vectors in registers), and the sampler
- * keeps its scalar code until then. The thread tries continuously for {@link #WARM_UP_LIMIT_NANOS},
- * then once a second for up to {@link #RETRY_LIMIT_NANOS}, in case C2 recompiles a kernel that still
- * allocates; if they never run allocation-free, the vector path stays off (seen in 3 of 23
- * `pqsign bench` runs, cause not found: docs/haetae.md, warm-up gate).
+ * <p><b>Why opt-in.</b> On Java 17 the Vector API is an incubator module; until C2 has compiled the
+ * kernels it runs them with a heap object per vector operation, far slower than the scalar code,
+ * and in some JVMs C2 never got them to run allocation-free. An earlier version therefore started a
+ * warm-up thread when this class was loaded and switched the vector path on only once the kernels ran
+ * allocation-free, so which path ran varied from run to run. Now no thread is started and nothing
+ * depends on timing: an opted-in JVM uses the vector kernels from its first signature (slow and
+ * allocating until they are compiled), every other JVM uses the scalar code, and {@link #describe()}
+ * says which (the benchmark report and the demo print it).
+ *
+ * <p>This class references {@link VectorKeccak} only after finding the module in the boot layer, so
+ * without the module nothing touches it (no {@code NoClassDefFoundError}).
  */
 final class VectorSupport {
-    /** System property that disables the vector path when set to {@code false}. */
+    /** System property that opts in to the vector path when set to {@code true}. */
     static final String PROPERTY = "pqsign.haetae.vector";
 
     /** States per vector permutation, or 0 if the vector path is off. */
-    static final int LANES = detect();
-
-    /** How long the warm-up thread calls the kernels continuously (60 s). */
-    static final long WARM_UP_LIMIT_NANOS = 60_000_000_000L;
-    /** After that, it checks once a second until this much time has passed (10 min). */
-    static final long RETRY_LIMIT_NANOS = 600_000_000_000L;
-
-    /** Set once the vector kernels ran a batch without allocating (see the class description). */
-    private static volatile boolean ready;
-    private static final Object READY_LOCK = new Object();
-
-    static {
-        if (LANES > 0) {
-            Thread t = new Thread(VectorSupport::warmUp, "pqsign-haetae-vector-warm-up");
-            t.setDaemon(true);
-            t.setPriority(Thread.MIN_PRIORITY);
-            t.start();
-        }
-    }
+    static final int LANES = choose(System.getProperty(PROPERTY), modulePresent(), VectorSupport::probe);
 
     private VectorSupport() {
     }
 
-    /** Whether the vector kernels are compiled and may be used (false while warming up, and when off). */
-    static boolean ready() {
-        return ready;
-    }
-
-    /** Waits up to {@code millis} for {@link #ready()}; returns it (for tests and benchmarks). */
-    static boolean awaitReady(long millis) throws InterruptedException {
-        long deadline = System.nanoTime() + millis * 1_000_000L;
-        synchronized (READY_LOCK) {
-            while (!ready && LANES > 0) {
-                long left = (deadline - System.nanoTime()) / 1_000_000L;
-                if (left <= 0) {
-                    break;
-                }
-                READY_LOCK.wait(left);
-            }
-        }
-        return ready;
-    }
-
     /**
-     * Calls the vector kernels until 64 consecutive calls of each allocate 0 bytes, then sets
-     * {@link #ready}. Inputs are arbitrary: only the compiled state of the code matters.
+     * The decision, as a function of its inputs only.
+     *
+     * @param property the value of {@link #PROPERTY} (null if unset)
+     * @param module whether {@code jdk.incubator.vector} is in the boot layer
+     * @param probe lanes of a working vector Keccak (0 if narrower than 4 lanes or the self-test
+     *        fails); called only when the other two inputs allow the vector path
+     * @return the lanes to use, 0 for the scalar path
      */
-    private static void warmUp() {
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        com.sun.management.ThreadMXBean alloc = mx instanceof com.sun.management.ThreadMXBean m
-                && m.isThreadAllocatedMemorySupported() ? m : null;
-        if (alloc == null) {
-            return; // cannot tell compiled from interpreted kernels: keep the scalar code
+    static int choose(String property, boolean module, IntSupplier probe) {
+        if (!"true".equalsIgnoreCase(property) || !module) {
+            return 0;
         }
-        alloc.setThreadAllocatedMemoryEnabled(true);
-        long[] st = new long[VectorKeccak.STATE_LONGS];
-        byte[] rand = new byte[26 * 8 + 8];
-        long[] out = new long[6 * 8];
-        long[] samples = new long[256];
-        byte[] signs = new byte[32];
-        int[] scaled = new int[256];
-        java.util.Random rnd = new java.util.Random(1);
-        rnd.nextBytes(rand);
-        boolean draws = drawLanes() > 0;
-        long start = System.nanoTime();
-        while (System.nanoTime() - start < RETRY_LIMIT_NANOS) {
-            if (System.nanoTime() - start > WARM_UP_LIMIT_NANOS) {
-                try {
-                    Thread.sleep(1000);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-            for (int i = 0; i < 100; i++) {
-                kernels(st, rand, out, samples, signs, scaled, draws);
-            }
-            long before = alloc.getCurrentThreadAllocatedBytes();
-            for (int i = 0; i < 64; i++) {
-                kernels(st, rand, out, samples, signs, scaled, draws);
-            }
-            if (alloc.getCurrentThreadAllocatedBytes() == before) {
-                synchronized (READY_LOCK) {
-                    ready = true;
-                    READY_LOCK.notifyAll();
-                }
-                return;
-            }
-        }
-    }
-
-    private static void kernels(long[] st, byte[] rand, long[] out, long[] samples, byte[] signs, int[] scaled,
-            boolean draws) {
-        VectorKeccak.permute(st);
-        if (draws) {
-            VectorDraws.draw16(rand, 0, out);
-            VectorDraws.draw83(rand, 0, out);
-            VectorDraws.scalePoly(samples, 0, signs, 0, (1L << 47) + 12345, (1L << 31) + 678, scaled, 256, out);
-        }
+        return probe.getAsInt();
     }
 
     static boolean enabled() {
         return LANES > 0;
     }
 
-    /** Why the vector path is on or off (for diagnostics and the benchmarks). */
+    /** Which path this JVM's fast engine uses and why (for reports and diagnostics). */
     static String describe() {
         if (LANES > 0) {
-            return "vector Keccak, " + LANES + " lanes" + (ready ? "" : " (warming up: scalar until compiled)");
+            return "Vector API path, " + LANES + " lanes (opted in with -D" + PROPERTY + "=true)";
         }
-        if ("false".equalsIgnoreCase(System.getProperty(PROPERTY))) {
-            return "scalar Keccak (-D" + PROPERTY + "=false)";
+        if (!"true".equalsIgnoreCase(System.getProperty(PROPERTY))) {
+            return "scalar path (the default; PQSIGN_VECTOR=1, i.e. -D" + PROPERTY
+                    + "=true --add-modules jdk.incubator.vector, opts in to the Vector API path)";
         }
         if (!modulePresent()) {
-            return "scalar Keccak (no --add-modules jdk.incubator.vector)";
+            return "scalar path (-D" + PROPERTY + "=true, but the JVM lacks --add-modules jdk.incubator.vector)";
         }
-        return "scalar Keccak (vector species narrower than 4 x 64 bits, or self-test failed)";
+        return "scalar path (-D" + PROPERTY + "=true, but the vector species is narrower than 4 x 64 bits "
+                + "or its self-test failed)";
     }
 
     /**
@@ -157,10 +83,8 @@ final class VectorSupport {
         return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
     }
 
-    private static int detect() {
-        if ("false".equalsIgnoreCase(System.getProperty(PROPERTY)) || !modulePresent()) {
-            return 0;
-        }
+    /** Lanes of the vector Keccak if it is wide enough and agrees with the scalar one, else 0. */
+    private static int probe() {
         try {
             int w = VectorKeccak.W;
             // fewer than 4 lanes (no 256-bit vectors) would be slower than the scalar permutation

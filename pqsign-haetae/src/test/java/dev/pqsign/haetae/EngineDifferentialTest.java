@@ -47,13 +47,20 @@ class EngineDifferentialTest {
     @MethodSource("cases")
     void compactEngine_replayingUnrecordedDraws_stillAgrees(HaetaeParameterSet p, HaetaeSampler s) {
         // the compact signer records the fate of the first draws of each Gaussian stream and replays
-        // the rest in full; a low limit sends most draws down the full-replay path
-        int saved = CompactEngine.replayLimit;
-        CompactEngine.replayLimit = 9;
-        try {
-            run(p, s, 6, 0xFA7E + 31 * p.ordinal() + s.ordinal());
-        } finally {
-            CompactEngine.replayLimit = saved;
+        // the rest in full; a context with a low limit sends most draws down the full-replay path
+        CompactEngine.Context lowLimit = new CompactEngine.Context(CompactEngine.Op.SIGN, 9);
+        Random r = new Random(0xFA7E + 31 * p.ordinal() + s.ordinal());
+        for (int i = 0; i < 6; i++) {
+            HaetaeKeyPair kp = HaetaeKeyPairGenerator.fromSeed(p, bytes(r, 32));
+            byte[] msg = bytes(r, r.nextInt(120));
+            byte[] ctx = bytes(r, r.nextInt(4) == 0 ? 0 : r.nextInt(256));
+            byte[] rnd = bytes(r, 32);
+            byte[] fast = new HaetaeSigner(kp.privateKey(), ctx, s, HaetaeEngine.FAST, new FixedRandom(rnd))
+                    .sign(msg, ctx);
+            byte[] replayed = new byte[p.signatureBytes()];
+            CompactSign.sign(p, s, lowLimit, kp.privateKey().encodedRef(), 0, msg, 0, msg.length, ctx, 0,
+                    ctx.length, rnd, 0, replayed, 0);
+            assertArrayEquals(fast, replayed, "signature, case " + i);
         }
     }
 
@@ -76,10 +83,10 @@ class EngineDifferentialTest {
             byte[] msg = bytes(r, r.nextInt(120));
             byte[] ctx = bytes(r, r.nextInt(4) == 0 ? 0 : r.nextInt(256));
             byte[] rnd = bytes(r, 32);
-            byte[] sigF = new HaetaeSigner(fast.privateKey(), ctx, s, HaetaeEngine.FAST, new FixedRandom())
-                    .signWithRandomness(msg, ctx, rnd);
-            byte[] sigC = new HaetaeSigner(fast.privateKey(), ctx, s, HaetaeEngine.COMPACT, new FixedRandom())
-                    .signWithRandomness(msg, ctx, rnd);
+            byte[] sigF = new HaetaeSigner(fast.privateKey(), ctx, s, HaetaeEngine.FAST, new FixedRandom(rnd))
+                    .sign(msg, ctx);
+            byte[] sigC = new HaetaeSigner(fast.privateKey(), ctx, s, HaetaeEngine.COMPACT, new FixedRandom(rnd))
+                    .sign(msg, ctx);
             assertArrayEquals(sigF, sigC, "signature, case " + i);
             HaetaeVerifier vf = new HaetaeVerifier(fast.publicKey(), ctx, HaetaeEngine.FAST);
             HaetaeVerifier vc = new HaetaeVerifier(fast.publicKey(), ctx, HaetaeEngine.COMPACT);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.pqsign.haetae.internal.HaetaeKat;
 import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;

@@ -27,7 +27,7 @@ import org.bouncycastle.pqc.crypto.haetae.HAETAESigner;
  * <li>FAST, then COMPACT, per sampler.</li>
  * </ul>
  *
- * <p>Usage: {@code java [--add-modules jdk.incubator.vector] -cp <test classpath>
+ * <p>Usage: {@code java [--add-modules jdk.incubator.vector -Dpqsign.haetae.vector=true] -cp <test classpath>
  * dev.pqsign.haetae.HaetaePairedBenchmark [signatures [bc]]}; with {@code bc} only the BouncyCastle rows.
  */
 public final class HaetaePairedBenchmark {
@@ -54,7 +54,6 @@ public final class HaetaePairedBenchmark {
     public static void main(String[] args) throws InterruptedException {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         boolean bcOnly = args.length > 1 && args[1].equals("bc");
-        VectorSupport.awaitReady(60_000); // the steady state: FAST on its vector path when the module is there
         System.out.println("java " + System.getProperty("java.version") + ", FAST engine: " + VectorSupport.describe()
                 + ", " + n + " paired signatures per row (thread CPU time, microseconds; ratio = second / first)");
         System.out.println("set       first           second                median1   median2     mean1     mean2"

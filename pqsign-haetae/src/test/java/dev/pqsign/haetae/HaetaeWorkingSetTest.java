@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.pqsign.haetae.internal.HaetaeWorkingSet;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
@@ -54,5 +55,11 @@ class HaetaeWorkingSetTest {
                 () -> HaetaeWorkingSet.forThread(HaetaeEngine.FAST, null, HaetaeWorkingSet.Operation.SIGN));
         assertThrows(NullPointerException.class,
                 () -> HaetaeWorkingSet.forThread(HaetaeEngine.FAST, HaetaeParameterSet.HAETAE_2, null));
+    }
+
+    @Test
+    void install_secondLookup_isRefused() {
+        HaetaeWorkingSet.forThread(HaetaeEngine.FAST, HaetaeParameterSet.HAETAE_2, HaetaeWorkingSet.Operation.SIGN);
+        assertThrows(IllegalStateException.class, () -> HaetaeWorkingSet.install((e, s, o) -> new Object()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.pqsign.haetae;
 
+import dev.pqsign.haetae.internal.HaetaeKat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -64,20 +64,20 @@ class SamplerArithmeticTest {
                     break;
             }
             long[] ref = reference16(b, 3, refSqr);
-            long acc = HyperballSampler.draw16(b, 3, sqr, y);
-            assertEquals(ref[0], acc, "draw16 acceptance, case " + i);
-            assertEquals(ref[1], y.lo, "draw16 sample, case " + i);
-            assertEquals(refSqr.lo, sqr.lo, "draw16 square, case " + i);
-            assertEquals(refSqr.hi, sqr.hi, "draw16 square, case " + i);
-            assertEquals(ref[1], HyperballSampler.value16(b, 3), "value16, case " + i);
+            long acc = HyperballSampler.drawV112(b, 3, sqr, y);
+            assertEquals(ref[0], acc, "drawV112 acceptance, case " + i);
+            assertEquals(ref[1], y.lo, "drawV112 sample, case " + i);
+            assertEquals(refSqr.lo, sqr.lo, "drawV112 square, case " + i);
+            assertEquals(refSqr.hi, sqr.hi, "drawV112 square, case " + i);
+            assertEquals(ref[1], HyperballSampler.acceptedValueV112(b, 3), "acceptedValueV112, case " + i);
 
             ref = reference83(b, 5, refSqr);
-            acc = HyperballSampler.draw83(b, 5, sqr, y);
-            assertEquals(ref[0], acc, "draw83 acceptance, case " + i);
-            assertEquals(ref[1], y.lo, "draw83 sample, case " + i);
-            assertEquals(refSqr.lo, sqr.lo, "draw83 square, case " + i);
-            assertEquals(refSqr.hi, sqr.hi, "draw83 square, case " + i);
-            assertEquals(ref[1], HyperballSampler.value83(b, 5), "value83, case " + i);
+            acc = HyperballSampler.drawV120(b, 5, sqr, y);
+            assertEquals(ref[0], acc, "drawV120 acceptance, case " + i);
+            assertEquals(ref[1], y.lo, "drawV120 sample, case " + i);
+            assertEquals(refSqr.lo, sqr.lo, "drawV120 square, case " + i);
+            assertEquals(refSqr.hi, sqr.hi, "drawV120 square, case " + i);
+            assertEquals(ref[1], HyperballSampler.acceptedValueV120(b, 5), "acceptedValueV120, case " + i);
         }
     }
 

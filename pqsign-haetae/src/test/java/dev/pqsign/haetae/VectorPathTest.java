@@ -7,39 +7,68 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.Random;
+import java.util.function.IntSupplier;
 
 import org.junit.jupiter.api.Test;
 
 /**
- * The fast engine's optional multi-stream (Vector API) Keccak against the scalar path. The module's
- * build runs the tests twice: with {@code --add-modules jdk.incubator.vector}
- * ({@code pqsign.test.expectVectorModule=true}) and without it (the KAT, differential, BouncyCastle and
- * allocation tests then exercise the scalar fallback).
+ * The fast engine's opt-in multi-stream (Vector API) Keccak against the scalar path. The module's
+ * build runs the tests twice: opted in, with {@code --add-modules jdk.incubator.vector
+ * -Dpqsign.haetae.vector=true} ({@code pqsign.test.expectVectorModule=true}), and on the default
+ * scalar path without either (the KAT, differential, BouncyCastle and allocation tests then exercise
+ * the scalar code).
  */
 class VectorPathTest {
 
     @Test
-    void vectorPath_isOnExactlyWhenTheModuleIsThere() throws InterruptedException {
+    void vectorPath_isOnExactlyWhenOptedInAndTheModuleIsThere() {
         String expect = System.getProperty("pqsign.test.expectVectorModule");
         assumeTrue(expect != null, "run by the module's build");
         boolean module = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
         System.out.println("HAETAE fast engine: " + VectorSupport.describe());
         if (Boolean.parseBoolean(expect)) {
             assertTrue(module, "surefire should add jdk.incubator.vector");
+            assertEquals("true", System.getProperty(VectorSupport.PROPERTY), "surefire should opt in");
             String arch = System.getProperty("os.arch");
             if (arch.equals("amd64") || arch.equals("x86_64")) {
                 assertTrue(VectorSupport.enabled(), VectorSupport.describe());
-                // the warm-up gate opens once the kernels run compiled (liveness bound, not a timing)
-                assertTrue(VectorSupport.awaitReady(60_000), VectorSupport.describe());
+                assertTrue(VectorSupport.describe().startsWith("Vector API path"), VectorSupport.describe());
             }
         } else {
             assertFalse(module);
             assertFalse(VectorSupport.enabled());
-            assertFalse(VectorSupport.ready());
+            assertTrue(VectorSupport.describe().startsWith("scalar path"), VectorSupport.describe());
             assertEquals(0, new HaetaeContext(HaetaeParameterSet.HAETAE_2).sampler.lanes);
         }
         // the public report of which path runs (pqsign bench prints it) says the same
         assertEquals(VectorSupport.enabled() ? VectorSupport.LANES : 0, HaetaeEngine.fastVectorLanes());
+        assertEquals(VectorSupport.describe(), HaetaeEngine.fastPathDescription());
+    }
+
+    @Test
+    void choose_vectorOnlyWithPropertyTrueAndModule_probeAskedOnlyThen() {
+        int[] probes = {0};
+        IntSupplier probe = () -> {
+            probes[0]++;
+            return 8;
+        };
+        assertEquals(0, VectorSupport.choose(null, true, probe), "unset property: scalar (the default)");
+        assertEquals(0, VectorSupport.choose("false", true, probe));
+        assertEquals(0, VectorSupport.choose("1", true, probe), "only \"true\" opts in");
+        assertEquals(0, VectorSupport.choose("true", false, probe), "no module: scalar");
+        assertEquals(0, probes[0], "the vector classes are not touched unless both allow it");
+        assertEquals(8, VectorSupport.choose("true", true, probe));
+        assertEquals(8, VectorSupport.choose("TRUE", true, probe));
+        assertEquals(0, VectorSupport.choose("true", true, () -> 0), "a failed probe keeps the scalar path");
+    }
+
+    @Test
+    void classLoading_startsNoThread() {
+        // VectorSupport is loaded by now (the tests above use it); the old warm-up thread had this name
+        assertTrue(VectorSupport.LANES >= 0);
+        boolean warmUpThread = Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().contains("haetae") && t.getName().contains("warm"));
+        assertFalse(warmUpThread, "no thread is started by loading the HAETAE classes");
     }
 
     @Test
@@ -114,9 +143,8 @@ class VectorPathTest {
 
     /** Whole hyperball draws (all streams of an attempt) for every set and sampler. */
     @Test
-    void hyperballSample_vectorEqualsScalar() throws InterruptedException {
+    void hyperballSample_vectorEqualsScalar() {
         assumeTrue(VectorSupport.enabled(), VectorSupport.describe());
-        assertTrue(VectorSupport.awaitReady(60_000), "sample() uses the vector kernels only once warmed up");
         Random rnd = new Random(11);
         byte[] seed = new byte[HaetaeParameterSet.CRHBYTES];
         Keccak xof = new Keccak();
@@ -149,7 +177,7 @@ class VectorPathTest {
     }
 
     /**
-     * Batches of v1.1.2 draws against the scalar draw16, on random bytes and on edge cases: CDT
+     * Batches of v1.1.2 draws against the scalar drawV112, on random bytes and on edge cases: CDT
      * values next to table entries, all-zero and all-one fields, the largest fractions.
      */
     @Test
@@ -186,10 +214,10 @@ class VectorPathTest {
                         break;
                 }
             }
-            assertTrue(VectorDraws.draw16(buf, 0, out), "operands in range");
+            assertTrue(VectorDraws.drawV112(buf, 0, out), "operands in range");
             batches++;
             for (int t = 0; t < dw; t++) {
-                long acc = HyperballSampler.draw16(buf, 17 * t, sqr, y) & 1;
+                long acc = HyperballSampler.drawV112(buf, 17 * t, sqr, y) & 1;
                 assertDrawEquals(out, dw, t, acc, sqr, y, "iter " + iter + " draw " + t);
             }
         }
@@ -266,7 +294,7 @@ class VectorPathTest {
     }
 
     /**
-     * Batches of v1.2.0 draws against the scalar draw83: CDT inputs as in the test above, all-zero
+     * Batches of v1.2.0 draws against the scalar drawV120: CDT inputs as in the test above, all-zero
      * and all-one draws, the largest and smallest fractions and rejection values.
      */
     @Test
@@ -295,9 +323,9 @@ class VectorPathTest {
                     java.util.Arrays.fill(buf, o + 11, o + 17, rnd.nextBoolean() ? (byte) 0xff : 0);
                 }
             }
-            assertTrue(VectorDraws.draw83(buf, 0, out), "operands in range");
+            assertTrue(VectorDraws.drawV120(buf, 0, out), "operands in range");
             for (int t = 0; t < dw; t++) {
-                long acc = HyperballSampler.draw83(buf, 26 * t, sqr, y) & 1;
+                long acc = HyperballSampler.drawV120(buf, 26 * t, sqr, y) & 1;
                 accepted += acc;
                 assertDrawEquals(out, dw, t, acc, sqr, y, "iter " + iter + " draw " + t);
             }
@@ -345,23 +373,18 @@ class VectorPathTest {
     }
 
     /**
-     * Once the warm-up gate is open, FAST signatures (vector sampler) equal COMPACT's (always scalar)
-     * for every set and sampler, and each verifies.
+     * With the vector path on, FAST signatures (vector sampler from the first call) equal COMPACT's
+     * (always scalar) for every set and sampler, and each verifies.
      */
     @Test
-    void fastSignaturesAfterWarmUp_equalCompactSignatures() throws InterruptedException {
+    void fastSignaturesOnTheVectorPath_equalCompactSignatures() {
         assumeTrue(VectorSupport.enabled(), VectorSupport.describe());
-        assertTrue(VectorSupport.awaitReady(60_000), VectorSupport.describe());
         Random rnd = new Random(13);
         for (HaetaeParameterSet p : HaetaeParameterSet.values()) {
             byte[] seed = new byte[32];
             rnd.nextBytes(seed);
             HaetaeKeyPair kp = HaetaeKeyPairGenerator.fromSeed(p, seed);
             for (HaetaeSampler s : HaetaeSampler.values()) {
-                HaetaeSigner fast = new HaetaeSigner(kp.privateKey(), new byte[0], s, HaetaeEngine.FAST,
-                        new java.security.SecureRandom());
-                HaetaeSigner compact = new HaetaeSigner(kp.privateKey(), new byte[0], s, HaetaeEngine.COMPACT,
-                        new java.security.SecureRandom());
                 for (int t = 0; t < 3; t++) {
                     byte[] msg = new byte[1 + rnd.nextInt(100)];
                     byte[] ctx = new byte[rnd.nextInt(20)];
@@ -369,8 +392,11 @@ class VectorPathTest {
                     rnd.nextBytes(msg);
                     rnd.nextBytes(ctx);
                     rnd.nextBytes(r);
-                    byte[] a = fast.signWithRandomness(msg, ctx, r);
-                    assertArrayEquals(compact.signWithRandomness(msg, ctx, r), a, p + " " + s + " " + t);
+                    byte[] a = new HaetaeSigner(kp.privateKey(), ctx, s, HaetaeEngine.FAST, new FixedRandom(r))
+                            .sign(msg, ctx);
+                    byte[] c = new HaetaeSigner(kp.privateKey(), ctx, s, HaetaeEngine.COMPACT, new FixedRandom(r))
+                            .sign(msg, ctx);
+                    assertArrayEquals(c, a, p + " " + s + " " + t);
                     assertTrue(new HaetaeVerifier(kp.publicKey()).verify(msg, ctx, a), p + " " + s + " " + t);
                 }
             }

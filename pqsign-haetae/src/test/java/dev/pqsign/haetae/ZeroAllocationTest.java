@@ -12,8 +12,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Steady-state signing and verification into caller buffers allocate nothing: measured with the
- * per-thread allocation counter around many calls after warm-up (which, with the vector module, lasts
- * until the JIT has compiled the Vector API code; see the loop).
+ * per-thread allocation counter around many calls after warm-up. The FAST case is checked on the
+ * default (scalar) path, in the module's scalar test run; the opt-in Vector API path allocates until
+ * C2 has compiled its kernels, which Java 17 does not guarantee to happen (docs/haetae.md).
  */
 class ZeroAllocationTest {
 
@@ -35,22 +36,18 @@ class ZeroAllocationTest {
 
     @ParameterizedTest
     @EnumSource(HaetaeParameterSet.class)
-    void signAndVerify_intoCallerBuffers_allocateZeroBytesAfterWarmUp(HaetaeParameterSet p) throws InterruptedException {
+    void signAndVerify_intoCallerBuffers_allocateZeroBytesAfterWarmUp(HaetaeParameterSet p) {
+        assumeTrue(!VectorSupport.enabled(), "FAST on the opt-in vector path: " + VectorSupport.describe());
         check(p, HaetaeEngine.FAST, 200);
     }
 
     @ParameterizedTest
     @EnumSource(HaetaeParameterSet.class)
-    void compactEngine_signAndVerify_allocateZeroBytesAfterWarmUp(HaetaeParameterSet p) throws InterruptedException {
+    void compactEngine_signAndVerify_allocateZeroBytesAfterWarmUp(HaetaeParameterSet p) {
         check(p, HaetaeEngine.COMPACT, 40);
     }
 
-    private static void check(HaetaeParameterSet p, HaetaeEngine engine, int calls) throws InterruptedException {
-        // With the vector module, FAST switches from its scalar to its vector sampler when the warm-up
-        // gate opens; measure the steady state after that switch (both states must allocate nothing).
-        if (VectorSupport.enabled()) {
-            assertTrue(VectorSupport.awaitReady(60_000), VectorSupport.describe());
-        }
+    private static void check(HaetaeParameterSet p, HaetaeEngine engine, int calls) {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         assumeTrue(mx.isThreadAllocatedMemorySupported());
         mx.setThreadAllocatedMemoryEnabled(true);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.core.Hex;
+import dev.pqsign.testing.MemoryStateStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,7 +51,7 @@ class ReadingMessageTest {
     @Test
     void independentVerifier_fromDocumentTable_acceptsSignedReading() throws Exception {
         Ed25519TestDouble key = Ed25519TestDouble.generate();
-        ReadingSigner signer = new ReadingSigner(SequencedSigner.open(key.signer(), new InMemoryStateStore("c"), 1));
+        ReadingSigner signer = new ReadingSigner(SequencedSigner.open(key.signer(), MemoryStateStore.empty("c"), 1));
         signer.sign("warm-up");
         SignedReading r = signer.sign(EXAMPLE_READING);
         String set = Ed25519TestDouble.PARAMS.setName();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.pqsign.core.ParameterSet;
 import dev.pqsign.core.Verifier;
 import dev.pqsign.telemetry.Verdict.Reason;
+import dev.pqsign.testing.MemoryStateStore;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -19,18 +20,18 @@ import org.junit.jupiter.api.Test;
 class ReadingVerifierTest {
 
     private final Ed25519TestDouble key = Ed25519TestDouble.generate();
-    private final Map<KeyId, InMemoryStateStore> stores = new HashMap<>();
+    private final Map<KeyId, MemoryStateStore> stores = new HashMap<>();
     private ReadingSigner signer;
     private ReadingVerifier verifier;
 
     @BeforeEach
     void setUp() throws IOException {
-        signer = new ReadingSigner(SequencedSigner.open(key.signer(), new InMemoryStateStore("seq"), 1));
+        signer = new ReadingSigner(SequencedSigner.open(key.signer(), MemoryStateStore.empty("seq"), 1));
         verifier = newVerifier(EmbeddedIndex.NONE);
     }
 
     private ReadingVerifier newVerifier(EmbeddedIndex embedded) {
-        ReplayGuard guard = new ReplayGuard(k -> stores.computeIfAbsent(k, x -> new InMemoryStateStore(x.hex())));
+        ReplayGuard guard = new ReplayGuard(k -> stores.computeIfAbsent(k, x -> MemoryStateStore.empty(x.hex())));
         return new ReadingVerifier(guard, new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), embedded));
     }
 
@@ -111,7 +112,8 @@ class ReadingVerifierTest {
     @Test
     void check_otherKeysSignature_badSignature() throws IOException {
         Ed25519TestDouble other = Ed25519TestDouble.generate();
-        ReadingSigner otherSigner = new ReadingSigner(SequencedSigner.open(other.signer(), new InMemoryStateStore("o"), 1));
+        ReadingSigner otherSigner = new ReadingSigner(SequencedSigner.open(other.signer(), MemoryStateStore.empty("o"),
+                1));
         assertEquals(Reason.BAD_SIGNATURE, check(otherSigner.sign("a")));
     }
 
@@ -128,7 +130,7 @@ class ReadingVerifierTest {
                 return Ed25519TestDouble.PARAMS;
             }
         };
-        ReadingVerifier v = new ReadingVerifier(new ReplayGuard(k -> new InMemoryStateStore("g")),
+        ReadingVerifier v = new ReadingVerifier(new ReplayGuard(k -> MemoryStateStore.empty("g")),
                 new ReadingVerifier.TrustedKey(key.keyId(), throwing, EmbeddedIndex.NONE));
         assertEquals(Reason.MALFORMED, v.check(key.keyId(), null, signer.sign("a")).reason());
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.telemetry.Verdict.Gap;
 import dev.pqsign.telemetry.Verdict.Reason;
+import dev.pqsign.testing.MemoryStateStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +25,7 @@ class RecordVerdictsTest {
     Path dir;
 
     private final Ed25519TestDouble key = Ed25519TestDouble.generate();
-    private InMemoryStateStore counter;
+    private MemoryStateStore counter;
     private ReadingSigner signer;
     private ReplayGuard guard;
     private AcceptedRecords accepted;
@@ -33,7 +34,7 @@ class RecordVerdictsTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        counter = new InMemoryStateStore("seq");
+        counter = MemoryStateStore.empty("seq");
         signer = new ReadingSigner(SequencedSigner.open(key.signer(), counter, 1));
         openVerifier();
     }
@@ -113,7 +114,7 @@ class RecordVerdictsTest {
 
     @Test
     void check_differentValidReadingUnderAcceptedIndex_indexReuseWithEvidence() throws IOException {
-        InMemoryStateStore backup = new InMemoryStateStore("backup");
+        MemoryStateStore backup = MemoryStateStore.empty("backup");
         backup.create(counter.read());
         SignedRecord genuine = sign("1500.00,genuine");
         assertEquals(Reason.ACCEPTED, verifier.check(genuine).verdict().reason());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.core.KeyFormatException;
+import dev.pqsign.testing.MemoryStateStore;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -13,12 +14,12 @@ import org.junit.jupiter.api.Test;
 
 class ReplayGuardTest {
 
-    private final Map<KeyId, InMemoryStateStore> stores = new HashMap<>();
+    private final Map<KeyId, MemoryStateStore> stores = new HashMap<>();
     private final KeyId a = KeyId.ofPublicKey(new byte[] {1});
     private final KeyId b = KeyId.ofPublicKey(new byte[] {2});
 
     private ReplayGuard guard() {
-        return new ReplayGuard(k -> stores.computeIfAbsent(k, x -> new InMemoryStateStore(x.hex())));
+        return new ReplayGuard(k -> stores.computeIfAbsent(k, x -> MemoryStateStore.empty(x.hex())));
     }
 
     @Test
@@ -72,7 +73,7 @@ class ReplayGuardTest {
 
     @Test
     void open_stateOfOtherKey_throws() throws IOException {
-        InMemoryStateStore s = new InMemoryStateStore("x");
+        MemoryStateStore s = MemoryStateStore.empty("x");
         s.overwrite(ReplayGuard.encode(b, 3));
         ReplayGuard g = new ReplayGuard(k -> s);
         assertThrows(KeyFormatException.class, () -> g.tryAccept(a, 9));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.StatePersistenceException;
+import dev.pqsign.testing.MemoryStateStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -21,7 +22,7 @@ class SequencedSignerTest {
 
     @Test
     void signIndexed_consecutiveCalls_indicesIncreaseFromZero() throws Exception {
-        SequencedSigner s = SequencedSigner.open(key.signer(), new InMemoryStateStore("c"), 1);
+        SequencedSigner s = SequencedSigner.open(key.signer(), MemoryStateStore.empty("c"), 1);
         for (long i = 0; i < 5; i++) {
             long expected = i;
             assertEquals(expected, s.signIndexed(idx -> {
@@ -33,7 +34,7 @@ class SequencedSignerTest {
 
     @Test
     void open_afterRestart_continuesAfterReservedBlockWithoutReuse() throws Exception {
-        InMemoryStateStore store = new InMemoryStateStore("c");
+        MemoryStateStore store = MemoryStateStore.empty("c");
         SequencedSigner first = SequencedSigner.open(key.signer(), store, 10);
         long last = -1;
         for (int i = 0; i < 3; i++) {
@@ -48,7 +49,7 @@ class SequencedSignerTest {
 
     @Test
     void signIndexed_blockOfOne_writesBeforeEachSignature() throws Exception {
-        InMemoryStateStore store = new InMemoryStateStore("c");
+        MemoryStateStore store = MemoryStateStore.empty("c");
         SequencedSigner s = SequencedSigner.open(key.signer(), store, 1);
         int before = store.writes();
         s.signIndexed(idx -> {
@@ -59,7 +60,7 @@ class SequencedSignerTest {
 
     @Test
     void signIndexed_persistFails_throwsAndStaysUnusable() throws Exception {
-        InMemoryStateStore store = new InMemoryStateStore("c");
+        MemoryStateStore store = MemoryStateStore.empty("c");
         SequencedSigner s = SequencedSigner.open(key.signer(), store, 1);
         store.failNextWrites(1);
         assertThrows(StatePersistenceException.class, () -> s.signIndexed(idx -> new byte[0]));
@@ -68,7 +69,7 @@ class SequencedSignerTest {
 
     @Test
     void open_corruptState_throwsKeyFormat() {
-        InMemoryStateStore store = new InMemoryStateStore("c");
+        MemoryStateStore store = MemoryStateStore.empty("c");
         store.overwrite(new byte[] {'P', 'Q', 'S', 'Q', 9, 0, 0, 0, 0, 0, 0, 0, 0});
         assertThrows(KeyFormatException.class, () -> SequencedSigner.open(key.signer(), store, 1));
         store.overwrite(new byte[5]);
@@ -77,7 +78,7 @@ class SequencedSignerTest {
 
     @Test
     void signIndexed_concurrentCallers_distinctIndices() throws Exception {
-        SequencedSigner s = SequencedSigner.open(key.signer(), new InMemoryStateStore("c"), 3);
+        SequencedSigner s = SequencedSigner.open(key.signer(), MemoryStateStore.empty("c"), 3);
         Set<Long> seen = ConcurrentHashMap.newKeySet();
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {

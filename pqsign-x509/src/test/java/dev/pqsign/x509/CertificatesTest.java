@@ -13,11 +13,12 @@ import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.xmss.XmssKeyGenerator;
-import dev.pqsign.xmss.XmssKeyState;
+import dev.pqsign.xmss.XmssKeySplit;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.security.KeyFactory;
 import java.security.PublicKey;
@@ -202,7 +203,8 @@ class CertificatesTest {
     void issue_withExhaustedCaKey_throwsKeyExhausted_lastIndexStillUsable(@TempDir Path tmp) throws Exception {
         XmssPrivateKey key = XmssKeyGenerator.generate(XmssParameterSet.XMSS_SHA2_10_256);
         try (FileStateStore store = FileStateStore.open(tmp.resolve("last.state"))) {
-            store.create(new XmssKeyState(key, 1023, 1024).encode());
+            XmssStatefulSigner.create(store, key);
+            keepOnlyLastIndex(store);
             try (XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
                 PqCertificate ca = Certificates.selfSigned(signer, "CN=last index", 3);
                 assertEquals(1023L, ca.signatureIndex().orElseThrow());
@@ -212,5 +214,32 @@ class CertificatesTest {
                 assertTrue(e.getMessage().contains("exhausted"), e.getMessage());
             }
         }
+    }
+
+    /**
+     * Leaves the key in {@code store} with only its last index, through the public API (nothing can set
+     * an index): split off every other index into parts that are thrown away, keep the last part.
+     */
+    private static void keepOnlyLastIndex(FileStateStore store) throws IOException {
+        int parts = Math.toIntExact(XmssParameterSet.XMSS_SHA2_10_256.maxSignatures());
+        byte[][] last = new byte[1][];
+        XmssKeySplit.split(store, parts, new XmssKeySplit.PartWriter() {
+            @Override
+            public void checkAbsent(int part) {
+            }
+
+            @Override
+            public void create(int part, byte[] encodedState) {
+                if (part == parts) {
+                    last[0] = encodedState.clone();
+                }
+            }
+
+            @Override
+            public String describe(int part) {
+                return "discarded part " + part;
+            }
+        });
+        store.update(current -> last[0]);
     }
 }

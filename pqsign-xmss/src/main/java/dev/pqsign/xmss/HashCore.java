@@ -7,7 +7,7 @@ package dev.pqsign.xmss;
  * mid-state saves one compression in every PRF call.
  *
  * <p>Not thread-safe: each thread uses its own instance. Reports its work to
- * {@link XmssHashCounter} when counting is enabled.
+ * {@link dev.pqsign.xmss.internal.XmssHashCounter} when counting is enabled.
  */
 abstract class HashCore {
     /** Hashes {@code in[0..len)} into {@code out[outOff..outOff+n)}. */

@@ -1,5 +1,6 @@
 package dev.pqsign.xmss;
 
+import dev.pqsign.xmss.internal.XmssHashCounter;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
@@ -36,7 +37,7 @@ final class Sha2Core extends HashCore {
     void hash(byte[] in, int len, byte[] out, int outOff) {
         md.update(in, 0, len);
         digestInto(md, out, outOff);
-        if (XmssHashCounter.ENABLED) {
+        if (XmssHashCounter.enabled()) {
             XmssHashCounter.add(1, blocks(len));
         }
     }
@@ -63,7 +64,7 @@ final class Sha2Core extends HashCore {
             MessageDigest copy = (MessageDigest) md.clone();
             copy.reset();
             copy.update(prefix, 0, len);
-            if (XmssHashCounter.ENABLED) {
+            if (XmssHashCounter.enabled()) {
                 XmssHashCounter.add(0, len / blockLen);
             }
             return copy;
@@ -83,7 +84,7 @@ final class Sha2Core extends HashCore {
         d.update(in, 0, len);
         digestInto(d, out, outOff);
         // The prefix blocks were paid for once in absorbPrefix; only the remaining blocks count here.
-        if (XmssHashCounter.ENABLED) {
+        if (XmssHashCounter.enabled()) {
             XmssHashCounter.add(1, (len + lengthFieldLen) / blockLen + 1);
         }
     }
@@ -113,7 +114,7 @@ final class Sha2Core extends HashCore {
     @Override
     void finish(byte[] out, int outOff) {
         digestInto(md, out, outOff);
-        if (XmssHashCounter.ENABLED) {
+        if (XmssHashCounter.enabled()) {
             XmssHashCounter.add(1, (streamed + lengthFieldLen) / blockLen + 1);
         }
     }

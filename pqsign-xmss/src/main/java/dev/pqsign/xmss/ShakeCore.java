@@ -1,5 +1,6 @@
 package dev.pqsign.xmss;
 
+import dev.pqsign.xmss.internal.XmssHashCounter;
 import org.bouncycastle.crypto.digests.SHAKEDigest;
 
 /** SHAKE128 / SHAKE256 with n-byte output (BouncyCastle; the JDK 17 has no SHAKE digest). */
@@ -19,7 +20,7 @@ final class ShakeCore extends HashCore {
     void hash(byte[] in, int len, byte[] out, int outOff) {
         shake.update(in, 0, len);
         shake.doFinal(out, outOff, n);
-        if (XmssHashCounter.ENABLED) {
+        if (XmssHashCounter.enabled()) {
             XmssHashCounter.add(1, len / rate + 1);
         }
     }
@@ -56,7 +57,7 @@ final class ShakeCore extends HashCore {
     @Override
     void finish(byte[] out, int outOff) {
         shake.doFinal(out, outOff, n);
-        if (XmssHashCounter.ENABLED) {
+        if (XmssHashCounter.enabled()) {
             XmssHashCounter.add(1, streamed / rate + 1);
         }
     }

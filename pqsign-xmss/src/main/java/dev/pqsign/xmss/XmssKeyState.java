@@ -1,7 +1,7 @@
 package dev.pqsign.xmss;
 
-import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.core.Digests;
+import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
 import java.util.ArrayList;
@@ -42,7 +42,7 @@ public final class XmssKeyState {
     private final long nextIndex;
     private final long endIndex;
 
-    public XmssKeyState(XmssPrivateKey key, long nextIndex, long endIndex) {
+    private XmssKeyState(XmssPrivateKey key, long nextIndex, long endIndex) {
         long max = key.parameterSet().maxSignatures();
         if (nextIndex < 0 || endIndex < nextIndex || endIndex > max) {
             throw new IllegalArgumentException("index range [" + nextIndex + ", " + endIndex + ") is not within [0, "
@@ -53,19 +53,35 @@ public final class XmssKeyState {
         this.endIndex = endIndex;
     }
 
-    /** The state of a freshly generated key: every index 0 .. 2^h - 1 available. */
+    /**
+     * The state of a freshly generated key: every index 0 .. 2^h - 1 available. To store it, prefer
+     * {@link XmssStatefulSigner#create}. Store it once: two fresh states of one key would hand out the
+     * same indices (only the benchmarks, whose signatures are thrown away, do that on purpose).
+     *
+     * @throws IllegalArgumentException if {@code key} was read from a key state: some of its indices
+     *     may be used already, and a fresh state would hand them out again
+     * @throws IllegalStateException if {@code key} was destroyed
+     */
     public static XmssKeyState fresh(XmssPrivateKey key) {
+        key.checkNotDestroyed();
+        if (key.fromState()) {
+            throw new IllegalArgumentException("a key read from a key state cannot start a fresh state at index 0 "
+                    + "(its used indices would be reused); keep signing with its own state file");
+        }
         return new XmssKeyState(key, 0, key.parameterSet().maxSignatures());
     }
 
+    /** The key's secret material (the same object for every state derived from this one). */
     public XmssPrivateKey key() {
         return key;
     }
 
+    /** The lowest index not yet burned. */
     public long nextIndex() {
         return nextIndex;
     }
 
+    /** The end of this file's range (exclusive): 2^h for a key that was never split. */
     public long endIndex() {
         return endIndex;
     }
@@ -75,11 +91,16 @@ public final class XmssKeyState {
         return endIndex - nextIndex;
     }
 
-    public XmssKeyState withNextIndex(long next) {
+    /**
+     * This state with another next index. Package-private on purpose: only the signer (reserving, and
+     * giving back an unused reservation it still owns) and {@link XmssKeySplit} move indices.
+     */
+    XmssKeyState withNextIndex(long next) {
         return new XmssKeyState(key, next, endIndex);
     }
 
-    public XmssKeyState withRange(long next, long end) {
+    /** This key with another range (tests of this package set up states at given indices with it). */
+    XmssKeyState withRange(long next, long end) {
         return new XmssKeyState(key, next, end);
     }
 
@@ -89,12 +110,12 @@ public final class XmssKeyState {
      * (the first {@code remaining % parts} ranges are one longer). The first element is what this key
      * file shrinks to; the others are the states of new key files. This is a pure computation: to
      * split a key on disk safely use {@link XmssKeySplit}, which shrinks the original durably before
-     * any other part exists.
+     * any other part exists; that is also why this method is not public.
      *
      * @throws KeyExhaustedException if no index is left to split
      * @throws IllegalArgumentException if {@code parts < 2} or {@code parts > remaining()}
      */
-    public List<XmssKeyState> split(int parts) {
+    List<XmssKeyState> split(int parts) {
         long remaining = remaining();
         if (remaining == 0) {
             throw new KeyExhaustedException("cannot split an exhausted key: all indices up to "
@@ -127,7 +148,13 @@ public final class XmssKeyState {
         return HEADER + 4 * n + CHECK;
     }
 
+    /**
+     * The state file bytes (they contain the secret seeds: wipe them after writing).
+     *
+     * @throws IllegalStateException if the key was destroyed
+     */
     public byte[] encode() {
+        key.checkNotDestroyed();
         XmssParameterSet p = key.parameterSet();
         int n = p.n();
         byte[] out = new byte[encodedLength(n)];
@@ -200,7 +227,7 @@ public final class XmssKeyState {
         try {
             XmssPrivateKey key = new XmssPrivateKey(p, derivation, skSeed, skPrf,
                     Arrays.copyOfRange(b, HEADER + 2 * n, HEADER + 3 * n), Arrays.copyOfRange(b, HEADER + 3 * n,
-                            HEADER + 4 * n));
+                            HEADER + 4 * n), true);
             return new XmssKeyState(key, next, end);
         } finally {
             Secrets.wipe(skSeed, skPrf);

@@ -20,7 +20,8 @@ public final class XmssPublicKey {
     private final byte[] root;
     private final byte[] pubSeed;
 
-    public XmssPublicKey(XmssParameterSet params, byte[] root, byte[] pubSeed) {
+    /** Use {@link #decodeRaw} (root || PUB_SEED) or {@link #decode} from outside this package. */
+    XmssPublicKey(XmssParameterSet params, byte[] root, byte[] pubSeed) {
         this.params = params;
         int n = params.n();
         if (root.length != n || pubSeed.length != n) {

@@ -9,6 +9,9 @@ import dev.pqsign.core.StateStore;
 import dev.pqsign.core.StatefulSigner;
 import java.io.IOException;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongFunction;
 
@@ -25,7 +28,7 @@ import java.util.function.LongFunction;
  * If the state cannot be written, the signer releases no signature and becomes unusable. A crash
  * loses at most the unused rest of the current batch (batch 1 by default: nothing is lost).
  *
- * <p><b>Reserving ahead</b> (optional, {@link #open(StateStore, int, int, boolean)}): as soon as a
+ * <p><b>Reserving ahead</b> (optional, {@link Options#withReserveAhead(boolean)}): as soon as a
  * signature uses the last reserved index, the next batch is reserved on a background thread, so the
  * durable write (an fsync or two, often longer than the signature itself) overlaps the time until
  * the next message instead of delaying it. The rule is unchanged: no index is used before its
@@ -59,6 +62,7 @@ import java.util.function.LongFunction;
 public final class XmssStatefulSigner implements StatefulSigner {
     private final StateStore store;
     private final XmssPrivateKey key;
+    private final XmssPublicKey publicKey;
     private final byte[] keyId;
     private final int batch;
     private final ReentrantLock lock = new ReentrantLock();
@@ -73,65 +77,136 @@ public final class XmssStatefulSigner implements StatefulSigner {
     /** Why the key became unusable (reported again by every later sign). */
     private StatePersistenceException failure;
     /** Background reservations, or {@code null} when reserving synchronously. */
-    private final java.util.concurrent.ExecutorService ahead;
+    private final ExecutorService ahead;
 
     /**
-     * How {@link #open(StateStore, Options)} sets up a signer; immutable.
-     *
-     * @param batch indices reserved per durable write (1 = one fsync per signature; larger batches sign
-     *        faster and lose at most batch - 1 unused indices on a crash, batch with reserving ahead)
-     * @param threads threads used to rebuild tall trees when the key is opened
-     * @param reserveAhead reserve the next batch in the background (see the class description)
-     * @param midstates resume cached SHA-256 mid-states while signing (see the class description);
-     *        false: allocation-free hashing
-     * @param keepChains keep the bottom layer's WOTS+ chain values from when the next tree's leaves
-     *        are computed until they sign (see the class description); false: recompute them
+     * How {@link #open(StateStore, Options)} sets up a signer. Immutable: start from
+     * {@link #defaults()} and change what you need with the {@code with...} methods, each of which
+     * returns a new value.
      */
-    public record Options(int batch, int threads, boolean reserveAhead, boolean midstates, boolean keepChains) {
-        public Options {
+    public static final class Options {
+        private static final Options DEFAULTS = new Options(1, 0, false, false, true);
+
+        private final int batch;
+        /** 0: one thread per available core, decided when the signer opens. */
+        private final int threads;
+        private final boolean reserveAhead;
+        private final boolean midstates;
+        private final boolean keepChains;
+
+        private Options(int batch, int threads, boolean reserveAhead, boolean midstates, boolean keepChains) {
+            this.batch = batch;
+            this.threads = threads;
+            this.reserveAhead = reserveAhead;
+            this.midstates = midstates;
+            this.keepChains = keepChains;
+        }
+
+        /**
+         * Batch 1 (no index lost on a crash), one tree-building thread per core, no reserving ahead,
+         * allocation-free hashing, chain values kept.
+         */
+        public static Options defaults() {
+            return DEFAULTS;
+        }
+
+        /**
+         * Indices reserved per durable write: 1 = one fsync per signature; larger batches sign faster
+         * and lose at most {@code batch - 1} unused indices on a crash ({@code batch} with reserving
+         * ahead).
+         *
+         * @throws IllegalArgumentException if {@code batch < 1}
+         */
+        public Options withBatch(int batch) {
             if (batch < 1) {
                 throw new IllegalArgumentException("batch must be at least 1, got " + batch);
             }
+            return new Options(batch, threads, reserveAhead, midstates, keepChains);
+        }
+
+        /**
+         * Threads used to rebuild tall trees when the key is opened.
+         *
+         * @throws IllegalArgumentException if {@code threads < 1}
+         */
+        public Options withThreads(int threads) {
             if (threads < 1) {
                 throw new IllegalArgumentException("threads must be at least 1, got " + threads);
             }
-        }
-
-        /** Options that keep chain values (the default). */
-        public Options(int batch, int threads, boolean reserveAhead, boolean midstates) {
-            this(batch, threads, reserveAhead, midstates, true);
-        }
-
-        /** Batch 1, one thread per core, no reserving ahead, allocation-free hashing, chain values kept. */
-        public static Options defaults() {
-            return new Options(1, Runtime.getRuntime().availableProcessors(), false, false, true);
-        }
-
-        public Options withBatch(int batch) {
             return new Options(batch, threads, reserveAhead, midstates, keepChains);
         }
 
-        public Options withThreads(int threads) {
-            return new Options(batch, threads, reserveAhead, midstates, keepChains);
-        }
-
+        /** Reserve the next batch in the background (see the class description of the signer). */
         public Options withReserveAhead(boolean reserveAhead) {
             return new Options(batch, threads, reserveAhead, midstates, keepChains);
         }
 
+        /**
+         * Resume cached SHA-256 mid-states while signing (see the class description of the signer);
+         * false: allocation-free hashing.
+         */
         public Options withMidstates(boolean midstates) {
             return new Options(batch, threads, reserveAhead, midstates, keepChains);
         }
 
+        /**
+         * Keep the bottom layer's WOTS+ chain values from when the next tree's leaves are computed
+         * until they sign (see the class description of the signer); false: recompute them.
+         */
         public Options withKeepChains(boolean keepChains) {
             return new Options(batch, threads, reserveAhead, midstates, keepChains);
+        }
+
+        /** Indices reserved per durable write. */
+        public int batch() {
+            return batch;
+        }
+
+        /** Tree-building threads (the number of available cores unless set). */
+        public int threads() {
+            return threads == 0 ? Runtime.getRuntime().availableProcessors() : threads;
+        }
+
+        /** Whether the next batch is reserved in the background. */
+        public boolean reserveAhead() {
+            return reserveAhead;
+        }
+
+        /** Whether signing resumes cached SHA-256 mid-states. */
+        public boolean midstates() {
+            return midstates;
+        }
+
+        /** Whether the bottom layer's chain values are kept until they sign. */
+        public boolean keepChains() {
+            return keepChains;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Options other && batch == other.batch && threads == other.threads
+                    && reserveAhead == other.reserveAhead && midstates == other.midstates
+                    && keepChains == other.keepChains;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(batch, threads, reserveAhead, midstates, keepChains);
+        }
+
+        @Override
+        public String toString() {
+            return "Options[batch=" + batch + ", threads=" + (threads == 0 ? "cores" : String.valueOf(threads))
+                    + ", reserveAhead=" + reserveAhead + ", midstates=" + midstates + ", keepChains=" + keepChains
+                    + "]";
         }
     }
 
     private XmssStatefulSigner(StateStore store, XmssKeyState state, Options o) {
         this.store = store;
         this.key = state.key();
-        this.keyId = key.publicKey().keyId();
+        this.publicKey = key.publicKey();
+        this.keyId = publicKey.keyId();
         this.batch = o.batch();
         // By default the steady state hashes without mid-state clones: nothing allocated per hash
         // call, so no GC pause lands in the signing loop (docs/stateful-signing.md, "Latency").
@@ -140,43 +215,22 @@ public final class XmssStatefulSigner implements StatefulSigner {
         this.next = state.nextIndex();
         this.reservedEnd = state.nextIndex();
         this.endIndex = state.endIndex();
-        this.ahead = o.reserveAhead() ? java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        this.ahead = o.reserveAhead() ? Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "xmss-reserve-ahead " + store.describe());
             t.setDaemon(true);
             return t;
         }) : null;
     }
 
-    /** Opens the key in {@code store}, reserving one index per signature (no index lost on a crash). */
+    /**
+     * Opens the key in {@code store} with {@link Options#defaults()}: one index reserved per signature,
+     * so no index is lost on a crash.
+     *
+     * @throws KeyFormatException if the stored bytes are not a valid key state
+     * @throws StatePersistenceException if the store cannot be read
+     */
     public static XmssStatefulSigner open(StateStore store) {
-        return open(store, 1, Runtime.getRuntime().availableProcessors());
-    }
-
-    /**
-     * Opens the key in {@code store}.
-     *
-     * @param batch indices reserved per durable write (1 = one fsync per signature; larger batches sign
-     *        faster and lose at most batch - 1 unused indices on a crash)
-     * @param threads threads used to rebuild tall trees
-     * @throws KeyFormatException if the stored bytes are not a valid key state
-     * @throws StatePersistenceException if the store cannot be read
-     */
-    public static XmssStatefulSigner open(StateStore store, int batch, int threads) {
-        return open(store, batch, threads, false);
-    }
-
-    /**
-     * Opens the key in {@code store}, optionally reserving ahead (see the class description).
-     *
-     * @param batch indices reserved per durable write
-     * @param threads threads used to rebuild tall trees
-     * @param reserveAhead reserve the next batch in the background as soon as the current one is used
-     *        up (a crash then loses at most {@code batch} reserved indices instead of {@code batch - 1})
-     * @throws KeyFormatException if the stored bytes are not a valid key state
-     * @throws StatePersistenceException if the store cannot be read
-     */
-    public static XmssStatefulSigner open(StateStore store, int batch, int threads, boolean reserveAhead) {
-        return open(store, new Options(batch, threads, reserveAhead, false));
+        return open(store, Options.defaults());
     }
 
     /**
@@ -186,6 +240,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
      * @throws StatePersistenceException if the store cannot be read
      */
     public static XmssStatefulSigner open(StateStore store, Options options) {
+        Objects.requireNonNull(store, "store");
         Objects.requireNonNull(options, "options");
         XmssKeyState state;
         try {
@@ -203,7 +258,13 @@ public final class XmssStatefulSigner implements StatefulSigner {
         return s;
     }
 
-    /** Creates the state of a new key in {@code store} (fails if one exists) and returns it. */
+    /**
+     * Creates the state of a new key in {@code store} (fails if one exists) and returns it.
+     *
+     * @throws IllegalArgumentException if {@code key} was read from a key state (see
+     *     {@link XmssKeyState#fresh})
+     * @throws IllegalStateException if {@code key} was destroyed
+     */
     public static XmssKeyState create(StateStore store, XmssPrivateKey key) throws IOException {
         XmssKeyState state = XmssKeyState.fresh(key);
         byte[] bytes = state.encode();
@@ -236,7 +297,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
             if (ahead != null && next >= reservedEnd && next < endIndex) {
                 try {
                     ahead.execute(this::reserveInBackground);
-                } catch (java.util.concurrent.RejectedExecutionException e) {
+                } catch (RejectedExecutionException e) {
                     // close() has begun: the next reservation is not needed, and this signature stands.
                 }
             }
@@ -335,8 +396,9 @@ public final class XmssStatefulSigner implements StatefulSigner {
         return key.parameterSet();
     }
 
+    /** The key's public key (also after {@link #close()}). */
     public XmssPublicKey publicKey() {
-        return key.publicKey();
+        return publicKey;
     }
 
     @Override

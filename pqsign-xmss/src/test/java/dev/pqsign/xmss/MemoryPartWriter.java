@@ -2,6 +2,7 @@ package dev.pqsign.xmss;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.pqsign.testing.MemoryStateStore;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pqsign.core.IndexedSignature;
 import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.core.StatePersistenceException;
+import dev.pqsign.testing.MemoryStateStore;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -26,7 +28,7 @@ class ReserveAheadTest {
     }
 
     private static long storedNext(MemoryStateStore store) {
-        return XmssKeyState.decode(store.read()).nextIndex();
+        return XmssKeyState.decode(store.bytes()).nextIndex();
     }
 
     /** Waits (up to 30 s, not a timing assertion) for a background reservation to land. */
@@ -42,10 +44,11 @@ class ReserveAheadTest {
 
     @Test
     void signatures_equalSynchronousSigner_andEveryUsedIndexWasDurableFirst() throws Exception {
-        MemoryStateStore syncStore = new MemoryStateStore(XmssKeyState.fresh(KEY).encode());
-        MemoryStateStore aheadStore = new MemoryStateStore(XmssKeyState.fresh(KEY).encode());
-        try (XmssStatefulSigner sync = XmssStatefulSigner.open(syncStore, 1, 1);
-                XmssStatefulSigner ahead = XmssStatefulSigner.open(aheadStore, 1, 1, true)) {
+        MemoryStateStore syncStore = MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
+        MemoryStateStore aheadStore = MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
+        try (XmssStatefulSigner sync = XmssStatefulSigner.open(syncStore, Options.defaults().withThreads(1));
+                XmssStatefulSigner ahead = XmssStatefulSigner.open(aheadStore,
+                        Options.defaults().withThreads(1).withReserveAhead(true))) {
             for (long i = 0; i < 100; i++) {
                 long[] durableAtSign = new long[1];
                 IndexedSignature a = ahead.signIndexed(idx -> {
@@ -69,17 +72,19 @@ class ReserveAheadTest {
 
     @Test
     void backgroundPersistenceFailure_makesKeyUnusable_nextSignReportsWhy() throws Exception {
-        MemoryStateStore store = new MemoryStateStore(XmssKeyState.fresh(KEY).encode());
-        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 1, true)) {
-            store.failWrites = true; // before the first sign: its own reservation fails synchronously
+        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
+        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store,
+                Options.defaults().withThreads(1).withReserveAhead(true))) {
+            store.failNextWrites(Integer.MAX_VALUE); // before the first sign: its own reservation fails synchronously
             assertThrows(StatePersistenceException.class, () -> signer.sign(msg(0)));
             assertFalse(signer.isUsable());
         }
-        MemoryStateStore store2 = new MemoryStateStore(XmssKeyState.fresh(KEY).encode());
-        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store2, 1, 1, true)) {
+        MemoryStateStore store2 = MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
+        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store2,
+                Options.defaults().withThreads(1).withReserveAhead(true))) {
             signer.sign(msg(0)); // index 0 reserved synchronously; index 1 is reserved in the background
             await(() -> storedNext(store2) == 2, "first background reservation");
-            store2.failWrites = true;
+            store2.failNextWrites(Integer.MAX_VALUE);
             signer.sign(msg(1)); // uses the reserved index 1; the background reservation of 2 fails
             await(() -> !signer.isUsable(), "the failed background reservation");
             StatePersistenceException e = assertThrows(StatePersistenceException.class, () -> signer.sign(msg(2)));
@@ -91,9 +96,10 @@ class ReserveAheadTest {
     @Test
     void lastIndex_signedThenExhausted_noReservationBeyondEnd() throws Exception {
         XmssKeyState last = XmssKeyState.fresh(KEY).withNextIndex(SET1.maxSignatures() - 3);
-        MemoryStateStore store = new MemoryStateStore(last.encode());
+        MemoryStateStore store = MemoryStateStore.holding(last.encode());
         XmssVerifier verifier = new XmssVerifier(KEY.publicKey());
-        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, 2, 1, true)) {
+        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store,
+                Options.defaults().withBatch(2).withThreads(1).withReserveAhead(true))) {
             for (long i = SET1.maxSignatures() - 3; i < SET1.maxSignatures(); i++) {
                 IndexedSignature s = signer.signIndexed(ReserveAheadTest::msg);
                 assertEquals(i, s.index());

@@ -1,6 +1,7 @@
 package dev.pqsign.xmss;
 
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +31,8 @@ public final class SignRate {
         for (int batch : batches) {
             Path state = Files.createTempDirectory(dir, "rate-").resolve("key.state");
             try (FileStateStore store = FileStateStore.create(state, XmssKeyState.fresh(key).encode(),
-                    Duration.ofSeconds(10)); XmssStatefulSigner signer = XmssStatefulSigner.open(store, batch, 2)) {
+                    Duration.ofSeconds(10)); XmssStatefulSigner signer = XmssStatefulSigner.open(store,
+                            Options.defaults().withBatch(batch).withThreads(2))) {
                 for (int i = 0; i < 50; i++) {
                     signer.sign(msg); // warm-up
                 }

@@ -4,6 +4,7 @@ import dev.pqsign.core.IndexedSignature;
 import dev.pqsign.state.ChildJvm;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -82,7 +83,8 @@ public final class SignerChild {
 
     private static void loop(PrintStream out, Path state, Path sigDir, int batch, boolean ahead) throws Exception {
         try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(60));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, batch, 1, ahead)) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store,
+                        Options.defaults().withBatch(batch).withThreads(1).withReserveAhead(ahead))) {
             while (true) {
                 signAndRecord(signer, sigDir, out);
             }
@@ -96,7 +98,7 @@ public final class SignerChild {
         for (int t = 0; t < threads; t++) {
             FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(120));
             stores.add(store);
-            signers.add(XmssStatefulSigner.open(store, batch, 1));
+            signers.add(XmssStatefulSigner.open(store, Options.defaults().withBatch(batch).withThreads(1)));
         }
         ChildJvm.signalReadyAndAwaitGo(out, go, Duration.ofSeconds(120));
         List<Thread> workers = new ArrayList<>();
@@ -161,7 +163,7 @@ public final class SignerChild {
 
     private static void open(PrintStream out, Path state, long timeoutMillis) throws Exception {
         try (FileStateStore store = FileStateStore.open(state, Duration.ofMillis(timeoutMillis));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 1)) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1))) {
             out.println("SIGNED " + signer.signIndexed(SignerChild::message).index());
             out.flush();
         } catch (RuntimeException e) {

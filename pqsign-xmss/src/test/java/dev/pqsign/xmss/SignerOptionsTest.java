@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pqsign.testing.MemoryStateStore;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -19,12 +21,12 @@ class SignerOptionsTest {
 
     @Test
     void midstates_signByteIdenticallyToAllocationFreeHashing_acrossTreeBoundaries() {
-        MemoryStateStore plainStore = new MemoryStateStore(XmssKeyState.fresh(KEY).encode());
-        MemoryStateStore midStore = new MemoryStateStore(XmssKeyState.fresh(KEY).encode());
+        MemoryStateStore plainStore = MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
+        MemoryStateStore midStore = MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
         XmssVerifier verifier = new XmssVerifier(KEY.publicKey());
-        try (XmssStatefulSigner plain = XmssStatefulSigner.open(plainStore, XmssStatefulSigner.Options.defaults()
+        try (XmssStatefulSigner plain = XmssStatefulSigner.open(plainStore, Options.defaults()
                         .withThreads(1));
-                XmssStatefulSigner mid = XmssStatefulSigner.open(midStore, XmssStatefulSigner.Options.defaults()
+                XmssStatefulSigner mid = XmssStatefulSigner.open(midStore, Options.defaults()
                         .withThreads(1).withBatch(8).withReserveAhead(true).withMidstates(true))) {
             // 70 signatures cross two bottom-tree boundaries (2^5 leaves each) of set 1.
             for (int i = 0; i < 70; i++) {
@@ -35,13 +37,13 @@ class SignerOptionsTest {
                 assertTrue(verifier.verify(m, b), "signature " + i);
             }
         }
-        assertEquals(70, XmssKeyState.decode(plainStore.read()).nextIndex());
-        assertTrue(XmssKeyState.decode(midStore.read()).nextIndex() >= 70);
+        assertEquals(70, XmssKeyState.decode(plainStore.bytes()).nextIndex());
+        assertTrue(XmssKeyState.decode(midStore.bytes()).nextIndex() >= 70);
     }
 
     @Test
     void options_defaultsAndValidation() {
-        XmssStatefulSigner.Options d = XmssStatefulSigner.Options.defaults();
+        Options d = Options.defaults();
         assertEquals(1, d.batch());
         assertFalse(d.reserveAhead());
         assertFalse(d.midstates());
@@ -49,6 +51,6 @@ class SignerOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> d.withBatch(0));
         assertThrows(IllegalArgumentException.class, () -> d.withThreads(0));
         assertThrows(NullPointerException.class,
-                () -> XmssStatefulSigner.open(new MemoryStateStore(XmssKeyState.fresh(KEY).encode()), null));
+                () -> XmssStatefulSigner.open(MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode()), null));
     }
 }

@@ -3,6 +3,8 @@ package dev.pqsign.xmss;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.pqsign.testing.MemoryStateStore;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -30,8 +32,8 @@ class SigningAllocationTest {
         assumeTrue(allocated() >= 0, "thread allocation counting not supported by this JVM");
         XmssParameterSet p = XmssParameterSet.XMSSMT_SHA2_10_2_256;
         XmssPrivateKey key = XmssStatefulSignerTest.key(p, 3);
-        MemoryStateStore store = new MemoryStateStore(XmssKeyState.fresh(key).encode());
-        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 1)) {
+        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1))) {
             for (int i = 0; i < 200; i++) {
                 signer.sign(MSG);
             }

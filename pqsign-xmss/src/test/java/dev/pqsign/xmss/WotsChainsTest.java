@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pqsign.testing.MemoryStateStore;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -133,9 +135,9 @@ class WotsChainsTest {
     void statefulSigner_withAndWithoutKeptChains_signTheSame() {
         XmssParameterSet p = XmssParameterSet.XMSSMT_SHA2_10_2_256;
         XmssPrivateKey key = XmssStatefulSignerTest.key(p, 80);
-        MemoryStateStore a = new MemoryStateStore(XmssKeyState.fresh(key).encode());
-        MemoryStateStore b = new MemoryStateStore(XmssKeyState.fresh(key).encode());
-        XmssStatefulSigner.Options o = XmssStatefulSigner.Options.defaults().withThreads(1);
+        MemoryStateStore a = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+        MemoryStateStore b = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+        Options o = Options.defaults().withThreads(1);
         assertTrue(o.keepChains(), "kept by default");
         try (XmssStatefulSigner hashing = XmssStatefulSigner.open(a, o.withKeepChains(false));
                 XmssStatefulSigner keeping = XmssStatefulSigner.open(b, o)) {

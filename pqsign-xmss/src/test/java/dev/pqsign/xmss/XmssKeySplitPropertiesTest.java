@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pqsign.testing.MemoryStateStore;
 import java.util.List;
 import net.jqwik.api.Assume;
 import net.jqwik.api.ForAll;
@@ -23,7 +24,7 @@ class XmssKeySplitPropertiesTest {
         long next = Math.min(a, b);
         long end = Math.max(a, b);
         Assume.that(end - next >= parts);
-        List<XmssKeyState> split = new XmssKeyState(KEY, next, end).split(parts);
+        List<XmssKeyState> split = XmssKeyState.fresh(KEY).withRange(next, end).split(parts);
         assertEquals(parts, split.size());
         long expectedStart = next;
         long min = Long.MAX_VALUE;
@@ -45,22 +46,22 @@ class XmssKeySplitPropertiesTest {
             throws Exception {
         long next = Math.min(a, b);
         long end = Math.max(a, b);
-        MemoryStateStore store = new MemoryStateStore(new XmssKeyState(KEY, next, end).encode());
+        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(KEY).withRange(next, end).encode());
         MemoryPartWriter mem = new MemoryPartWriter();
         List<byte[]> created = mem.created();
         if (end - next < parts) {
-            byte[] before = store.bytes.clone();
+            byte[] before = store.bytes().clone();
             if (end == next) {
                 assertThrows(dev.pqsign.core.KeyExhaustedException.class, () -> XmssKeySplit.split(store, parts, mem));
             } else {
                 assertThrows(IllegalArgumentException.class, () -> XmssKeySplit.split(store, parts, mem));
             }
-            assertArrayEquals(before, store.bytes, "nothing written on refusal");
+            assertArrayEquals(before, store.bytes(), "nothing written on refusal");
             assertEquals(0, created.size());
             return;
         }
         List<XmssKeySplit.Part> result = XmssKeySplit.split(store, parts, mem);
-        XmssKeyState shrunk = XmssKeyState.decode(store.bytes);
+        XmssKeyState shrunk = XmssKeyState.decode(store.bytes());
         assertEquals(next, shrunk.nextIndex());
         assertEquals(result.get(0).endIndex(), shrunk.endIndex());
         assertEquals(parts - 1, created.size());

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pqsign.core.IndexedSignature;
 import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.testing.MemoryStateStore;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -37,14 +39,14 @@ class XmssKeySplitTest {
 
     @Test
     void split_rangesAreContiguousDisjointCoveringAndBalanced() {
-        List<XmssKeyState> parts = new XmssKeyState(KEY, 100, 110).split(3);
+        List<XmssKeyState> parts = XmssKeyState.fresh(KEY).withRange(100, 110).split(3);
         assertEquals(3, parts.size());
         assertEquals(List.of(100L, 104L, 107L), parts.stream().map(XmssKeyState::nextIndex).toList());
         assertEquals(List.of(104L, 107L, 110L), parts.stream().map(XmssKeyState::endIndex).toList());
         for (XmssKeyState p : parts) {
             assertArrayEquals(KEY.publicKey().keyId(), p.key().publicKey().keyId());
         }
-        List<XmssKeyState> exact = new XmssKeyState(KEY, 0, 1024).split(1024);
+        List<XmssKeyState> exact = XmssKeyState.fresh(KEY).withRange(0, 1024).split(1024);
         for (int i = 0; i < 1024; i++) {
             assertEquals(i, exact.get(i).nextIndex());
             assertEquals(1, exact.get(i).remaining());
@@ -53,7 +55,7 @@ class XmssKeySplitTest {
 
     @Test
     void split_badPartCountsAndExhaustedKey_refused() {
-        XmssKeyState s = new XmssKeyState(KEY, 1020, 1024);
+        XmssKeyState s = XmssKeyState.fresh(KEY).withRange(1020, 1024);
         IllegalArgumentException one = assertThrows(IllegalArgumentException.class, () -> s.split(1));
         assertTrue(one.getMessage().contains("at least 2"), one.getMessage());
         assertThrows(IllegalArgumentException.class, () -> s.split(0));
@@ -62,14 +64,14 @@ class XmssKeySplitTest {
         assertTrue(many.getMessage().contains("4 remaining"), many.getMessage());
         assertEquals(4, s.split(4).size());
         KeyExhaustedException ex = assertThrows(KeyExhaustedException.class,
-                () -> new XmssKeyState(KEY, 1024, 1024).split(2));
+                () -> XmssKeyState.fresh(KEY).withRange(1024, 1024).split(2));
         assertTrue(ex.getMessage().contains("exhausted"), ex.getMessage());
     }
 
     @Test
     void splitOnDisk_everyPartSignsUniqueIndicesThatVerifyUnderOnePublicKey() throws Exception {
         Path original = dir.resolve("key.state");
-        FileStateStore.create(original, new XmssKeyState(KEY, 900, 1024).encode(), TIMEOUT).close();
+        FileStateStore.create(original, XmssKeyState.fresh(KEY).withRange(900, 1024).encode(), TIMEOUT).close();
         List<XmssKeySplit.Part> parts;
         FilePartWriter writer = new FilePartWriter(Files.createDirectory(dir.resolve("parts")));
         try (FileStateStore store = FileStateStore.open(original, TIMEOUT)) {
@@ -87,7 +89,7 @@ class XmssKeySplitTest {
         for (int i = 0; i < 4; i++) {
             XmssKeySplit.Part part = parts.get(i);
             try (FileStateStore store = FileStateStore.open(files.get(i), TIMEOUT);
-                    XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
+                    XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
                 assertEquals(part.size(), signer.remaining());
                 for (long k = 0; k < part.size(); k++) {
                     IndexedSignature s = signer.signIndexed(XmssKeySplitTest::msg);
@@ -106,11 +108,12 @@ class XmssKeySplitTest {
     @Test
     void signerOpenBeforeSplit_neverUsesIndicesGivenAway() throws Exception {
         Path original = dir.resolve("key.state");
-        FileStateStore.create(original, new XmssKeyState(KEY, 0, 64).encode(), TIMEOUT).close();
+        FileStateStore.create(original, XmssKeyState.fresh(KEY).withRange(0, 64).encode(), TIMEOUT).close();
         FilePartWriter writer = new FilePartWriter(dir);
         List<Long> used = new ArrayList<>();
         try (FileStateStore store = FileStateStore.open(original, TIMEOUT);
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, 8, 2)) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store,
+                        Options.defaults().withBatch(8).withThreads(2))) {
             used.add(signer.signIndexed(XmssKeySplitTest::msg).index()); // reserves [0, 8) on disk
             List<XmssKeySplit.Part> parts;
             try (FileStateStore other = FileStateStore.open(original, TIMEOUT)) {
@@ -137,7 +140,7 @@ class XmssKeySplitTest {
             }
         }
         try (FileStateStore store = FileStateStore.open(writer.path(2), TIMEOUT);
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             assertEquals(36, signer.signIndexed(XmssKeySplitTest::msg).index());
         }
     }
@@ -145,7 +148,7 @@ class XmssKeySplitTest {
     @Test
     void split_existingPartFile_refusedBeforeAnythingIsWritten() throws Exception {
         Path original = dir.resolve("key.state");
-        byte[] before = new XmssKeyState(KEY, 5, 1024).encode();
+        byte[] before = XmssKeyState.fresh(KEY).withRange(5, 1024).encode();
         FileStateStore.create(original, before, TIMEOUT).close();
         FilePartWriter writer = new FilePartWriter(dir);
         Files.writeString(writer.path(3), "someone else's file");
@@ -162,7 +165,7 @@ class XmssKeySplitTest {
     @Test
     void split_exhaustedOrTooManyParts_refusedWithFileNamed() throws Exception {
         Path original = dir.resolve("key.state");
-        byte[] before = new XmssKeyState(KEY, 1022, 1024).encode();
+        byte[] before = XmssKeyState.fresh(KEY).withRange(1022, 1024).encode();
         FileStateStore.create(original, before, TIMEOUT).close();
         FilePartWriter writer = new FilePartWriter(dir);
         try (FileStateStore store = FileStateStore.open(original, TIMEOUT)) {
@@ -182,7 +185,7 @@ class XmssKeySplitTest {
     @Test
     void split_partWriteFails_originalKeepsOnlyItsRangeAndLostIndicesAreNeverUsed() throws Exception {
         Path original = dir.resolve("key.state");
-        FileStateStore.create(original, new XmssKeyState(KEY, 0, 30).encode(), TIMEOUT).close();
+        FileStateStore.create(original, XmssKeyState.fresh(KEY).withRange(0, 30).encode(), TIMEOUT).close();
         FilePartWriter failing = new FilePartWriter(dir) {
             @Override
             public void create(int part, byte[] encodedState) throws IOException {
@@ -208,17 +211,17 @@ class XmssKeySplitTest {
 
     @Test
     void split_inMemoryStore_originalShrinksAndPartsDecode() throws Exception {
-        MemoryStateStore store = new MemoryStateStore(new XmssKeyState(KEY, 3, 13).encode());
+        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(KEY).withRange(3, 13).encode());
         MemoryPartWriter mem = new MemoryPartWriter();
         List<byte[]> created = mem.created();
         List<XmssKeySplit.Part> parts = XmssKeySplit.split(store, 2, mem);
         assertEquals(new XmssKeySplit.Part(1, 3, 8, "memory"), parts.get(0));
         assertEquals(new XmssKeySplit.Part(2, 8, 13, "mem-2"), parts.get(1));
-        assertEquals(8, XmssKeyState.decode(store.bytes).endIndex());
+        assertEquals(8, XmssKeyState.decode(store.bytes()).endIndex());
         XmssKeyState second = XmssKeyState.decode(created.get(0));
         assertEquals(8, second.nextIndex());
         assertEquals(13, second.endIndex());
         assertArrayEquals(KEY.publicKey().encoded(), second.key().publicKey().encoded());
-        assertEquals(1, store.writes);
+        assertEquals(1, store.writes());
     }
 }

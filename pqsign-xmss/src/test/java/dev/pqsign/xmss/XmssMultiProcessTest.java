@@ -11,6 +11,7 @@ import dev.pqsign.core.StatePersistenceException;
 import dev.pqsign.state.ChildJvm;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.state.StateLockTimeoutException;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -67,7 +68,7 @@ class XmssMultiProcessTest {
         for (int t = 0; t < 2; t++) {
             futures.add(pool.submit(() -> {
                 try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(120));
-                        XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 1)) {
+                        XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1))) {
                     for (int i = 0; i < PER_THREAD; i++) {
                         SignerChild.signAndRecord(signer, sigs, ps);
                     }
@@ -127,7 +128,7 @@ class XmssMultiProcessTest {
         Path state = dir.resolve("key.state");
         FileStateStore.create(state, XmssKeyState.fresh(key).encode(), Duration.ofSeconds(10)).close();
         try (FileStateStore store = FileStateStore.open(state, Duration.ofMillis(300));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             assertEquals(0, signer.signIndexed(SignerChild::message).index());
             ChildJvm holder = SignerChild.start(dir, "hold", state.toString(), "60000");
             try {
@@ -156,7 +157,7 @@ class XmssMultiProcessTest {
         }
         // The kernel released the dead holder's lock; the failed attempts burned nothing.
         try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(10));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             assertEquals(1, signer.nextIndex());
             var s = signer.signIndexed(SignerChild::message);
             assertEquals(1, s.index());

@@ -51,7 +51,7 @@ class XmssPropertiesTest {
             @ForAll @IntRange(min = 0, max = 1 << 20) int extra) {
         long end = Math.min(P.maxSignatures(), (long) next + extra);
         long n = Math.min(next, end);
-        XmssKeyState s = new XmssKeyState(KEY, n, end);
+        XmssKeyState s = XmssKeyState.fresh(KEY).withRange(n, end);
         byte[] enc = s.encode();
         XmssKeyState back = XmssKeyState.decode(enc);
         assertEquals(n, back.nextIndex());
@@ -62,7 +62,7 @@ class XmssPropertiesTest {
 
     @Property(tries = 300)
     void keyState_anyFlippedBit_isRefusedWithClearError(@ForAll @IntRange(min = 0, max = 171 * 8 + 7) int bit) {
-        byte[] enc = new XmssKeyState(KEY, 5, 1000).encode();
+        byte[] enc = XmssKeyState.fresh(KEY).withRange(5, 1000).encode();
         enc[bit >>> 3] ^= (byte) (1 << (bit & 7));
         KeyFormatException e = assertThrows(KeyFormatException.class, () -> XmssKeyState.decode(enc));
         assertFalse(e.getMessage().isBlank());
@@ -70,7 +70,7 @@ class XmssPropertiesTest {
 
     @Property(tries = 100)
     void keyState_truncatedOrExtended_isRefused(@ForAll @IntRange(min = 0, max = 300) int len) {
-        byte[] enc = new XmssKeyState(KEY, 0, 10).encode();
+        byte[] enc = XmssKeyState.fresh(KEY).withRange(0, 10).encode();
         if (len == enc.length) {
             return;
         }

@@ -11,6 +11,7 @@ import dev.pqsign.state.DurableWriteException;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.state.Mounts;
 import dev.pqsign.state.WriteStep;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -54,7 +55,7 @@ class XmssRealFaultTest {
         Path state = keyDir.resolve("key.state");
         FileStateStore.create(state, XmssKeyState.fresh(key).encode(), TIMEOUT).close();
         try (FileStateStore store = FileStateStore.open(state, TIMEOUT);
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             assertEquals(0, signer.signIndexed(XmssRealFaultTest::msg).index());
             // The same path becomes read-only under the running signer.
             mounts.mount(keyDir, "--bind", keyDir.toString());
@@ -77,7 +78,7 @@ class XmssRealFaultTest {
         }
         assertEquals(1, XmssKeyState.decode(Files.readAllBytes(state)).nextIndex(), "the failed reservation burned nothing");
         try (FileStateStore store = FileStateStore.open(state, TIMEOUT);
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             IndexedSignature s = signer.signIndexed(XmssRealFaultTest::msg);
             assertEquals(1, s.index());
             assertTrue(new XmssVerifier(key.publicKey()).verify(msg(1), s.signature()));
@@ -92,7 +93,7 @@ class XmssRealFaultTest {
         Path state = mp.resolve("key.state");
         Path filler = mp.resolve("filler");
         try (FileStateStore store = FileStateStore.create(state, XmssKeyState.fresh(key).encode(), TIMEOUT);
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             signer.sign(msg(0));
             signer.sign(msg(1));
             fill(filler);
@@ -115,7 +116,7 @@ class XmssRealFaultTest {
         }
         assertEquals(2, XmssKeyState.decode(Files.readAllBytes(state)).nextIndex());
         try (FileStateStore store = FileStateStore.open(state, TIMEOUT);
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             assertEquals(2, signer.signIndexed(XmssRealFaultTest::msg).index());
         }
     }

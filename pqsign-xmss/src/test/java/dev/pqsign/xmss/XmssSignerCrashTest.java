@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.pqsign.state.ChildJvm;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -187,7 +188,7 @@ class XmssSignerCrashTest {
         }
         // Signing resumes after the highest burned index.
         try (FileStateStore store = FileStateStore.open(state, TIMEOUT);
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             long idx = signer.signIndexed(SignerChild::message).index();
             assertEquals(previousNext, idx);
         }

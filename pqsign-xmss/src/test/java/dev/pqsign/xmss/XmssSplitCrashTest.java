@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.state.ChildJvm;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,7 +56,8 @@ class XmssSplitCrashTest {
             String where = "seed " + seed + ", run " + k;
             Path runDir = Files.createDirectory(dir.resolve("run" + k));
             Path state = runDir.resolve("key.state");
-            FileStateStore.create(state, new XmssKeyState(key, 100, 500).encode(), Duration.ofSeconds(10)).close();
+            FileStateStore.create(state, XmssKeyState.fresh(key).withRange(100, 500).encode(), Duration.ofSeconds(10))
+                    .close();
             ChildJvm child = SignerChild.start(runDir, "split", state.toString(), runDir.toString(),
                     Integer.toString(PARTS), Long.toString(PAUSE_MS));
             if (k % 4 == 0) {
@@ -93,7 +95,7 @@ class XmssSplitCrashTest {
             Set<Long> used = new HashSet<>();
             for (Path f : listStates(runDir)) {
                 try (FileStateStore store = FileStateStore.open(f, Duration.ofSeconds(10));
-                        XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 1)) {
+                        XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1))) {
                     var s = signer.signIndexed(SignerChild::message);
                     assertTrue(used.add(s.index()), where + ": index " + s.index() + " owned by two files");
                     assertTrue(verifier.verify(SignerChild.message(s.index()), s.signature()));
@@ -102,7 +104,7 @@ class XmssSplitCrashTest {
             // A shrunk original refuses to go past range 1.
             if (original.endIndex() == 200) {
                 try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(10));
-                        XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 1)) {
+                        XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1))) {
                     assertEquals(99, signer.remaining());
                     store.update(cur -> XmssKeyState.decode(cur).withNextIndex(200).encode());
                     assertThrows(KeyExhaustedException.class, () -> signer.sign(SignerChild.message(0)), where);

@@ -10,6 +10,7 @@ import dev.pqsign.core.IndexedSignature;
 import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.state.ChildJvm;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,7 +36,8 @@ class XmssSplitWhileSigningTest {
         XmssPrivateKey key = XmssStatefulSignerTest.key(SET, 61);
         Path state = dir.resolve("key.state");
         Path sigs = Files.createDirectory(dir.resolve("sigs"));
-        FileStateStore.create(state, new XmssKeyState(key, 0, 400).encode(), Duration.ofSeconds(10)).close();
+        FileStateStore.create(state, XmssKeyState.fresh(key).withRange(0, 400).encode(), Duration.ofSeconds(10))
+                .close();
         ChildJvm a = SignerChild.start(dir, "loop", state.toString(), sigs.toString(), "4");
         ChildJvm b = SignerChild.start(dir, "loop", state.toString(), sigs.toString(), "4");
         assertNotNull(a.awaitLine(3, 120_000), a.stderr());
@@ -66,7 +68,7 @@ class XmssSplitWhileSigningTest {
         }
         XmssVerifier verifier = new XmssVerifier(key.publicKey());
         try (FileStateStore store = FileStateStore.open(writer.path(2), Duration.ofSeconds(10));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             for (int i = 0; i < 5; i++) {
                 IndexedSignature s = signer.signIndexed(SignerChild::message);
                 assertEquals(cut + i, s.index());
@@ -75,7 +77,7 @@ class XmssSplitWhileSigningTest {
             }
         }
         try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(10));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             assertThrows(KeyExhaustedException.class, () -> signer.sign(SignerChild.message(0)));
         }
         System.out.printf("split while signing: cut at %d, the two signers of the original used %d indices below it%n",

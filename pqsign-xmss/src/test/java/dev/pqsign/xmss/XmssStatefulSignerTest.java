@@ -10,6 +10,8 @@ import dev.pqsign.core.IndexedSignature;
 import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.core.StatePersistenceException;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.testing.MemoryStateStore;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,8 +56,8 @@ class XmssStatefulSignerTest {
             XmssSigning.readAuthPath(t, leaf, out, off);
             t.read(t.height(), 0, root, 0);
         };
-        MemoryStateStore store = new MemoryStateStore(XmssKeyState.fresh(key).encode());
-        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
+        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             for (long i = 0; i < SET1.maxSignatures(); i++) {
                 IndexedSignature s = signer.signIndexed(XmssStatefulSignerTest::msg);
                 assertEquals(i, s.index());
@@ -64,7 +66,7 @@ class XmssStatefulSignerTest {
             assertEquals(0, signer.remaining());
             assertThrows(KeyExhaustedException.class, () -> signer.sign(msg(0)));
         }
-        assertEquals(SET1.maxSignatures(), XmssKeyState.decode(store.bytes).nextIndex());
+        assertEquals(SET1.maxSignatures(), XmssKeyState.decode(store.bytes()).nextIndex());
     }
 
     @Test
@@ -77,8 +79,9 @@ class XmssStatefulSignerTest {
             XmssVerifier verifier = new XmssVerifier(key.publicKey());
             for (int t = 0; t < 2; t++) {
                 long start = (rnd.nextLong() >>> 1) % (p.maxSignatures() - 40);
-                MemoryStateStore store = new MemoryStateStore(new XmssKeyState(key, start, p.maxSignatures()).encode());
-                try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
+                MemoryStateStore store = MemoryStateStore.holding(
+                        XmssKeyState.fresh(key).withRange(start, p.maxSignatures()).encode());
+                try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
                     // Sign across a bottom-tree boundary to exercise cache rollover.
                     for (int j = 0; j < 40; j += 13) {
                         IndexedSignature s = signer.signIndexed(XmssStatefulSignerTest::msg);
@@ -99,8 +102,9 @@ class XmssStatefulSignerTest {
         XmssPrivateKey key = key(SET1, 9);
         long max = SET1.maxSignatures();
         Path file = dir.resolve("key.state");
-        try (FileStateStore store = FileStateStore.create(file, new XmssKeyState(key, max - 2, max).encode(),
-                FileStateStore.DEFAULT_LOCK_TIMEOUT); XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
+        byte[] lastTwo = XmssKeyState.fresh(key).withRange(max - 2, max).encode();
+        try (FileStateStore store = FileStateStore.create(file, lastTwo, FileStateStore.DEFAULT_LOCK_TIMEOUT);
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
             XmssVerifier v = new XmssVerifier(key.publicKey());
             assertEquals(2, signer.remaining());
             IndexedSignature a = signer.signIndexed(XmssStatefulSignerTest::msg);
@@ -118,25 +122,25 @@ class XmssStatefulSignerTest {
     @Test
     void sign_persistenceFailure_releasesNothingAndKeyBecomesUnusable() {
         XmssPrivateKey key = key(SET1, 1);
-        MemoryStateStore store = new MemoryStateStore(XmssKeyState.fresh(key).encode());
-        XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 1);
+        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+        XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1));
         signer.sign(msg(0));
-        store.failWrites = true;
+        store.failNextWrites(Integer.MAX_VALUE);
         StatePersistenceException e = assertThrows(StatePersistenceException.class, () -> signer.sign(msg(1)));
         assertTrue(e.getMessage().contains("disk full"), e.getMessage());
         assertFalse(signer.isUsable());
-        store.failWrites = false;
+        store.failNextWrites(0);
         assertThrows(StatePersistenceException.class, () -> signer.sign(msg(2)), "stays unusable");
-        assertEquals(1, XmssKeyState.decode(store.bytes).nextIndex());
+        assertEquals(1, XmssKeyState.decode(store.bytes()).nextIndex());
     }
 
     @Test
     void sign_stateReplacedByOtherKey_refused() {
         XmssPrivateKey key = key(SET1, 1);
-        MemoryStateStore store = new MemoryStateStore(XmssKeyState.fresh(key).encode());
-        XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 1);
+        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+        XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1));
         signer.sign(msg(0));
-        store.bytes = XmssKeyState.fresh(key(SET1, 2)).withNextIndex(5).encode();
+        store.overwrite(XmssKeyState.fresh(key(SET1, 2)).withNextIndex(5).encode());
         StatePersistenceException e = assertThrows(StatePersistenceException.class, () -> signer.sign(msg(1)));
         assertTrue(e.getMessage().contains("different key"), e.getMessage());
         assertFalse(signer.isUsable());
@@ -146,11 +150,11 @@ class XmssStatefulSignerTest {
     void sign_stateRolledBack_refused() {
         XmssPrivateKey key = key(SET1, 1);
         byte[] old = XmssKeyState.fresh(key).encode();
-        MemoryStateStore store = new MemoryStateStore(old);
-        XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 1);
+        MemoryStateStore store = MemoryStateStore.holding(old);
+        XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1));
         signer.sign(msg(0));
         signer.sign(msg(1));
-        store.bytes = old;
+        store.overwrite(old);
         StatePersistenceException e = assertThrows(StatePersistenceException.class, () -> signer.sign(msg(2)));
         assertTrue(e.getMessage().contains("went back"), e.getMessage());
     }
@@ -158,16 +162,16 @@ class XmssStatefulSignerTest {
     @Test
     void batchReservation_burnsAheadAndGivesBackOnClose() {
         XmssPrivateKey key = key(SET1, 1);
-        MemoryStateStore store = new MemoryStateStore(XmssKeyState.fresh(key).encode());
-        XmssStatefulSigner signer = XmssStatefulSigner.open(store, 10, 1);
+        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+        XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withBatch(10).withThreads(1));
         for (int i = 0; i < 3; i++) {
             signer.sign(msg(i));
         }
-        assertEquals(10, XmssKeyState.decode(store.bytes).nextIndex(), "batch burned before use");
+        assertEquals(10, XmssKeyState.decode(store.bytes()).nextIndex(), "batch burned before use");
         assertEquals(7, signer.reservedUnused());
-        assertEquals(1, store.writes);
+        assertEquals(1, store.writes());
         signer.close();
-        assertEquals(3, XmssKeyState.decode(store.bytes).nextIndex(), "unused rest given back");
+        assertEquals(3, XmssKeyState.decode(store.bytes()).nextIndex(), "unused rest given back");
     }
 
     @Test

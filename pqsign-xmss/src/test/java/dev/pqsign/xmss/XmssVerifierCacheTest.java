@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pqsign.testing.MemoryStateStore;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,8 +38,9 @@ class XmssVerifierCacheTest {
     private static List<byte[]> sign(XmssPrivateKey key, long start, int count) {
         XmssParameterSet p = key.parameterSet();
         List<byte[]> out = new ArrayList<>();
-        MemoryStateStore store = new MemoryStateStore(new XmssKeyState(key, start, p.maxSignatures()).encode());
-        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, 1, 2)) {
+        MemoryStateStore store = MemoryStateStore.holding(
+                XmssKeyState.fresh(key).withRange(start, p.maxSignatures()).encode());
+        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             for (int i = 0; i < count; i++) {
                 out.add(signer.sign(msg(start + i)));
             }

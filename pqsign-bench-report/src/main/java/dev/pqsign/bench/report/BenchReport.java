@@ -60,7 +60,7 @@ public record BenchReport(String command, Machine machine, String startedUtc, do
 
     /**
      * Retained size of the per-thread work area an engine reuses for an operation
-     * ({@code dev.pqsign.haetae.HaetaeWorkingSet}), measured with JOL after the operation ran.
+     * ({@code dev.pqsign.haetae.internal.HaetaeWorkingSet}), measured with JOL after the operation ran.
      *
      * @param scheme HAETAE parameter set
      * @param op keygen, sign or verify

@@ -1,13 +1,15 @@
 package dev.pqsign.bench.report;
 
+import dev.pqsign.testing.MemoryStateStore;
 import dev.pqsign.xmss.WotsDerivation;
-import dev.pqsign.xmss.XmssHashCounter;
 import dev.pqsign.xmss.XmssKeyGenerator;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import dev.pqsign.xmss.XmssVerifier;
+import dev.pqsign.xmss.internal.XmssHashCounter;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -48,8 +50,8 @@ public final class HashCounts {
             print(p, "keygen", 1, XmssHashCounter.calls(), XmssHashCounter.compressions(),
                     XmssHashCounter.compressions());
             XmssHashCounter.reset();
-            XmssStatefulSigner signer = XmssStatefulSigner.open(new MemoryStateStore(XmssKeyState.fresh(key).encode()),
-                    1, 1);
+            MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+            XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1));
             print(p, "load", 1, XmssHashCounter.calls(), XmssHashCounter.compressions(),
                     XmssHashCounter.compressions());
             int n = (int) Math.min(signs, signer.remaining());

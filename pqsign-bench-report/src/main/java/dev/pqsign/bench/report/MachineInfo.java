@@ -1,5 +1,6 @@
 package dev.pqsign.bench.report;
 
+import dev.pqsign.haetae.HaetaeEngine;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -14,44 +15,19 @@ final class MachineInfo {
         return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
+    /** The machine, the JVM and which HAETAE FAST code path this JVM runs (fixed when it starts). */
     static BenchReport.Machine describe(double loadStart, double loadEnd) {
-        return describe(loadStart, loadEnd, null);
-    }
-
-    /**
-     * @param haetaeVectorAtStart whether the HAETAE FAST vector path was on when the HAETAE rows
-     *        started (null if none ran): the JVM line then says if it switched on during them
-     */
-    static BenchReport.Machine describe(double loadStart, double loadEnd, Boolean haetaeVectorAtStart) {
         return new BenchReport.Machine(Runtime.getRuntime().availableProcessors(), cpuModel(),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " ("
-                        + System.getProperty("java.vendor") + ")" + haetaePath(haetaeVectorAtStart),
+                        + System.getProperty("java.vendor") + ")" + haetaePath(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                         + System.getProperty("os.arch"),
                 Runtime.getRuntime().maxMemory(), loadStart, loadEnd);
     }
 
-    /** Which HAETAE FAST signing path this JVM measures (the Vector API one needs a JVM flag). */
-    static String haetaePath(Boolean vectorAtStart) {
-        int lanes = dev.pqsign.haetae.HaetaeEngine.fastVectorLanes();
-        if (lanes == 0) {
-            return "; HAETAE FAST engine: scalar path (JVM without jdk.incubator.vector)";
-        }
-        boolean ready;
-        try {
-            ready = dev.pqsign.haetae.HaetaeEngine.awaitFastVectorPath(0);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            ready = false;
-        }
-        if (!ready) {
-            return "; HAETAE FAST engine: scalar path (Vector API kernels never ran compiled)";
-        }
-        if (Boolean.FALSE.equals(vectorAtStart)) {
-            return "; HAETAE FAST engine: scalar path for the first HAETAE rows, Vector API path (" + lanes
-                    + " lanes) from a later row on (its warm-up finished during the run)";
-        }
-        return "; HAETAE FAST engine: Vector API path, " + lanes + " lanes (jdk.incubator.vector)";
+    /** Which HAETAE FAST signing path this JVM measures. */
+    static String haetaePath() {
+        return "; HAETAE FAST engine: " + HaetaeEngine.fastPathDescription();
     }
 
     /** The first "model name" of /proc/cpuinfo, or "unknown". */

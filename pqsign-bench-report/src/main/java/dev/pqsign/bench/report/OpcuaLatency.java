@@ -14,6 +14,7 @@ import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
+import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import dev.pqsign.xmss.XmssVerifier;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -77,8 +78,8 @@ final class OpcuaLatency {
             XmssVerifier verifier = XmssVerifier.withUpperLayerCache(key.publicKey());
             byte[] pub = key.publicKey().encoded();
             key.destroy();
-            XmssStatefulSigner signer = XmssStatefulSigner.open(FileStateStore.open(state), 1,
-                    Runtime.getRuntime().availableProcessors(), true);
+            XmssStatefulSigner signer = XmssStatefulSigner.open(FileStateStore.open(state),
+                    Options.defaults().withReserveAhead(true));
             return new DemoRunner.DemoKey(new SensorKey(signer, KeyId.ofPublicKey(pub)), verifier);
         });
     }

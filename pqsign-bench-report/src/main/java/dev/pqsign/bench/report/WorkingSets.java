@@ -2,7 +2,7 @@ package dev.pqsign.bench.report;
 
 import dev.pqsign.haetae.HaetaeEngine;
 import dev.pqsign.haetae.HaetaeParameterSet;
-import dev.pqsign.haetae.HaetaeWorkingSet;
+import dev.pqsign.haetae.internal.HaetaeWorkingSet;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.pqsign.xmss;
+package dev.pqsign.xmss.internal;
 
 import java.util.concurrent.atomic.LongAdder;
 
@@ -10,9 +10,11 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Counting is off unless the JVM starts with {@code -Dpqsign.xmss.countHashes=true}; the flag is
  * read once into a constant, so normal runs pay nothing for it. Compressions are derived from the
  * input lengths by the padding rules of FIPS 180-4 / FIPS 202, which fix them exactly.
+ *
+ * <p>Internal: for pqsign's own benchmarks, not part of the API (the package is not exported).
  */
 public final class XmssHashCounter {
-    static final boolean ENABLED = Boolean.getBoolean("pqsign.xmss.countHashes");
+    private static final boolean ENABLED = Boolean.getBoolean("pqsign.xmss.countHashes");
     private static final LongAdder CALLS = new LongAdder();
     private static final LongAdder COMPRESSIONS = new LongAdder();
 
@@ -24,7 +26,8 @@ public final class XmssHashCounter {
         return ENABLED;
     }
 
-    static void add(long calls, long compressions) {
+    /** Adds to the counts; called by the hash cores only when {@link #enabled()}. */
+    public static void add(long calls, long compressions) {
         CALLS.add(calls);
         COMPRESSIONS.add(compressions);
     }
@@ -39,6 +42,7 @@ public final class XmssHashCounter {
         return COMPRESSIONS.sum();
     }
 
+    /** Sets both counts back to zero. */
     public static void reset() {
         CALLS.reset();
         COMPRESSIONS.reset();

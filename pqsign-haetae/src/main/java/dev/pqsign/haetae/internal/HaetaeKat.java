@@ -1,6 +1,12 @@
-package dev.pqsign.haetae;
+package dev.pqsign.haetae.internal;
 
 import dev.pqsign.core.Hex;
+import dev.pqsign.haetae.HaetaeEngine;
+import dev.pqsign.haetae.HaetaeKeyPair;
+import dev.pqsign.haetae.HaetaeKeyPairGenerator;
+import dev.pqsign.haetae.HaetaeParameterSet;
+import dev.pqsign.haetae.HaetaeSampler;
+import dev.pqsign.haetae.HaetaeSigner;
 
 import java.io.PrintStream;
 import java.util.Locale;
@@ -11,6 +17,10 @@ import java.util.Locale;
  * mlen = 33 (i + 1); each record reseeds the DRBG with its seed and draws, in order, the 32-byte key
  * generation seed, the 32-byte signing randomness, one byte of context length and that many context
  * bytes (a zero-length draw still advances the DRBG).
+ *
+ * <p>Internal: for pqsign's tests and the CLI's {@code kat} command. It signs through the public
+ * {@link HaetaeSigner} with a {@code SecureRandom} that replays the DRBG's 32 bytes, so the files
+ * check exactly the code path callers use.
  */
 public final class HaetaeKat {
     /** Number of records in a KAT file. */
@@ -57,15 +67,14 @@ public final class HaetaeKat {
             drbg.nextBytes(len);
             byte[] ctx = new byte[len[0] & 0xff];
             drbg.nextBytes(ctx);
-            HaetaeSigner signer = new HaetaeSigner(kp.privateKey(), ctx, sampler, engine,
-                    new java.security.SecureRandom());
-            byte[] sig = signer.signWithRandomness(msgs[i], ctx, rnd);
+            HaetaeSigner signer = new HaetaeSigner(kp.privateKey(), ctx, sampler, engine, new ReplayedRandom(rnd));
+            byte[] sig = signer.sign(msgs[i], ctx);
             sb.append("count = ").append(i).append('\n');
             sb.append("seed = ").append(upper(seeds[i])).append('\n');
             sb.append("mlen = ").append(msgs[i].length).append('\n');
             sb.append("msg = ").append(upper(msgs[i])).append('\n');
-            sb.append("pk = ").append(upper(kp.publicKey().encodedRef())).append('\n');
-            sb.append("sk = ").append(upper(kp.privateKey().encodedRef())).append('\n');
+            sb.append("pk = ").append(upper(kp.publicKey().getEncoded())).append('\n');
+            sb.append("sk = ").append(upper(kp.privateKey().getEncoded())).append('\n');
             sb.append("siglen = ").append(sig.length).append('\n');
             sb.append("sig = ").append(upper(sig)).append("\n\n");
             out.print(sb);

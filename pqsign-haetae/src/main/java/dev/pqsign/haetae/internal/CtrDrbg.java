@@ -1,4 +1,4 @@
-package dev.pqsign.haetae;
+package dev.pqsign.haetae.internal;
 
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
@@ -11,14 +11,14 @@ import javax.crypto.spec.SecretKeySpec;
  * exactly as the NIST PQC KAT generators use it ({@code randombytes_init} / {@code randombytes}).
  * Deterministic test-vector randomness only; never use it as a key source.
  */
-public final class CtrDrbg {
+final class CtrDrbg {
     private final byte[] key = new byte[32];
     private final byte[] v = new byte[16];
     private final byte[] block = new byte[16];
     private final Cipher aes;
 
     /** Instantiates from 48 bytes of entropy input (no personalisation string). */
-    public CtrDrbg(byte[] entropy48) {
+    CtrDrbg(byte[] entropy48) {
         try {
             aes = Cipher.getInstance("AES/ECB/NoPadding");
         } catch (GeneralSecurityException e) {
