@@ -28,7 +28,7 @@ public final class SignLatency {
     /**
      * Unreported runs on other keys before pqsign's measured run. One was too few: code that runs
      * once per signature or once per bottom tree (roll-overs, kept chain values) was still being
-     * compiled during the measured run, which then showed 1.7–4.5 ms outliers on a 0.41 ms median;
+     * compiled during the measured run, which then showed outliers of several times the median;
      * after three, 2^10 signatures stayed within 1.7× the median (alternating runs, 2026-11-30).
      */
     private static final int WARMUP_RUNS = 3;

@@ -6,6 +6,7 @@ import dev.pqsign.demo.LinkProfile;
 import dev.pqsign.haetae.HaetaeEngine;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.opcua.TransportSecurity;
+import dev.pqsign.telemetry.ReadingVerifier;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -125,6 +128,12 @@ final class DemoCommand implements Callable<Integer> {
         }
         Files.createDirectories(dataDir);
         DemoReport report;
+        // The demo injects tampered and replayed readings on purpose; their rejections are expected,
+        // not warnings. The verifier's per-reading warnings stay muted and the table plus one summary
+        // line below say how every injected reading was handled.
+        Logger verifierLog = Logger.getLogger(ReadingVerifier.class.getName());
+        Level level = verifierLog.getLevel();
+        verifierLog.setLevel(Level.SEVERE);
         try (DemoKeys keys = new DemoKeys(dataDir, err, signing)) {
             List<DemoRunner.SchemeSetup> setups = new ArrayList<>();
             for (Object set : chosen) {
@@ -146,8 +155,20 @@ final class DemoCommand implements Callable<Integer> {
                     }
                 }
             });
+        } finally {
+            verifierLog.setLevel(level);
         }
         out.print(report.toTable());
+        long injected = 0;
+        long rejectedInjected = 0;
+        for (DemoReport.SetResult r : report.sets()) {
+            injected += r.injectedTampered() + r.injectedReplayed();
+            rejectedInjected += r.rejectedTampered() + r.rejectedReplayed();
+        }
+        if (injected > 0) {
+            out.printf("pqsign demo: injected faults (expected rejections): %d tampered and replayed readings, %d rejected%n",
+                    injected, rejectedInjected);
+        }
         if (chosen.stream().anyMatch(set -> set instanceof HaetaeParameterSet)) {
             // which HAETAE code path this JVM ran is fixed at start (docs/haetae.md, "Vector API path")
             out.println("pqsign demo: HAETAE FAST engine ran its " + HaetaeEngine.fastPathDescription());
@@ -172,30 +193,16 @@ final class DemoCommand implements Callable<Integer> {
     /**
      * Runs {@code set} unreported, with fresh keys in a temporary directory (deleted afterwards), so
      * that the measured sets run compiled code. Without it the first set is measured while the JIT
-     * compiler still competes for the CPU: on the 2-core VM the same set measured first showed
-     * end-to-end p50 6.1–6.8 ms, measured after another set 4.4–5.3 ms; with 10 sensors and 300
-     * warm-up readings each, C2 took a quarter of the CPU of the measured run (perf, 2026-11-30), so
-     * the automatic warm-up repeats rounds until the compiler is nearly idle during one. The real
+     * compiler still competes for the CPU, and a fixed warm-up was not enough with many sensors
+     * (docs/telemetry.md, "Steady state"), so the automatic warm-up repeats rounds until the
+     * compiler is nearly idle during one. The real
      * keys and replay state are not touched. Always over loopback: the relay adds no code worth
      * warming and an emulated 5G link would make the warm-up take minutes.
      */
     private void jitWarmUp(Object set, String name, DemoRunner.Options measured, PrintWriter out)
             throws IOException, InterruptedException {
-        // The warm-up injects tampered and replayed readings too (their code paths need compiling),
-        // but their rejections are not news: the verifier's warnings are muted until it is over.
-        java.util.logging.Logger verifierLog = java.util.logging.Logger.getLogger(
-                dev.pqsign.telemetry.ReadingVerifier.class.getName());
-        java.util.logging.Level level = verifierLog.getLevel();
-        verifierLog.setLevel(java.util.logging.Level.SEVERE);
-        try {
-            warmUpRounds(set, name, measured, out);
-        } finally {
-            verifierLog.setLevel(level);
-        }
-    }
-
-    private void warmUpRounds(Object set, String name, DemoRunner.Options measured, PrintWriter out)
-            throws IOException, InterruptedException {
+        // The warm-up injects tampered and replayed readings too (their code paths need compiling);
+        // the verifier's warnings are muted for the whole demo (see call()).
         int perRound = (int) Math.min(Integer.MAX_VALUE, (long) JIT_ROUND_PER_SENSOR * measured.sensors());
         long left = jitWarmup;
         for (int round = 1; jitWarmup < 0 ? round <= JIT_MAX_ROUNDS : left > 0; round++) {

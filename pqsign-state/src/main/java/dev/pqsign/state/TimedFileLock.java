@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Why not poll {@code tryLock()}: a process that updates in a loop releases the lock for only a
  * few microseconds between updates, so a poller almost never catches it free and waits for seconds
- * (measured on this project's VM: mean 1.3 s, max 11.9 s per acquisition). A blocked
- * {@code fcntl(F_SETLKW)} waiter is woken by the kernel at the release instead (mean 2 ms, max 13
- * ms). The JDK offers no timed variant, so a timer interrupts the waiting thread at the deadline;
+ * (docs/state-durability.md has the measurements). A blocked {@code fcntl(F_SETLKW)} waiter is woken
+ * by the kernel at the release instead. The JDK offers no timed variant, so a timer interrupts the
+ * waiting thread at the deadline;
  * the interrupt closes the channel, which the caller opened for this one acquisition anyway.
  */
 final class TimedFileLock {

@@ -48,9 +48,9 @@ import java.util.function.LongFunction;
  *
  * <p><b>Hashing</b>: by default the steady state allocates nothing per hash call, so no garbage
  * collection is triggered by signing; {@link Options#withMidstates(boolean)} resumes cached SHA-256
- * mid-states instead (about a third fewer compressions, roughly 0.1 ms less CPU per signature for the
- * study's sets, but some 650 KB of short-lived garbage per signature), for signers that care about
- * throughput more than about GC pauses.
+ * mid-states instead (fewer compressions per signature, but short-lived garbage with every one), for
+ * signers that care about throughput more than about GC pauses. What each costs on one machine:
+ * docs/stateful-signing.md.
  *
  * <pre>{@code
  * try (StateStore store = FileStateStore.open(Path.of("key.state"));

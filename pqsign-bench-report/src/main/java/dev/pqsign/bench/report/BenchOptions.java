@@ -53,12 +53,12 @@ public record BenchOptions(List<String> schemes, long warmupMs, int minWarmup, l
         }
     }
 
-    /** The full run (default of {@code pqsign bench}): about 8 to 10 minutes on 2 cores (492 s measured at load 5-6). */
+    /** The full run (default of {@code pqsign bench}): several minutes (docs/benchmarks.md). */
     public static BenchOptions full(String command, Consumer<String> log) {
         return new BenchOptions(List.of(), 1500, 1, 5000, 10, 5000, true, true, 256, true, 100, 20, command, log);
     }
 
-    /** {@code --quick}: about 2 to 3 minutes on 2 cores (112-151 s measured at load 2-6). */
+    /** {@code --quick}: a few minutes, figures less stable (docs/benchmarks.md). */
     public static BenchOptions quick(String command, Consumer<String> log) {
         return new BenchOptions(List.of(), 300, 1, 800, 3, 2000, true, true, 64, true, 20, 5, command, log);
     }
