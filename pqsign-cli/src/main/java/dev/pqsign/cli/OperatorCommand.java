@@ -168,6 +168,9 @@ final class OperatorCommand implements Callable<Integer> {
     }
 
     @Override
+    // The operator is closed before the summary, so no verdict arrives while it is printed; the
+    // try-with-resources closes it once more, which does nothing.
+    @SuppressWarnings("try")
     public Integer call() throws IOException, InterruptedException {
         TelemetrySupport.quietLogging();
         out = spec.commandLine().getOut();

@@ -56,7 +56,6 @@ import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UShort;
 import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.Unsigned;
 import org.eclipse.milo.opcua.stack.core.types.enumerated.MessageSecurityMode;
 import org.eclipse.milo.opcua.stack.core.types.enumerated.TimestampsToReturn;
-import org.eclipse.milo.opcua.stack.core.types.structured.EndpointDescription;
 import org.eclipse.milo.opcua.stack.core.types.structured.HistoryData;
 import org.eclipse.milo.opcua.stack.core.types.structured.HistoryReadResponse;
 import org.eclipse.milo.opcua.stack.core.types.structured.HistoryReadResult;
@@ -432,7 +431,7 @@ public final class Operator implements AutoCloseable {
                     endpoints -> endpoints.stream()
                             .filter(e -> policy.equals(e.getSecurityPolicyUri()) && e.getSecurityMode() == mode)
                             .findFirst()
-                            .map(e -> (EndpointDescription) EndpointUtil.updateUrl(e, host, port)),
+                            .map(e -> EndpointUtil.updateUrl(e, host, port)),
                     transport -> transport.setEventLoop(MiloThreads.eventLoop()).setExecutor(MiloThreads.executor()),
                     b -> b.setApplicationName(LocalizedText.english("pqsign operator"))
                             .setApplicationUri(appUri)

@@ -1,6 +1,7 @@
 package dev.pqsign.telemetry;
 
 import dev.pqsign.state.DurableFiles;
+import dev.pqsign.state.FileLocks;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -484,6 +485,7 @@ public final class MarkFile implements AutoCloseable {
     }
 
     /** Runs {@code action} holding this JVM's lock of the file and an exclusive OS lock on it; checks the header. */
+    @SuppressWarnings("try") // the lock is held for the whole block; the block never needs to name it
     private <T> T locked(Action<T> action) throws IOException {
         jvmLock.lock();
         try {
@@ -494,7 +496,7 @@ public final class MarkFile implements AutoCloseable {
                 channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
                 positions.clear();
             }
-            try (FileLock ignored = channel.lock()) {
+            try (FileLock held = FileLocks.lock(channel, FileLocks.DEFAULT_TIMEOUT, "mark file " + file)) {
                 long size = channel.size();
                 if (size < HEADER_BYTES || size > HEADER_BYTES + (long) MAX_KEYS * PAIR_BYTES) {
                     throw new IOException("mark file " + file + " has " + size + " bytes; a mark file has "

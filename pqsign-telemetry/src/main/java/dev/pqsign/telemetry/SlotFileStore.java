@@ -2,6 +2,7 @@ package dev.pqsign.telemetry;
 
 import dev.pqsign.core.StateStore;
 import dev.pqsign.state.DurableFiles;
+import dev.pqsign.state.FileLocks;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -180,6 +181,7 @@ public final class SlotFileStore implements StateStore {
         T run() throws IOException;
     }
 
+    @SuppressWarnings("try") // the lock is held for the whole block; the block never needs to name it
     private <T> T locked(Action<T> action) throws IOException {
         jvmLock.lock();
         try {
@@ -192,7 +194,7 @@ public final class SlotFileStore implements StateStore {
             if (channel == null || !channel.isOpen()) {
                 channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
             }
-            try (FileLock ignored = channel.lock()) {
+            try (FileLock held = FileLocks.lock(channel, FileLocks.DEFAULT_TIMEOUT, "slot file " + file)) {
                 return action.run();
             }
         } finally {

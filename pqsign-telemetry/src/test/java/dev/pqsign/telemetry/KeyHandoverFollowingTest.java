@@ -142,7 +142,7 @@ class KeyHandoverFollowingTest {
         byte[] rec = handover(k0, k0.pub, 1, k1).encode();
         byte[] swapped = rec.clone();
         byte[] attackerKey = attacker.pub.rawEncoding();
-        int keyAt = 9 + (int) ((rec[5] & 0xff) << 24 | (rec[6] & 0xff) << 16 | (rec[7] & 0xff) << 8 | (rec[8] & 0xff))
+        int keyAt = 9 + ((rec[5] & 0xff) << 24 | (rec[6] & 0xff) << 16 | (rec[7] & 0xff) << 8 | (rec[8] & 0xff))
                 - attackerKey.length;
         System.arraycopy(attackerKey, 0, swapped, keyAt, attackerKey.length);
         assertEquals(HandoverOutcome.BAD_SIGNATURE, chains.receive(swapped, v).outcome());
