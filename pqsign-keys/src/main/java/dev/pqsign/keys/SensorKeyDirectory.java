@@ -267,7 +267,40 @@ public final class SensorKeyDirectory implements AutoCloseable {
         if (candidates.isEmpty()) {
             throw new KeyFormatException(first + " is not an XMSS / XMSS^MT public key (only stateful keys roll over)");
         }
-        return PqPublicKey.of(XmssPublicKey.decode(candidates.get(0).family(), pub));
+        if (candidates.size() == 1) {
+            return PqPublicKey.of(XmssPublicKey.decode(candidates.get(0), pub));
+        }
+        // An XMSS and an XMSS^MT set share this type code: a state file of the directory names the set.
+        XmssParameterSet set = parameterSetOfAnyState(dir);
+        if (set == null || !candidates.contains(set)) {
+            throw new KeyFormatException(first + " fits several parameter sets and no key state in " + dir
+                    + " says which");
+        }
+        return PqPublicKey.of(XmssPublicKey.decode(set, pub));
+    }
+
+    /** The parameter set of the newest key state in the directory (every generation has the same), or null. */
+    private static XmssParameterSet parameterSetOfAnyState(Path dir) throws IOException {
+        List<Path> states = new ArrayList<>();
+        for (Path g : generationDirectories(dir).descendingMap().values()) {
+            states.add(g.resolve(STATE));
+        }
+        states.add(dir.resolve(STATE));
+        for (Path state : states) {
+            if (!Files.isRegularFile(state, LinkOption.NOFOLLOW_LINKS)) {
+                continue;
+            }
+            byte[] b = readSmall(state);
+            try {
+                XmssKeyState s = XmssKeyState.decode(b);
+                XmssParameterSet set = s.key().parameterSet();
+                s.key().destroy();
+                return set;
+            } finally {
+                Secrets.wipe(b);
+            }
+        }
+        return null;
     }
 
     private void openCurrentSigner() throws IOException {

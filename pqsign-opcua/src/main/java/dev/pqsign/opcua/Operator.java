@@ -1,6 +1,7 @@
 package dev.pqsign.opcua;
 
 import dev.pqsign.core.Hex;
+import dev.pqsign.keys.HandoverOutcome;
 import dev.pqsign.telemetry.HandoverCheck;
 import dev.pqsign.telemetry.KeyChainFollower;
 import dev.pqsign.telemetry.KeyId;
@@ -755,6 +756,9 @@ public final class Operator implements AutoCloseable {
             recentlyJudged.put(record.sequence(), digest);
             long verifyStart = System.nanoTime();
             RecordCheck check = connectionVerifier.check(record);
+            if (check.verdict().reason() == Verdict.Reason.UNKNOWN_KEY && catchUpHandover(receivedAt)) {
+                check = connectionVerifier.check(record);
+            }
             long verdictAt = System.nanoTime();
             for (Verdict.Gap g : check.gaps()) {
                 VerdictEvent gap = VerdictEvent.gap(name, record.keyId(), g, receivedAt);
@@ -766,8 +770,42 @@ public final class Operator implements AutoCloseable {
             emit(record.sequence(), check.verdict(), record, latency, receivedAt);
         }
 
+        /**
+         * A record of a key this operator does not know yet, from a sensor whose handover it missed
+         * (it was down when the sensor rolled over; the history carries readings only): reads the
+         * sensor's latest handover from {@link SensorNodes#KEY_HANDOVER} and follows it if it is the
+         * next one. Returns whether a handover was followed.
+         */
+        private boolean catchUpHandover(Instant receivedAt) {
+            if (chains == null) {
+                return false;
+            }
+            try {
+                UShort ns = client.readNamespaceTable().getIndex(SensorNodes.NAMESPACE_URI);
+                if (ns == null) {
+                    return false;
+                }
+                DataValue dv = client.readValue(0.0, TimestampsToReturn.Neither, new NodeId(ns, SensorNodes.KEY_HANDOVER));
+                if (!(dv.value() != null && dv.value().value() instanceof ByteString b) || b.bytesOrEmpty().length == 0) {
+                    return false;
+                }
+                HandoverCheck before = chains.receive(b.bytesOrEmpty(), connectionVerifier);
+                if (before.outcome() != HandoverOutcome.FOLLOWED) {
+                    return false; // already followed (then the key is not this sensor's), or not the next one
+                }
+                announce(before, receivedAt);
+                return true;
+            } catch (UaException | RuntimeException e) {
+                LOG.log(Level.DEBUG, "{0}: cannot read the latest key handover: {1}", name, e.getMessage());
+                return false;
+            }
+        }
+
         private void handleHandover(byte[] value, Instant receivedAt) {
-            HandoverCheck check = chains.receive(value, connectionVerifier);
+            announce(chains.receive(value, connectionVerifier), receivedAt);
+        }
+
+        private void announce(HandoverCheck check, Instant receivedAt) {
             for (Verdict.Gap g : check.gaps()) {
                 counts.get(Verdict.Reason.GAP).incrementAndGet();
                 Verdict v = VerdictEvent.gap(name, KeyId.of(check.handover().statement().oldKeyId()), g, receivedAt)
