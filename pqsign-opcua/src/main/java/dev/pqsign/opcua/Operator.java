@@ -1,14 +1,12 @@
 package dev.pqsign.opcua;
 
-import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.opcua.internal.Publication;
 import dev.pqsign.telemetry.LatencyRecord;
-import dev.pqsign.telemetry.ReadingMessage;
 import dev.pqsign.telemetry.ReadingVerifier;
 import dev.pqsign.telemetry.SignedReading;
 import dev.pqsign.telemetry.Verdict;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -31,7 +29,6 @@ import org.eclipse.milo.opcua.stack.core.security.DefaultClientCertificateValida
 import org.eclipse.milo.opcua.stack.core.security.FileBasedTrustListManager;
 import org.eclipse.milo.opcua.stack.core.security.MemoryCertificateQuarantine;
 import org.eclipse.milo.opcua.stack.core.security.SecurityPolicy;
-import org.eclipse.milo.opcua.stack.core.types.builtin.ByteString;
 import org.eclipse.milo.opcua.stack.core.types.builtin.DataValue;
 import org.eclipse.milo.opcua.stack.core.types.builtin.LocalizedText;
 import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
@@ -348,13 +345,10 @@ public final class Operator implements AutoCloseable {
 
         private void handle(List<DataValue> v) {
             long received = System.nanoTime();
-            if (v.size() != SensorNodes.SNAPSHOT.size()) {
-                emit(0, verifier.malformed(-1, "Read returned " + v.size() + " values"), null, null);
-                return;
-            }
-            Long seq = as(v.get(8), Long.class);
+            Publication p = Publication.decode(v);
+            Long seq = p.sequence();
             if (seq == null) {
-                emit(0, verifier.malformed(-1, "no publication sequence"), null, null);
+                emit(0, verifier.malformed(-1, p.problem()), null, null);
                 return;
             }
             if (seq <= lastSequence) {
@@ -362,37 +356,18 @@ public final class Operator implements AutoCloseable {
                 return;
             }
             lastSequence = seq;
-            String raw = as(v.get(0), String.class);
-            ByteString sig = as(v.get(1), ByteString.class);
-            UInteger index = as(v.get(2), UInteger.class);
-            String setName = as(v.get(3), String.class);
-            ByteString keyIdBytes = as(v.get(4), ByteString.class);
-            long idx = index == null ? -1 : index.longValue();
-            if (raw == null || sig == null || sig.bytes() == null || index == null || setName == null
-                    || keyIdBytes == null || keyIdBytes.bytes() == null) {
-                emit(seq, verifier.malformed(idx, "missing value or wrong type: " + describe(v)), null, null);
+            if (p.problem() != null) {
+                emit(seq, verifier.malformed(p.index(), p.problem()), null, null);
                 return;
             }
-            if (keyIdBytes.length() != KeyId.BYTES) {
-                emit(seq, verifier.malformed(idx, "key id has " + keyIdBytes.length() + " bytes"), null, null);
-                return;
-            }
-            if (raw.length() > ReadingMessage.MAX_READING_BYTES
-                    || raw.getBytes(StandardCharsets.UTF_8).length > ReadingMessage.MAX_READING_BYTES) {
-                emit(seq, verifier.malformed(idx, "reading longer than " + ReadingMessage.MAX_READING_BYTES + " bytes"), null, null);
-                return;
-            }
-            SignedReading reading = new SignedReading(raw, idx, sig.bytesOrEmpty());
+            SignedReading reading = p.reading();
             long verifyStart = System.nanoTime();
-            Verdict verdict = verifier.check(KeyId.of(keyIdBytes.bytesOrEmpty()), setName, reading);
+            Verdict verdict = verifier.check(p.keyId(), p.setName(), reading);
             long verdictAt = System.nanoTime();
-            Double signMs = as(v.get(5), Double.class);
-            Long signStart = as(v.get(6), Long.class);
-            Long published = as(v.get(7), Long.class);
             LatencyRecord latency = null;
-            if (signMs != null && signStart != null && published != null) {
-                latency = new LatencyRecord(Math.round(signMs * 1e6), received - published, verdictAt - verifyStart,
-                        verdictAt - signStart);
+            if (p.signMs() != null && p.signStart() != null && p.published() != null) {
+                latency = new LatencyRecord(Math.round(p.signMs() * 1e6), received - p.published(),
+                        verdictAt - verifyStart, verdictAt - p.signStart());
             }
             emit(seq, verdict, reading, latency);
         }
@@ -422,24 +397,5 @@ public final class Operator implements AutoCloseable {
                 || status == org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_EncodingLimitsExceeded
                 || status == org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_DecodingError
                 || status == org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_EncodingError;
-    }
-
-    private static <T> T as(DataValue dv, Class<T> type) {
-        if (dv == null || !dv.statusCode().isGood() || dv.value() == null) {
-            return null;
-        }
-        Object o = dv.value().value();
-        return type.isInstance(o) ? type.cast(o) : null;
-    }
-
-    private static String describe(List<DataValue> v) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < 3; i++) {
-            DataValue dv = v.get(i);
-            Object o = dv == null || dv.value() == null ? null : dv.value().value();
-            sb.append(SensorNodes.SNAPSHOT.get(i)).append('=')
-                    .append(o == null ? "null" : o.getClass().getSimpleName()).append(i < 2 ? ", " : "");
-        }
-        return sb.toString();
     }
 }
