@@ -21,7 +21,6 @@ import dev.pqsign.xmss.XmssSignatures;
 import dev.pqsign.xmss.XmssVerifier;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +46,7 @@ final class PinnedSensors {
     private final Map<KeyId, Long> highestAccepted = new HashMap<>();
 
     private PinnedSensors() throws IOException {
-        ReplayGuard guard = ReplayGuard.inDirectory(Files.createTempDirectory("pqsign-fuzz-readings"));
+        ReplayGuard guard = ReplayGuard.inDirectory(ScratchDirectory.create("pqsign-fuzz-readings"));
         verifier = new ReadingVerifier(guard, List.of(
                 ReadingVerifier.TrustedKey.forPublicKey(xmss.encoded(), XmssVerifier.withUpperLayerCache(xmss),
                         EmbeddedIndex.xmssMt(XMSS_SET.height())),

@@ -9,10 +9,8 @@ import dev.pqsign.telemetry.MarkFile;
 import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.SlotFileStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -37,19 +35,8 @@ import java.util.zip.CRC32C;
 class ReplayMarkFuzzTest {
     static final KeyId KEY_A = KeyId.of(DeterministicRandom.bytes("replay key A", KeyId.BYTES));
     static final KeyId KEY_B = KeyId.of(DeterministicRandom.bytes("replay key B", KeyId.BYTES));
-    private static final Path BASE = baseDirectory();
+    private static final Path BASE = ScratchDirectory.create("pqsign-fuzz-marks");
     private static long counter;
-
-    private static Path baseDirectory() {
-        try {
-            Path shm = Paths.get("/dev/shm");
-            // tmpfs where there is one: the target exercises the parsing, not the disk.
-            return Files.isDirectory(shm) && Files.isWritable(shm) ? Files.createTempDirectory(shm, "pqsign-fuzz-marks")
-                    : Files.createTempDirectory("pqsign-fuzz-marks");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     /** The file {@code flags} names inside {@code dir}. */
     static Path target(Path dir, int flags) {

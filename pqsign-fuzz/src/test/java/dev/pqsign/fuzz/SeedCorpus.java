@@ -14,13 +14,17 @@ import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.SlotFileStore;
 import dev.pqsign.x509.Pem;
 import dev.pqsign.x509.PqCertificate;
+import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.x509.PublicKeys;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssSignatures;
 import dev.pqsign.xmss.XmssStatefulSigner;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,10 +33,22 @@ import java.nio.file.Paths;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.bouncycastle.asn1.ASN1Boolean;
+import org.bouncycastle.asn1.ASN1Encodable;
+import org.bouncycastle.asn1.ASN1Integer;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.DERSequence;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.operator.ContentSigner;
 
 /**
  * Generates the committed seed corpus of every fuzz target, deterministically: the keys come from
@@ -150,10 +166,50 @@ final class SeedCorpus {
             out.put(inputs(CertificateFuzzTest.class, names[i] + "-key.pem"),
                     prefixed((byte) 7, ascii(Pem.write(c.publicKey()))));
         }
+        // regression for the pathLenConstraint finding (docs/fuzzing.md): parsed only up to the check
+        out.put(inputs(CertificateFuzzTest.class, "ca-pathlen-2pow40.der"),
+                prefixed((byte) 4, caWithPathLength(BigInteger.ONE.shiftLeft(40))));
+        out.put(inputs(CertificateFuzzTest.class, "ca-pathlen-intmax.der"),
+                prefixed((byte) 4, caWithPathLength(BigInteger.valueOf(Integer.MAX_VALUE))));
         out.put(inputs(CertificateFuzzTest.class, "chain-sensor-h.pem"),
                 prefixed((byte) 5, ascii(Pem.write(List.of(all.get(2), all.get(1))))));
         out.put(inputs(CertificateFuzzTest.class, "chain-sensor-x.pem"),
                 prefixed((byte) 5, ascii(Pem.write(List.of(all.get(3), all.get(0))))));
+    }
+
+    /**
+     * A CA certificate with the given pathLenConstraint whose signature is three fixed bytes (the
+     * certificate target parses and describes before anything verifies it).
+     */
+    static byte[] caWithPathLength(BigInteger pathLen) throws IOException {
+        SubjectPublicKeyInfo spki = PublicKeys.toSubjectPublicKeyInfo(
+                PqPublicKey.of(FuzzKeys.haetae(HaetaeParameterSet.HAETAE_2).publicKey()));
+        X509v3CertificateBuilder b = new X509v3CertificateBuilder(new X500Name("CN=pathlen"), BigInteger.valueOf(5),
+                Date.from(FuzzCertificates.NOT_BEFORE), Date.from(FuzzCertificates.LEAF_NOT_AFTER),
+                new X500Name("CN=pathlen"), spki);
+        b.addExtension(Extension.basicConstraints, true,
+                new DERSequence(new ASN1Encodable[] {ASN1Boolean.TRUE, new ASN1Integer(pathLen)}));
+        return b.build(new FixedSignature()).getEncoded();
+    }
+
+    /** A content signer whose "signature" is always {1, 2, 3}, under the HAETAE-2 algorithm identifier. */
+    private static final class FixedSignature implements ContentSigner {
+        private final ByteArrayOutputStream ignored = new ByteArrayOutputStream();
+
+        @Override
+        public AlgorithmIdentifier getAlgorithmIdentifier() {
+            return new AlgorithmIdentifier(new ASN1ObjectIdentifier(HaetaeParameterSet.HAETAE_2.oid()));
+        }
+
+        @Override
+        public OutputStream getOutputStream() {
+            return ignored;
+        }
+
+        @Override
+        public byte[] getSignature() {
+            return new byte[] {1, 2, 3};
+        }
     }
 
     private static void signedReadings(Map<String, byte[]> out, Path tmp) throws IOException {
