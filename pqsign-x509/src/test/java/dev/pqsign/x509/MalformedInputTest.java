@@ -208,6 +208,17 @@ class MalformedInputTest {
         assertTrue(PublicKeys.describe(c).contains("path length " + Integer.MAX_VALUE));
     }
 
+    /** Found by CertificateFuzzTest (-Pfuzz run): the END line began inside the BEGIN line's dashes. */
+    @ParameterizedTest
+    @ValueSource(strings = {"-----BEGIN PUBLIC KEY------END PUBLIC KEY-----\n",
+        "-----BEGIN CERTIFICATE------END CERTIFICATE-----", "-----BEGIN X-----END X-----"})
+    void pem_endLineOverlappingBeginLine_rejectedNotCrashed(String text) {
+        CertificateFormatException e = assertThrows(CertificateFormatException.class, () -> Pem.readBlocks(text));
+        assertTrue(e.getMessage().contains("END"), e.getMessage());
+        assertThrows(CertificateFormatException.class, () -> Pem.readPublicKey(text));
+        assertThrows(CertificateFormatException.class, () -> Pem.readCertificates(text));
+    }
+
     @Test
     void pem_errors_areSpecific() throws Exception {
         String pem = Pem.write(PqCertificate.fromDer(example()));
