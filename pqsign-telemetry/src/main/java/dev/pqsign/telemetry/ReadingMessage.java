@@ -66,7 +66,7 @@ public final class ReadingMessage {
      * Parses a message produced by {@link #encode}; used by tests and independent tools. Every
      * length is checked against the remaining bytes before anything is copied.
      *
-     * @throws IllegalArgumentException on a wrong tag, version, length or trailing bytes
+     * @throws IllegalArgumentException on a wrong tag, version, length, name character or trailing bytes
      */
     public static Decoded decode(byte[] message) {
         Objects.requireNonNull(message, "message");
@@ -86,6 +86,13 @@ public final class ReadingMessage {
         }
         byte[] name = new byte[nameLen];
         b.get(name);
+        for (int i = 0; i < nameLen; i++) {
+            // the same rule as encode: a decoded message must be one encode could have produced
+            if (name[i] < 0x21 || name[i] > 0x7e) {
+                throw new IllegalArgumentException("parameter-set name must be printable ASCII without spaces, bad byte 0x"
+                        + String.format("%02x", name[i] & 0xff) + " at " + i);
+            }
+        }
         long index = b.getLong();
         if (index < 0) {
             throw new IllegalArgumentException("index above 2^63-1 is not supported");

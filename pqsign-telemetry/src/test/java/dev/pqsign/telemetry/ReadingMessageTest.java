@@ -139,6 +139,18 @@ class ReadingMessageTest {
         assertTrue(e.getMessage().contains("version 2"));
     }
 
+    /** Found by the fuzzing campaign (SignedReadingFuzzTest): decode took names encode refuses. */
+    @Test
+    void decode_nameWithSpaceOrControlOrNonAscii_throws() {
+        for (byte bad : new byte[] {' ', 0x00, 0x0a, 0x7f, (byte) 0xc3}) {
+            byte[] m = ReadingMessage.encode("ABC", 1, new byte[] {1});
+            m[18 + 1] = bad; // second character of the name
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ReadingMessage.decode(m),
+                    "name byte " + (bad & 0xff));
+            assertTrue(e.getMessage().contains("printable ASCII"), e.getMessage());
+        }
+    }
+
     @Test
     void decode_hugeDeclaredLength_throwsWithoutAllocating() {
         byte[] m = ReadingMessage.encode("S", 1, new byte[0]);

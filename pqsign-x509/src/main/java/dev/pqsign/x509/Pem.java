@@ -85,7 +85,8 @@ public final class Pem {
             }
             String label = text.substring(begin + BEGIN.length(), labelEnd);
             String endLine = END + label + DASHES;
-            int end = text.indexOf(END, labelEnd);
+            // the END line starts after the BEGIN line's closing dashes, never inside them
+            int end = text.indexOf(END, labelEnd + DASHES.length());
             if (end < 0) {
                 throw new CertificateFormatException("PEM block '" + label + "' has no END line (truncated file?)");
             }

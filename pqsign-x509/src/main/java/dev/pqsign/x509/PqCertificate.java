@@ -82,7 +82,14 @@ public final class PqCertificate {
             field = "extensions";
             Extensions ext = holder.getExtensions();
             if (ext != null) {
-                BasicConstraints.fromExtensions(ext);
+                BasicConstraints bc = BasicConstraints.fromExtensions(ext);
+                BigInteger pathLen = bc == null ? null : bc.getPathLenConstraint();
+                if (pathLen != null && (pathLen.signum() < 0 || pathLen.bitLength() > 31)) {
+                    // RFC 5280: INTEGER (0..MAX); beyond an int it can constrain nothing and
+                    // pathLengthConstraint() could not return it
+                    throw new IllegalArgumentException("pathLenConstraint " + pathLen + " is outside 0 .. "
+                            + Integer.MAX_VALUE);
+                }
                 KeyUsage.fromExtensions(ext);
                 SubjectKeyIdentifier.fromExtensions(ext);
                 AuthorityKeyIdentifier.fromExtensions(ext);

@@ -8,17 +8,28 @@ import dev.pqsign.haetae.HaetaeKeyPairGenerator;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.x509.ChainVerificationResult.Reason;
 import dev.pqsign.xmss.XmssParameterSet;
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Date;
+import org.bouncycastle.asn1.ASN1Boolean;
+import org.bouncycastle.asn1.ASN1Encodable;
+import org.bouncycastle.asn1.ASN1Integer;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.DERNull;
 import org.bouncycastle.asn1.DEROctetString;
+import org.bouncycastle.asn1.DERSequence;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
+import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.operator.ContentSigner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -149,6 +160,63 @@ class MalformedInputTest {
             ChainVerificationResult r = CertificateChainVerifier.verify(leaf, rootCert, Instant.now());
             assertEquals(Reason.MALFORMED_KEY, r.reason(), r.toString());
         }
+    }
+
+    /** A CA certificate whose pathLenConstraint is {@code pathLen}, with a signature that is just bytes. */
+    static byte[] caWithPathLength(BigInteger pathLen) throws Exception {
+        SubjectPublicKeyInfo spki = PublicKeys.toSubjectPublicKeyInfo(
+                PqPublicKey.of(HaetaeKeyPairGenerator.fromSeed(HaetaeParameterSet.HAETAE_2, new byte[32]).publicKey()));
+        X509v3CertificateBuilder b = new X509v3CertificateBuilder(new X500Name("CN=ca"), BigInteger.ONE,
+                Date.from(Instant.parse("2026-01-01T00:00:00Z")), Date.from(Instant.parse("2027-01-01T00:00:00Z")),
+                new X500Name("CN=ca"), spki);
+        b.addExtension(Extension.basicConstraints, true, new DERSequence(new ASN1Encodable[] {
+            ASN1Boolean.TRUE, new ASN1Integer(pathLen)}));
+        ContentSigner fixed = new ContentSigner() {
+            private final ByteArrayOutputStream ignored = new ByteArrayOutputStream();
+
+            @Override
+            public AlgorithmIdentifier getAlgorithmIdentifier() {
+                return new AlgorithmIdentifier(Oids.HAETAE_2);
+            }
+
+            @Override
+            public OutputStream getOutputStream() {
+                return ignored;
+            }
+
+            @Override
+            public byte[] getSignature() {
+                return new byte[] {1, 2, 3};
+            }
+        };
+        return b.build(fixed).getEncoded();
+    }
+
+    /** Found while writing CertificateFuzzTest: describe() (pqsign inspect) threw ArithmeticException. */
+    @ParameterizedTest
+    @ValueSource(longs = {1L << 31, 1L << 40, -1})
+    void pathLengthBeyondIntOrNegative_rejectedWhenRead(long pathLen) throws Exception {
+        byte[] der = caWithPathLength(BigInteger.valueOf(pathLen));
+        CertificateFormatException e = assertThrows(CertificateFormatException.class, () -> PqCertificate.fromDer(der));
+        assertTrue(e.getMessage().contains("pathLenConstraint"), e.getMessage());
+    }
+
+    @Test
+    void pathLengthLargestInt_readAndDescribed() throws Exception {
+        PqCertificate c = PqCertificate.fromDer(caWithPathLength(BigInteger.valueOf(Integer.MAX_VALUE)));
+        assertEquals(Integer.MAX_VALUE, c.pathLengthConstraint().orElseThrow());
+        assertTrue(PublicKeys.describe(c).contains("path length " + Integer.MAX_VALUE));
+    }
+
+    /** Found by CertificateFuzzTest (-Pfuzz run): the END line began inside the BEGIN line's dashes. */
+    @ParameterizedTest
+    @ValueSource(strings = {"-----BEGIN PUBLIC KEY------END PUBLIC KEY-----\n",
+        "-----BEGIN CERTIFICATE------END CERTIFICATE-----", "-----BEGIN X-----END X-----"})
+    void pem_endLineOverlappingBeginLine_rejectedNotCrashed(String text) {
+        CertificateFormatException e = assertThrows(CertificateFormatException.class, () -> Pem.readBlocks(text));
+        assertTrue(e.getMessage().contains("END"), e.getMessage());
+        assertThrows(CertificateFormatException.class, () -> Pem.readPublicKey(text));
+        assertThrows(CertificateFormatException.class, () -> Pem.readCertificates(text));
     }
 
     @Test

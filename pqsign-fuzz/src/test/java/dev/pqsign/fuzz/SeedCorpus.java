@@ -1,0 +1,356 @@
+package dev.pqsign.fuzz;
+
+import dev.pqsign.core.IndexedSignature;
+import dev.pqsign.haetae.HaetaeEngine;
+import dev.pqsign.haetae.HaetaeKeyPair;
+import dev.pqsign.haetae.HaetaeParameterSet;
+import dev.pqsign.haetae.HaetaeSampler;
+import dev.pqsign.haetae.HaetaeSigner;
+import dev.pqsign.state.FileStateStore;
+import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.ReadingMessage;
+import dev.pqsign.telemetry.ReadingText;
+import dev.pqsign.telemetry.ReplayGuard;
+import dev.pqsign.telemetry.SlotFileStore;
+import dev.pqsign.testing.MemoryStateStore;
+import dev.pqsign.x509.Pem;
+import dev.pqsign.x509.PqCertificate;
+import dev.pqsign.x509.PqPublicKey;
+import dev.pqsign.x509.PublicKeys;
+import dev.pqsign.xmss.XmssKeySplit;
+import dev.pqsign.xmss.XmssKeyState;
+import dev.pqsign.xmss.XmssParameterSet;
+import dev.pqsign.xmss.XmssSignatures;
+import dev.pqsign.xmss.XmssStatefulSigner;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.bouncycastle.asn1.ASN1Boolean;
+import org.bouncycastle.asn1.ASN1Encodable;
+import org.bouncycastle.asn1.ASN1Integer;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.DERSequence;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.operator.ContentSigner;
+
+/**
+ * Generates the committed seed corpus of every fuzz target, deterministically: the keys come from
+ * {@link FuzzKeys}, the signatures from deterministic signing (XMSS indices 0, 1, 2 in order; HAETAE
+ * with fixed randomness), the certificates from fixed templates. {@link SeedCorpusTest} checks that
+ * the committed files are exactly what this produces.
+ *
+ * <p>Each seed lands in {@code <package>/<TargetClass>Inputs/fuzz/<name>}, the directory Jazzer's
+ * JUnit integration reads a target's inputs from. Regenerate after changing this class or
+ * {@link FuzzKeys} with {@code ./mvnw -pl pqsign-fuzz -am test-compile} and then running this
+ * class's {@code main} with the module's {@code src/test/resources} as argument (see docs/fuzzing.md).
+ */
+final class SeedCorpus {
+    static final String PACKAGE_DIR = "dev/pqsign/fuzz";
+
+    private SeedCorpus() {
+    }
+
+    /** Writes the corpus under {@code args[0]} (a test resources directory). */
+    public static void main(String[] args) throws IOException {
+        Path root = Paths.get(args[0]);
+        for (Map.Entry<String, byte[]> e : generate().entrySet()) {
+            Path p = root.resolve(e.getKey());
+            Files.createDirectories(p.getParent());
+            Files.write(p, e.getValue());
+        }
+    }
+
+    /** Resource path (relative to the test resources root) → content, sorted by path. */
+    static Map<String, byte[]> generate() throws IOException {
+        Map<String, byte[]> out = new TreeMap<>();
+        Path tmp = Files.createTempDirectory("pqsign-seeds");
+        try {
+            xmssSignatures(out, tmp);
+            xmssKeys(out);
+            haetaeSignatures(out);
+            haetaeKeys(out);
+            certificates(out);
+            signedReadings(out, tmp);
+            replayMarks(out, tmp);
+        } finally {
+            deleteTree(tmp);
+        }
+        return out;
+    }
+
+    /** Key material the targets load instead of generating it: {@code <package>/material/<name>}. */
+    static String material(String name) {
+        return PACKAGE_DIR + "/material/" + name;
+    }
+
+    static String inputs(Class<?> target, String name) {
+        return PACKAGE_DIR + "/" + target.getSimpleName() + "Inputs/fuzz/" + name;
+    }
+
+    private static void xmssSignatures(Map<String, byte[]> out, Path tmp) throws IOException {
+        for (int i = 0; i < FuzzKeys.XMSS_SETS.size(); i++) {
+            XmssParameterSet set = FuzzKeys.XMSS_SETS.get(i);
+            for (byte[] sig : xmssSign(set, tmp, 3)) {
+                long index = XmssSignatures.index(set, sig);
+                out.put(inputs(XmssSignatureFuzzTest.class, fileName(set.setName()) + "-index" + index),
+                        prefixed((byte) i, sig));
+            }
+        }
+    }
+
+    private static void xmssKeys(Map<String, byte[]> out) {
+        for (XmssParameterSet set : FuzzKeys.XMSS_SETS) {
+            String name = fileName(set.setName());
+            out.put(inputs(XmssKeyFuzzTest.class, name + "-public"), prefixed((byte) 0, FuzzKeys.xmss(set).publicKey().encoded()));
+            out.put(material(FuzzKeys.xmssPublicKeyFile(set)), FuzzKeys.xmss(set).publicKey().encoded());
+            XmssKeyState fresh = XmssKeyState.fresh(FuzzKeys.xmss(set));
+            out.put(inputs(XmssKeyFuzzTest.class, name + "-state-fresh"), prefixed((byte) 1, fresh.encode()));
+            out.put(inputs(XmssKeyFuzzTest.class, name + "-state-range"), prefixed((byte) 2, secondHalf(fresh)));
+        }
+    }
+
+    /** A state of the key's second half of indices: what {@code pqsign key split --parts 2} writes. */
+    private static byte[] secondHalf(XmssKeyState fresh) {
+        byte[][] part = new byte[1][];
+        try {
+            XmssKeySplit.split(MemoryStateStore.holding(fresh.encode()), 2, new XmssKeySplit.PartWriter() {
+                @Override
+                public void checkAbsent(int n) {
+                }
+
+                @Override
+                public void create(int n, byte[] encodedState) {
+                    part[0] = encodedState.clone();
+                }
+
+                @Override
+                public String describe(int n) {
+                    return "seed part " + n;
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return part[0];
+    }
+
+    private static void haetaeSignatures(Map<String, byte[]> out) {
+        for (int i = 0; i < FuzzKeys.HAETAE_SETS.size(); i++) {
+            HaetaeParameterSet set = FuzzKeys.HAETAE_SETS.get(i);
+            for (HaetaeSampler sampler : HaetaeSampler.values()) {
+                for (int k = 0; k < 2; k++) {
+                    out.put(inputs(HaetaeSignatureFuzzTest.class, set.setName() + "-" + sampler + "-" + k),
+                            prefixed((byte) i, haetaeSign(set, sampler, k)));
+                }
+            }
+        }
+    }
+
+    private static void haetaeKeys(Map<String, byte[]> out) {
+        for (int i = 0; i < FuzzKeys.HAETAE_SETS.size(); i++) {
+            HaetaeParameterSet set = FuzzKeys.HAETAE_SETS.get(i);
+            HaetaeKeyPair kp = FuzzKeys.haetae(set);
+            out.put(inputs(HaetaeKeyFuzzTest.class, set.setName() + "-public"), prefixed((byte) 0, kp.publicKey().getEncoded()));
+            // private keys: mode 2c + 1 with c = set + 3 engine + 6 sampler (see HaetaeKeyFuzzTest)
+            out.put(inputs(HaetaeKeyFuzzTest.class, set.setName() + "-private-fast-v120"),
+                    prefixed((byte) (2 * i + 1), kp.privateKey().getEncoded()));
+            out.put(inputs(HaetaeKeyFuzzTest.class, set.setName() + "-private-compact-v112"),
+                    prefixed((byte) (2 * (i + 3 + 6) + 1), kp.privateKey().getEncoded()));
+        }
+    }
+
+    private static void certificates(Map<String, byte[]> out) throws IOException {
+        List<PqCertificate> all = FuzzCertificates.issue();
+        String[] names = FuzzCertificates.NAMES;
+        // mode = 4 * time + kind; time 1 lies inside every validity period (see CertificateFuzzTest)
+        for (int i = 0; i < all.size(); i++) {
+            PqCertificate c = all.get(i);
+            out.put(material(FuzzCertificates.file(i)), c.encoded());
+            out.put(inputs(CertificateFuzzTest.class, names[i] + ".der"), prefixed((byte) 4, c.encoded()));
+            out.put(inputs(CertificateFuzzTest.class, names[i] + ".pem"), prefixed((byte) 4, ascii(Pem.write(c))));
+            out.put(inputs(CertificateFuzzTest.class, names[i] + "-key.der"),
+                    prefixed((byte) 6, PublicKeys.encode(c.publicKey())));
+            out.put(inputs(CertificateFuzzTest.class, names[i] + "-key.pem"),
+                    prefixed((byte) 7, ascii(Pem.write(c.publicKey()))));
+        }
+        // regression for the pathLenConstraint finding (docs/fuzzing.md): parsed only up to the check
+        out.put(inputs(CertificateFuzzTest.class, "ca-pathlen-2pow40.der"),
+                prefixed((byte) 4, caWithPathLength(BigInteger.ONE.shiftLeft(40))));
+        out.put(inputs(CertificateFuzzTest.class, "ca-pathlen-intmax.der"),
+                prefixed((byte) 4, caWithPathLength(BigInteger.valueOf(Integer.MAX_VALUE))));
+        out.put(inputs(CertificateFuzzTest.class, "chain-sensor-h.pem"),
+                prefixed((byte) 5, ascii(Pem.write(List.of(all.get(2), all.get(1))))));
+        out.put(inputs(CertificateFuzzTest.class, "chain-sensor-x.pem"),
+                prefixed((byte) 5, ascii(Pem.write(List.of(all.get(3), all.get(0))))));
+    }
+
+    /**
+     * A CA certificate with the given pathLenConstraint whose signature is three fixed bytes (the
+     * certificate target parses and describes before anything verifies it).
+     */
+    static byte[] caWithPathLength(BigInteger pathLen) throws IOException {
+        SubjectPublicKeyInfo spki = PublicKeys.toSubjectPublicKeyInfo(
+                PqPublicKey.of(FuzzKeys.haetae(HaetaeParameterSet.HAETAE_2).publicKey()));
+        X509v3CertificateBuilder b = new X509v3CertificateBuilder(new X500Name("CN=pathlen"), BigInteger.valueOf(5),
+                Date.from(FuzzCertificates.NOT_BEFORE), Date.from(FuzzCertificates.LEAF_NOT_AFTER),
+                new X500Name("CN=pathlen"), spki);
+        b.addExtension(Extension.basicConstraints, true,
+                new DERSequence(new ASN1Encodable[] {ASN1Boolean.TRUE, new ASN1Integer(pathLen)}));
+        return b.build(new FixedSignature()).getEncoded();
+    }
+
+    /** A content signer whose "signature" is always {1, 2, 3}, under the HAETAE-2 algorithm identifier. */
+    private static final class FixedSignature implements ContentSigner {
+        private final ByteArrayOutputStream ignored = new ByteArrayOutputStream();
+
+        @Override
+        public AlgorithmIdentifier getAlgorithmIdentifier() {
+            return new AlgorithmIdentifier(new ASN1ObjectIdentifier(HaetaeParameterSet.HAETAE_2.oid()));
+        }
+
+        @Override
+        public OutputStream getOutputStream() {
+            return ignored;
+        }
+
+        @Override
+        public byte[] getSignature() {
+            return new byte[] {1, 2, 3};
+        }
+    }
+
+    private static void signedReadings(Map<String, byte[]> out, Path tmp) throws IOException {
+        XmssParameterSet xs = SignedReadingFuzzTest.XMSS_SET;
+        HaetaeParameterSet hs = SignedReadingFuzzTest.HAETAE_SET;
+        Instant t0 = Instant.parse("2026-03-01T12:00:00Z");
+        try (FileStateStore store = FileStateStore.open(tmp.resolve("readings.state"))) {
+            XmssStatefulSigner.create(store, FuzzKeys.xmss(xs));
+            try (XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
+                for (int k = 0; k < 3; k++) {
+                    String text = ReadingText.format(1500 + 12.5 * k, t0.plusSeconds(k));
+                    IndexedSignature s = signer.signIndexed(
+                            i -> ReadingMessage.encode(xs.setName(), i, text.getBytes(StandardCharsets.UTF_8)));
+                    byte[] message = ReadingMessage.encode(xs.setName(), s.index(), text.getBytes(StandardCharsets.UTF_8));
+                    out.put(inputs(SignedReadingFuzzTest.class, "message-xmss-" + k), prefixed((byte) 0, message));
+                    out.put(inputs(SignedReadingFuzzTest.class, "published-xmss-" + k), prefixed((byte) 1,
+                            new SignedReadingFuzzTest.Published(s.index(), text, xs.setName(), s.signature()).encode()));
+                    out.put(inputs(OperatorValuesFuzzTest.class, "read-xmss-" + k), OperatorValuesFuzzTest.Values.encode(
+                            text, s.signature(), s.index(), xs.setName(), keyId(FuzzKeys.xmss(xs).publicKey().encoded()),
+                            40.5, 1_000_000L * k, 1_000_000L * k + 50_000_000L, k + 1));
+                }
+            }
+        }
+        for (int k = 0; k < 2; k++) {
+            String text = ReadingText.format(900 + 3.25 * k, t0.plusSeconds(60 + k));
+            byte[] message = ReadingMessage.encode(hs.setName(), k, text.getBytes(StandardCharsets.UTF_8));
+            // The signer draws its 32 bytes of randomness from the stream named here.
+            byte[] sig = new HaetaeSigner(FuzzKeys.haetae(hs).privateKey(), new byte[0], HaetaeSampler.V1_1_2,
+                    HaetaeEngine.FAST, new DeterministicRandom("reading randomness " + k)).sign(message);
+            out.put(inputs(SignedReadingFuzzTest.class, "published-haetae-" + k), prefixed((byte) 3,
+                    new SignedReadingFuzzTest.Published(k, text, hs.setName(), sig).encode()));
+            out.put(inputs(OperatorValuesFuzzTest.class, "read-haetae-" + k), OperatorValuesFuzzTest.Values.encode(
+                    text, sig, k, hs.setName(), keyId(FuzzKeys.haetae(hs).publicKey().getEncoded()), 0.8,
+                    1_000_000L * k, 1_000_000L * k + 2_000_000L, k + 10));
+        }
+    }
+
+    private static void replayMarks(Map<String, byte[]> out, Path tmp) throws IOException {
+        // a mark file after readings of two keys, as ReplayGuard writes it
+        Path dir = tmp.resolve("marks");
+        try (ReplayGuard g = ReplayGuard.inDirectory(dir)) {
+            g.tryAccept(ReplayMarkFuzzTest.KEY_A, 3);
+            g.tryAccept(ReplayMarkFuzzTest.KEY_B, 0);
+            g.tryAccept(ReplayMarkFuzzTest.KEY_A, 9);
+        }
+        out.put(inputs(ReplayMarkFuzzTest.class, "mark-file"),
+                prefixed((byte) 0, Files.readAllBytes(dir.resolve(ReplayGuard.MARK_FILE_NAME))));
+        // the 45-byte per-key state of earlier versions: "PQRG", version 1, key id, next acceptable index
+        byte[] state = ByteBuffer.allocate(45).put("PQRG".getBytes(StandardCharsets.US_ASCII)).put((byte) 1)
+                .put(ReplayMarkFuzzTest.KEY_A.bytes()).putLong(7).array();
+        Path slots = tmp.resolve("legacy.marks");
+        try (SlotFileStore s = SlotFileStore.open(slots)) {
+            s.create(state);
+        }
+        out.put(inputs(ReplayMarkFuzzTest.class, "legacy-slot-file"), prefixed((byte) 1, Files.readAllBytes(slots)));
+        out.put(inputs(ReplayMarkFuzzTest.class, "legacy-replay-file"), prefixed((byte) 2, state));
+    }
+
+    private static byte[] keyId(byte[] publicKeyEncoding) {
+        return KeyId.ofPublicKey(publicKeyEncoding).bytes();
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Signature number {@code k} of the fixed HAETAE key of {@code set}: fixed randomness, fast engine. */
+    static byte[] haetaeSign(HaetaeParameterSet set, HaetaeSampler sampler, int k) {
+        // The signer draws its 32 bytes of randomness from the stream named here.
+        HaetaeSigner signer = new HaetaeSigner(FuzzKeys.haetae(set).privateKey(), FuzzKeys.CONTEXT, sampler,
+                HaetaeEngine.FAST, new DeterministicRandom("haetae signing " + set.setName() + " " + sampler + " " + k));
+        return signer.sign(FuzzKeys.MESSAGE);
+    }
+
+    /** The committed index-0 signature of the fixed XMSS key of {@code set} over {@link FuzzKeys#MESSAGE}. */
+    static byte[] xmssSignature(XmssParameterSet set) {
+        byte[] seed = FuzzKeys.resource(inputs(XmssSignatureFuzzTest.class, fileName(set.setName()) + "-index0"));
+        return Arrays.copyOfRange(seed, 1, seed.length);
+    }
+
+    /** The first {@code count} signatures of the fixed key of {@code set} over {@link FuzzKeys#MESSAGE}. */
+    static byte[][] xmssSign(XmssParameterSet set, Path tmp, int count) throws IOException {
+        Path file = tmp.resolve(fileName(set.setName()) + ".state");
+        byte[][] sigs = new byte[count][];
+        try (FileStateStore store = FileStateStore.open(file)) {
+            XmssStatefulSigner.create(store, FuzzKeys.xmss(set));
+            try (XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
+                for (int k = 0; k < count; k++) {
+                    sigs[k] = signer.sign(FuzzKeys.MESSAGE);
+                }
+            }
+        }
+        return sigs;
+    }
+
+    static byte[] prefixed(byte b, byte[] rest) {
+        byte[] out = new byte[rest.length + 1];
+        out[0] = b;
+        System.arraycopy(rest, 0, out, 1, rest.length);
+        return out;
+    }
+
+    static String fileName(String setName) {
+        return setName.replace('/', '-');
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}
