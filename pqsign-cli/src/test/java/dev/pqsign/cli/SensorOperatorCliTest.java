@@ -198,7 +198,7 @@ class SensorOperatorCliTest {
             assertEquals(List.of("GAP from=1 to=1 missing=1"), lines(out, "GAP "), out);
             assertEquals(1, lines(out, "DUPLICATE index=0 ").size(), out);
             assertTrue(out.contains("summary: 5 readings, ACCEPTED 2, BAD_SIGNATURE 1, REPLAYED 1, MALFORMED 0"), out);
-            assertTrue(out.contains("DUPLICATE 1, INDEX_REUSE 0, GAP 1 (1 missing)"), out);
+            assertTrue(out.contains("DUPLICATE 1, INDEX_REUSE 0, GAP 1, RETIRED_KEY 0, HANDOVER 0, HANDOVER_REJECTED 0 (1 missing)"), out);
             List<String> json = Files.readAllLines(dir.resolve("verdicts.jsonl"));
             List<String> verdicts = json.stream().map(l -> l.replaceAll(".*\"verdict\":\"([A-Z_]+)\".*", "$1")).toList();
             assertEquals(List.of("ACCEPTED", "REJECTED", "GAP", "ACCEPTED", "REJECTED", "DUPLICATE"), verdicts, json.toString());
