@@ -704,7 +704,8 @@ public final class Operator implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (UaException | RuntimeException e) {
-                LOG.log(Level.WARNING, "{0}: backfill from the sensor's history failed: {1}", name, e.getMessage());
+                // (MessageFormat: a quote must be doubled, or the arguments are not substituted)
+                LOG.log(Level.WARNING, "{0}: backfill from the sensor''s history failed: {1}", name, String.valueOf(e));
             }
         }
 
