@@ -16,8 +16,7 @@ import org.bouncycastle.crypto.signers.XMSSSigner;
 
 /** BouncyCastle 1.87's XMSS / XMSS^MT (lightweight API) for the SHA-256 n = 32 sets. */
 final class BcXmss {
-    private BcXmss() {
-    }
+    private BcXmss() {}
 
     static AsymmetricCipherKeyPair keyPair(XmssParameterSet p, SecureRandom rnd) {
         if (p.family() == XmssParameterSet.Family.XMSS) {
@@ -26,8 +25,8 @@ final class BcXmss {
             return g.generateKeyPair();
         }
         XMSSMTKeyPairGenerator g = new XMSSMTKeyPairGenerator();
-        g.init(new XMSSMTKeyGenerationParameters(new XMSSMTParameters(p.height(), p.layers(), new SHA256Digest()),
-                rnd));
+        g.init(new XMSSMTKeyGenerationParameters(
+                new XMSSMTParameters(p.height(), p.layers(), new SHA256Digest()), rnd));
         return g.generateKeyPair();
     }
 
@@ -36,6 +35,8 @@ final class BcXmss {
     }
 
     static long remaining(Signer s) {
-        return s instanceof XMSSSigner ? ((XMSSSigner) s).getUsagesRemaining() : ((XMSSMTSigner) s).getUsagesRemaining();
+        return s instanceof XMSSSigner
+                ? ((XMSSSigner) s).getUsagesRemaining()
+                : ((XMSSMTSigner) s).getUsagesRemaining();
     }
 }

@@ -69,6 +69,7 @@ public class HaetaeBenchmark {
         byte[] signature;
         /** A second key and signature: alternating keys defeats FAST's per-thread cache of the expanded A. */
         HaetaeVerifier otherVerifier;
+
         byte[] otherSignature;
         boolean flip;
 
@@ -83,8 +84,9 @@ public class HaetaeBenchmark {
             signature = signer.sign(MESSAGE);
             HaetaeKeyPair other = HaetaeKeyPairGenerator.generate(params, random, eng);
             otherVerifier = new HaetaeVerifier(other.publicKey(), new byte[0], eng);
-            otherSignature = new HaetaeSigner(other.privateKey(), new byte[0], HaetaeSampler.valueOf(sampler), eng,
-                    random).sign(MESSAGE);
+            otherSignature = new HaetaeSigner(
+                            other.privateKey(), new byte[0], HaetaeSampler.valueOf(sampler), eng, random)
+                    .sign(MESSAGE);
         }
     }
 
@@ -102,7 +104,8 @@ public class HaetaeBenchmark {
 
         @Setup(Level.Trial)
         public void setUp() {
-            HAETAEParameters p = set.equals("HAETAE-2") ? HAETAEParameters.haetae2
+            HAETAEParameters p = set.equals("HAETAE-2")
+                    ? HAETAEParameters.haetae2
                     : set.equals("HAETAE-3") ? HAETAEParameters.haetae3 : HAETAEParameters.haetae5;
             generator = new HAETAEKeyPairGenerator();
             generator.init(new HAETAEKeyGenerationParameters(random, p));

@@ -36,16 +36,18 @@ public final class SignLatency {
     /** Key loads per set whose median is reported. */
     private static final int LOADS = 7;
 
-    private SignLatency() {
-    }
+    private SignLatency() {}
 
     public static void main(String[] args) throws Exception {
         int count = args.length > 0 ? Integer.parseInt(args[0]) : 1024;
-        String[] sets = args.length > 1 ? Arrays.copyOfRange(args, 1, args.length)
-                : new String[] {"XMSSMT-SHA2_10/2_256", "XMSSMT-SHA2_20/4_256", "XMSSMT-SHA2_30/6_256",
-                    "XMSSMT-SHA2_20/2_256"};
-        System.out.printf("%-22s %-13s %8s %9s %9s %9s %9s %8s %5s %10s%n", "SET", "IMPL", "N", "LOAD ms", "p50 ms",
-                "p99 ms", "max ms", "max/p50", "GCs", "alloc/sig");
+        String[] sets = args.length > 1
+                ? Arrays.copyOfRange(args, 1, args.length)
+                : new String[] {
+                    "XMSSMT-SHA2_10/2_256", "XMSSMT-SHA2_20/4_256", "XMSSMT-SHA2_30/6_256", "XMSSMT-SHA2_20/2_256"
+                };
+        System.out.printf(
+                "%-22s %-13s %8s %9s %9s %9s %9s %8s %5s %10s%n",
+                "SET", "IMPL", "N", "LOAD ms", "p50 ms", "p99 ms", "max ms", "max/p50", "GCs", "alloc/sig");
         for (String name : sets) {
             XmssParameterSet p = XmssParameterSet.byName(name).orElseThrow();
             for (int w = 0; w < WARMUP_RUNS; w++) {
@@ -59,8 +61,8 @@ public final class SignLatency {
 
     private static void run(XmssParameterSet p, int count, boolean warmup) {
         SecureRandom rnd = new SecureRandom();
-        XmssPrivateKey key = XmssKeyGenerator.generate(p, WotsDerivation.SP800_208, rnd,
-                Runtime.getRuntime().availableProcessors(), null);
+        XmssPrivateKey key = XmssKeyGenerator.generate(
+                p, WotsDerivation.SP800_208, rnd, Runtime.getRuntime().availableProcessors(), null);
         // Key load is one short call: take the median of LOADS opens (each from the encoded state,
         // as after a restart) instead of one sample that may land on a JIT compilation or a GC.
         double[] loads = new double[LOADS];
@@ -70,7 +72,8 @@ public final class SignLatency {
                 signer.close();
             }
             long t0 = System.nanoTime();
-            signer = XmssStatefulSigner.open(MemoryStateStore.holding(XmssKeyState.fresh(key).encode()));
+            signer = XmssStatefulSigner.open(
+                    MemoryStateStore.holding(XmssKeyState.fresh(key).encode()));
             loads[i] = (System.nanoTime() - t0) / 1e6;
         }
         Arrays.sort(loads);
@@ -117,8 +120,17 @@ public final class SignLatency {
         double p50 = s[s.length / 2];
         double p99 = s[(int) Math.ceil(0.99 * s.length) - 1];
         double max = s[s.length - 1];
-        System.out.printf("%-22s %-13s %8d %9.2f %9.3f %9.3f %9.3f %8.1f %5d %10d%n", p.setName(), impl, t.length, load,
-                p50, p99, max, max / p50, after.collections - before.collections,
+        System.out.printf(
+                "%-22s %-13s %8d %9.2f %9.3f %9.3f %9.3f %8.1f %5d %10d%n",
+                p.setName(),
+                impl,
+                t.length,
+                load,
+                p50,
+                p99,
+                max,
+                max / p50,
+                after.collections - before.collections,
                 (after.allocated - before.allocated) / t.length);
     }
 
@@ -129,13 +141,14 @@ public final class SignLatency {
     private record Heap(long collections, long allocated) {
         static Heap now() {
             long gcs = 0;
-            for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory
-                    .getGarbageCollectorMXBeans()) {
+            for (java.lang.management.GarbageCollectorMXBean gc :
+                    java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
                 gcs += Math.max(0, gc.getCollectionCount());
             }
             long bytes = java.lang.management.ManagementFactory.getThreadMXBean()
-                    instanceof com.sun.management.ThreadMXBean sun
-                    ? sun.getThreadAllocatedBytes(Thread.currentThread().getId()) : -1;
+                            instanceof com.sun.management.ThreadMXBean sun
+                    ? sun.getThreadAllocatedBytes(Thread.currentThread().getId())
+                    : -1;
             return new Heap(gcs, bytes);
         }
     }

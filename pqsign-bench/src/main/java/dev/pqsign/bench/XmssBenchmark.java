@@ -65,8 +65,8 @@ public class XmssBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         params = XmssParameterSet.byName(set).orElseThrow();
-        key = XmssKeyGenerator.generate(params, WotsDerivation.SP800_208, random,
-                Runtime.getRuntime().availableProcessors(), null);
+        key = XmssKeyGenerator.generate(
+                params, WotsDerivation.SP800_208, random, Runtime.getRuntime().availableProcessors(), null);
         signer = openSigner();
         verifier = new XmssVerifier(key.publicKey());
         signature = signer.sign(message);
@@ -81,7 +81,8 @@ public class XmssBenchmark {
     }
 
     private XmssStatefulSigner openSigner() {
-        return XmssStatefulSigner.open(MemoryStateStore.holding(XmssKeyState.fresh(key).encode()));
+        return XmssStatefulSigner.open(
+                MemoryStateStore.holding(XmssKeyState.fresh(key).encode()));
     }
 
     @TearDown(Level.Trial)
@@ -91,8 +92,8 @@ public class XmssBenchmark {
 
     @Benchmark
     public Object keygen_pqsign() {
-        return XmssKeyGenerator.generate(params, WotsDerivation.SP800_208, random,
-                Runtime.getRuntime().availableProcessors(), null);
+        return XmssKeyGenerator.generate(
+                params, WotsDerivation.SP800_208, random, Runtime.getRuntime().availableProcessors(), null);
     }
 
     @Benchmark

@@ -91,8 +91,12 @@ public class XmssHashBenchmark {
     public void setUp() throws NoSuchAlgorithmException {
         XmssParameterSet p = XmssParameterSet.byName(set).orElseThrow();
         sha256 = MessageDigest.getInstance("SHA-256");
-        key = XmssKeyGenerator.generate(p, WotsDerivation.SP800_208, new SecureRandom(),
-                Runtime.getRuntime().availableProcessors(), null);
+        key = XmssKeyGenerator.generate(
+                p,
+                WotsDerivation.SP800_208,
+                new SecureRandom(),
+                Runtime.getRuntime().availableProcessors(),
+                null);
         signer = open();
         verifier = new XmssVerifier(key.publicKey());
         signature = signer.sign(message);
@@ -102,7 +106,8 @@ public class XmssHashBenchmark {
     }
 
     private XmssStatefulSigner open() {
-        return XmssStatefulSigner.open(MemoryStateStore.holding(XmssKeyState.fresh(key).encode()));
+        return XmssStatefulSigner.open(
+                MemoryStateStore.holding(XmssKeyState.fresh(key).encode()));
     }
 
     @TearDown(Level.Trial)

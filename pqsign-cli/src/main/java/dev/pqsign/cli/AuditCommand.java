@@ -20,20 +20,32 @@ import picocli.CommandLine.Option;
  * {@code pqsign audit}: re-verifies an operator's archived JSON Lines from the sensor's first public
  * key alone, across every key rollover recorded in it. Exit 0 only when the whole history verifies.
  */
-@Command(name = "audit", description = {"Re-verify an operator's JSON Lines (--jsonl) from the sensor's first public key,",
-        "following every key handover in it. Exit 0 only if every reading verifies and nothing is missing or reused;",
-        "1 otherwise; 2 for unreadable input."})
+@Command(
+        name = "audit",
+        description = {
+            "Re-verify an operator's JSON Lines (--jsonl) from the sensor's first public key,",
+            "following every key handover in it. Exit 0 only if every reading verifies and nothing is missing or reused;",
+            "1 otherwise; 2 for unreadable input."
+        })
 final class AuditCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--pub", required = true, description = "The sensor's first public key (generation 0: DIR/key.pub of its key directory).")
+    @Option(
+            names = "--pub",
+            required = true,
+            description = "The sensor's first public key (generation 0: DIR/key.pub of its key directory).")
     Path pub;
 
-    @Option(names = "--params", description = "Parameter set of --pub, for a raw key or a type code shared by XMSS and XMSS^MT.")
+    @Option(
+            names = "--params",
+            description = "Parameter set of --pub, for a raw key or a type code shared by XMSS and XMSS^MT.")
     String params;
 
-    @Option(names = "--jsonl", required = true, description = "The operator's JSON Lines file, or - for standard input.")
+    @Option(
+            names = "--jsonl",
+            required = true,
+            description = "The operator's JSON Lines file, or - for standard input.")
     String jsonl;
 
     @Override
@@ -48,10 +60,19 @@ final class AuditCommand implements Callable<Integer> {
             throw CliException.usage(jsonl + ": " + e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.printf("audit: %d lines, %d readings verified, %d duplicates, %d rejected, %d missing, %d index reuses;"
-                + " %d key handovers followed (generation %d), %d handover alarms: %s%n", r.lines(), r.accepted(),
-                r.duplicates(), r.rejected(), r.gaps(), r.indexReuse(), r.handoversFollowed(), r.generation(),
-                r.handoverAlarms(), r.passed() ? "PASSED" : "FAILED");
+        out.printf(
+                "audit: %d lines, %d readings verified, %d duplicates, %d rejected, %d missing, %d index reuses;"
+                        + " %d key handovers followed (generation %d), %d handover alarms: %s%n",
+                r.lines(),
+                r.accepted(),
+                r.duplicates(),
+                r.rejected(),
+                r.gaps(),
+                r.indexReuse(),
+                r.handoversFollowed(),
+                r.generation(),
+                r.handoverAlarms(),
+                r.passed() ? "PASSED" : "FAILED");
         for (String p : r.problems()) {
             out.println("  " + SensorCommand.printable(p));
         }

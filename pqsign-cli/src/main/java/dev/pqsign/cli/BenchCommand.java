@@ -22,17 +22,23 @@ import picocli.CommandLine.Option;
  * HAETAE-2/3/5 and ML-DSA, pqsign beside BouncyCastle 1.87 in the same run; sizes, SHA-256
  * compressions per XMSS operation, allocation per operation and the OPC UA demo's end-to-end latency.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, description = {
-    "Measure keygen, sign and verify (median, p99, max) of XMSS^MT, HAETAE and ML-DSA, pqsign beside "
-        + "BouncyCastle 1.87; sizes, SHA-256 compressions per XMSS operation, allocated bytes per operation, "
-        + "and OPC UA end-to-end latency over the ethernet and 5g link profiles.",
-    "The full run takes about 8-10 minutes on 2 cores, --quick about 2-3. Progress goes to stderr, a summary to stdout."})
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Measure keygen, sign and verify (median, p99, max) of XMSS^MT, HAETAE and ML-DSA, pqsign beside "
+                    + "BouncyCastle 1.87; sizes, SHA-256 compressions per XMSS operation, allocated bytes per operation, "
+                    + "and OPC UA end-to-end latency over the ethernet and 5g link profiles.",
+            "The full run takes about 8-10 minutes on 2 cores, --quick about 2-3. Progress goes to stderr, a summary to stdout."
+        })
 final class BenchCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--quick", description = "Short warm-up and measuring time per case (about 2-3 minutes on 2 cores).")
+    @Option(
+            names = "--quick",
+            description = "Short warm-up and measuring time per case (about 2-3 minutes on 2 cores).")
     boolean quick;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Write all results as JSON to FILE.")
@@ -41,8 +47,12 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--out-dir", paramLabel = "DIR", description = "Write report.md and SVG charts into DIR.")
     Path outDir;
 
-    @Option(names = "--schemes", split = ",", paramLabel = "NAME",
-            description = "Only these schemes (comma-separated), e.g. XMSSMT-SHA2_10/2_256,HAETAE-2,ML-DSA-44. Default: all.")
+    @Option(
+            names = "--schemes",
+            split = ",",
+            paramLabel = "NAME",
+            description =
+                    "Only these schemes (comma-separated), e.g. XMSSMT-SHA2_10/2_256,HAETAE-2,ML-DSA-44. Default: all.")
     List<String> schemes = List.of();
 
     @Option(names = "--no-bouncycastle", description = "Skip BouncyCastle (and so ML-DSA).")
@@ -58,10 +68,14 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         checkOutputs();
-        String command = "pqsign " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
-        BenchOptions o = quick ? BenchOptions.quick(command, line -> log(err, line))
+        String command =
+                "pqsign " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        BenchOptions o = quick
+                ? BenchOptions.quick(command, line -> log(err, line))
                 : BenchOptions.full(command, line -> log(err, line));
-        o = o.withSchemes(schemes).withBouncyCastle(!noBouncyCastle).withHashCounts(!noHashCounts)
+        o = o.withSchemes(schemes)
+                .withBouncyCastle(!noBouncyCastle)
+                .withHashCounts(!noHashCounts)
                 .withOpcua(!noOpcua);
         BenchReport r = BenchRunner.run(o);
         if (json != null) {
@@ -71,19 +85,48 @@ final class BenchCommand implements Callable<Integer> {
             MarkdownReport.write(r, outDir);
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.printf(Locale.ROOT, "%-22s %-7s %-22s %3s %11s %11s %11s %6s%n", "SCHEME", "OP", "IMPL", "THR", "MEDIAN ms",
-                "P99 ms", "MAX ms", "N");
+        out.printf(
+                Locale.ROOT,
+                "%-22s %-7s %-22s %3s %11s %11s %11s %6s%n",
+                "SCHEME",
+                "OP",
+                "IMPL",
+                "THR",
+                "MEDIAN ms",
+                "P99 ms",
+                "MAX ms",
+                "N");
         for (BenchReport.Result x : r.results()) {
-            out.printf(Locale.ROOT, "%-22s %-7s %-22s %3d %11.4f %11.4f %11.4f %6d%n", x.scheme(), x.op(), x.impl(),
-                    x.threads(), x.stats().median(), x.stats().p99(), x.stats().max(), x.stats().n());
+            out.printf(
+                    Locale.ROOT,
+                    "%-22s %-7s %-22s %3d %11.4f %11.4f %11.4f %6d%n",
+                    x.scheme(),
+                    x.op(),
+                    x.impl(),
+                    x.threads(),
+                    x.stats().median(),
+                    x.stats().p99(),
+                    x.stats().max(),
+                    x.stats().n());
         }
         for (BenchReport.OpcuaRun x : r.opcua()) {
-            out.printf(Locale.ROOT, "opcua %-8s %-22s end-to-end median %.2f ms p99 %.2f ms max %.2f ms (n %d)%n",
-                    x.link(), x.scheme(), x.endToEnd().median(), x.endToEnd().p99(), x.endToEnd().max(),
+            out.printf(
+                    Locale.ROOT,
+                    "opcua %-8s %-22s end-to-end median %.2f ms p99 %.2f ms max %.2f ms (n %d)%n",
+                    x.link(),
+                    x.scheme(),
+                    x.endToEnd().median(),
+                    x.endToEnd().p99(),
+                    x.endToEnd().max(),
                     x.endToEnd().n());
         }
-        out.printf(Locale.ROOT, "%d cores, load average %.2f → %.2f, %.0f s%n", r.machine().cores(),
-                r.machine().loadStart(), r.machine().loadEnd(), r.seconds());
+        out.printf(
+                Locale.ROOT,
+                "%d cores, load average %.2f → %.2f, %.0f s%n",
+                r.machine().cores(),
+                r.machine().loadStart(),
+                r.machine().loadEnd(),
+                r.seconds());
         out.flush();
         return 0;
     }

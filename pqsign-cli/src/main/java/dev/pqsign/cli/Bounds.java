@@ -8,8 +8,7 @@ final class Bounds {
     /** An hour is longer than any wait for another signer's lock can sensibly be. */
     static final int MAX_LOCK_TIMEOUT = 3600;
 
-    private Bounds() {
-    }
+    private Bounds() {}
 
     /** Returns {@code value} if {@code min <= value <= max}, else refuses it naming the option. */
     static int check(String option, int value, int min, int max) {

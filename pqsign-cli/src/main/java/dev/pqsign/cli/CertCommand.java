@@ -30,7 +30,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code pqsign cert}: RFC 9802 certificates signed with XMSS / XMSS^MT (or HAETAE) keys. */
-@Command(name = "cert", description = "Create and verify X.509 certificates (RFC 9802 XMSS / XMSS^MT, HAETAE).",
+@Command(
+        name = "cert",
+        description = "Create and verify X.509 certificates (RFC 9802 XMSS / XMSS^MT, HAETAE).",
         subcommands = {CertCommand.SelfSigned.class, CertCommand.Issue.class, CertCommand.Verify.class})
 final class CertCommand implements Runnable {
     @CommandLine.Spec
@@ -89,8 +91,8 @@ final class CertCommand implements Runnable {
 
     static void write(Path out, PqCertificate cert, CommandLine.Model.CommandSpec spec) {
         String pem = Pem.write(cert);
-        String summary = String.format("%s: %s, issued by %s, valid until %s%n", out, cert.subject(), cert.issuer(),
-                cert.notAfter());
+        String summary = String.format(
+                "%s: %s, issued by %s, valid until %s%n", out, cert.subject(), cert.issuer(), cert.notAfter());
         if (OutputFiles.isStdout(out)) {
             spec.commandLine().getOut().print(pem);
             spec.commandLine().getOut().flush();
@@ -101,8 +103,12 @@ final class CertCommand implements Runnable {
         try {
             OutputFiles.write(out, pem.getBytes(StandardCharsets.US_ASCII), true);
         } catch (CliException e) {
-            throw new CliException(CliException.FAILED, e.getMessage() + "; the certificate is lost"
-                    + cert.signatureIndex().map(i -> " (index " + i + " of the key is used up)").orElse(""),
+            throw new CliException(
+                    CliException.FAILED,
+                    e.getMessage() + "; the certificate is lost"
+                            + cert.signatureIndex()
+                                    .map(i -> " (index " + i + " of the key is used up)")
+                                    .orElse(""),
                     e.getCause());
         }
         spec.commandLine().getOut().print(summary);
@@ -125,15 +131,23 @@ final class CertCommand implements Runnable {
         }
     }
 
-    @Command(name = "self-signed", description = "Create a self-signed CA certificate (burns one index of an XMSS key).")
+    @Command(
+            name = "self-signed",
+            description = "Create a self-signed CA certificate (burns one index of an XMSS key).")
     static final class SelfSigned implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--key", required = true, description = "DIR/key.state (XMSS / XMSS^MT) or DIR/key.sk (HAETAE).")
+        @Option(
+                names = "--key",
+                required = true,
+                description = "DIR/key.state (XMSS / XMSS^MT) or DIR/key.sk (HAETAE).")
         Path key;
 
-        @Option(names = "--subject", required = true, description = "Distinguished name, e.g. \"CN=Plant Root CA,O=Example\".")
+        @Option(
+                names = "--subject",
+                required = true,
+                description = "Distinguished name, e.g. \"CN=Plant Root CA,O=Example\".")
         String subject;
 
         @Option(names = "--days", defaultValue = "3650", description = "Validity in days (default 3650).")
@@ -151,8 +165,8 @@ final class CertCommand implements Runnable {
             Bounds.lockTimeout(lockTimeout);
             CertificateTemplate template = template(subject, days);
             checkOutput(out, key);
-            PqCertificate cert = withSigner(key, lockTimeout, (signer, own) -> Certificates.selfSigned(signer, own,
-                    template.ca(true)));
+            PqCertificate cert = withSigner(
+                    key, lockTimeout, (signer, own) -> Certificates.selfSigned(signer, own, template.ca(true)));
             write(out, cert, spec);
             return 0;
         }
@@ -169,10 +183,15 @@ final class CertCommand implements Runnable {
         @Option(names = "--ca-cert", required = true, description = "The CA's certificate (PEM or DER).")
         Path caCert;
 
-        @Option(names = "--pub", required = true, description = "Subject public key: key.pub of an XMSS / XMSS^MT or HAETAE key.")
+        @Option(
+                names = "--pub",
+                required = true,
+                description = "Subject public key: key.pub of an XMSS / XMSS^MT or HAETAE key.")
         Path pub;
 
-        @Option(names = "--params", description = "Parameter set of --pub when its type code is ambiguous (XMSS vs XMSS^MT).")
+        @Option(
+                names = "--params",
+                description = "Parameter set of --pub when its type code is ambiguous (XMSS vs XMSS^MT).")
         String params;
 
         @Option(names = "--subject", required = true, description = "Distinguished name of the subject.")
@@ -198,19 +217,26 @@ final class CertCommand implements Runnable {
             PqCertificate issuer = CertificateSupport.read(caCert);
             PqPublicKey subjectKey = KeyFiles.publicKey(pub, params);
             checkOutput(out, caKey, caCert, pub);
-            PqCertificate cert = withSigner(caKey, lockTimeout,
+            PqCertificate cert = withSigner(
+                    caKey,
+                    lockTimeout,
                     (signer, own) -> Certificates.issue(signer, issuer, subjectKey, subject, days, ca));
             write(out, cert, spec);
             return 0;
         }
     }
 
-    @Command(name = "verify", description = "Verify a certificate chain against a trusted root. Exit 0 valid, 1 invalid, 2 error.")
+    @Command(
+            name = "verify",
+            description = "Verify a certificate chain against a trusted root. Exit 0 valid, 1 invalid, 2 error.")
     static final class Verify implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--cert", required = true, description = "The certificate (PEM may hold the chain, leaf first).")
+        @Option(
+                names = "--cert",
+                required = true,
+                description = "The certificate (PEM may hold the chain, leaf first).")
         Path cert;
 
         @Option(names = "--trust", required = true, description = "The trusted root certificate.")
@@ -222,8 +248,9 @@ final class CertCommand implements Runnable {
             PqCertificate root = CertificateSupport.read(trust);
             ChainVerificationResult r = CertificateChainVerifier.verify(chain, root, Instant.now());
             if (r.isValid()) {
-                spec.commandLine().getOut().println("valid: " + chain.get(0).subject() + " (trusted root "
-                        + root.subject() + ")");
+                spec.commandLine()
+                        .getOut()
+                        .println("valid: " + chain.get(0).subject() + " (trusted root " + root.subject() + ")");
                 spec.commandLine().getOut().flush();
                 return 0;
             }

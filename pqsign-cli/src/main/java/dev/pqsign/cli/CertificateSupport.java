@@ -17,8 +17,7 @@ import java.util.Locale;
 
 /** Certificate input for the other commands: turns the x509 module's exceptions into CLI errors. */
 final class CertificateSupport {
-    private CertificateSupport() {
-    }
+    private CertificateSupport() {}
 
     static PqCertificate read(Path file) {
         return read(file, KeyFiles.readSmall(file, "certificate"));

@@ -28,40 +28,69 @@ import picocli.CommandLine.Option;
  * over real sockets; N readings per set, tampered and replayed readings injected, and a table like
  * the study's Table 6.
  */
-@Command(name = "demo", description = {"Signed OPC UA telemetry on loopback: sensor and operator in one process,",
-    "N readings per set, tampered and replayed readings injected, latency table (the study's Table 6)."})
+@Command(
+        name = "demo",
+        description = {
+            "Signed OPC UA telemetry on loopback: sensor and operator in one process,",
+            "N readings per set, tampered and replayed readings injected, latency table (the study's Table 6)."
+        })
 final class DemoCommand implements Callable<Integer> {
-    static final List<String> STUDY_SETS = List.of("XMSSMT-SHA2_10/2_256", "XMSSMT-SHA2_20/4_256",
-            "XMSSMT-SHA2_30/6_256");
+    static final List<String> STUDY_SETS =
+            List.of("XMSSMT-SHA2_10/2_256", "XMSSMT-SHA2_20/4_256", "XMSSMT-SHA2_30/6_256");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--data-dir", defaultValue = "pqsign-data", description = "Keys, certificates, replay state (default ./pqsign-data).")
+    @Option(
+            names = "--data-dir",
+            defaultValue = "pqsign-data",
+            description = "Keys, certificates, replay state (default ./pqsign-data).")
     Path dataDir;
 
     @Option(names = "--readings", defaultValue = "100", description = "Genuine readings per set (default 100).")
     int readings;
 
-    @Option(names = "--sets", split = ",", description = "Parameter sets (default: the study's three XMSS^MT sets). E.g. XMSSMT-SHA2_10/2_256,HAETAE-2.")
+    @Option(
+            names = "--sets",
+            split = ",",
+            description =
+                    "Parameter sets (default: the study's three XMSS^MT sets). E.g. XMSSMT-SHA2_10/2_256,HAETAE-2.")
     List<String> sets;
 
-    @Option(names = "--link", defaultValue = "loopback", description = "Link emulation: loopback (default), ethernet or 5g.")
+    @Option(
+            names = "--link",
+            defaultValue = "loopback",
+            description = "Link emulation: loopback (default), ethernet or 5g.")
     String link;
 
-    @Option(names = "--sensors", defaultValue = "1", description = "Sensors per set, each its own server and key (default 1).")
+    @Option(
+            names = "--sensors",
+            defaultValue = "1",
+            description = "Sensors per set, each its own server and key (default 1).")
     int sensors;
 
-    @Option(names = "--security", defaultValue = "none", description = "OPC UA transport security: none (default) or sign-encrypt (Basic256Sha256).")
+    @Option(
+            names = "--security",
+            defaultValue = "none",
+            description = "OPC UA transport security: none (default) or sign-encrypt (Basic256Sha256).")
     String security;
 
-    @Option(names = "--publishing-ms", defaultValue = "1", description = "Operator's publishing interval in ms (default 1).")
+    @Option(
+            names = "--publishing-ms",
+            defaultValue = "1",
+            description = "Operator's publishing interval in ms (default 1).")
     double publishingMs;
 
-    @Option(names = "--inject-every", defaultValue = "20", description = "Inject one tampered and one replayed reading after every N genuine ones (0: never).")
+    @Option(
+            names = "--inject-every",
+            defaultValue = "20",
+            description = "Inject one tampered and one replayed reading after every N genuine ones (0: never).")
     int injectEvery;
 
-    @Option(names = "--warmup", defaultValue = "20", description = "Warm-up readings per sensor, verified but not timed (default 20).")
+    @Option(
+            names = "--warmup",
+            defaultValue = "20",
+            description = "Warm-up readings per sensor, verified but not timed (default 20).")
     int warmup;
 
     /** Readings per sensor in one round of the automatic JIT warm-up (fits a 2^10-signature key). */
@@ -71,11 +100,17 @@ final class DemoCommand implements Callable<Integer> {
     /** The automatic warm-up stops after a round in which the compiler was busy less than this share of the time. */
     static final double JIT_QUIET_SHARE = 0.05;
 
-    @Option(names = "--jit-warmup", paramLabel = "N|auto", defaultValue = "auto", description = {
-        "Unreported runs of the first set with throwaway keys in a temporary directory before",
-        "measuring, so the measured run does not pay for JIT compilation. auto (default): rounds",
-        "of " + JIT_ROUND_PER_SENSOR + " readings per sensor until the JIT compiler was busy less than 5 % of a",
-        "round (at most " + JIT_MAX_ROUNDS + " rounds); N: exactly N readings in all; 0: none."})
+    @Option(
+            names = "--jit-warmup",
+            paramLabel = "N|auto",
+            defaultValue = "auto",
+            description = {
+                "Unreported runs of the first set with throwaway keys in a temporary directory before",
+                "measuring, so the measured run does not pay for JIT compilation. auto (default): rounds",
+                "of " + JIT_ROUND_PER_SENSOR
+                        + " readings per sensor until the JIT compiler was busy less than 5 % of a",
+                "round (at most " + JIT_MAX_ROUNDS + " rounds); N: exactly N readings in all; 0: none."
+            })
     String jitWarmupOption;
 
     /** Total warm-up readings, or -1 for the automatic rounds. */
@@ -95,10 +130,16 @@ final class DemoCommand implements Callable<Integer> {
             try {
                 jitWarmup = Integer.parseInt(jitWarmupOption.trim());
             } catch (NumberFormatException e) {
-                throw CliException.usage("--jit-warmup must be a number of readings or auto, got '" + jitWarmupOption + "'");
+                throw CliException.usage(
+                        "--jit-warmup must be a number of readings or auto, got '" + jitWarmupOption + "'");
             }
         }
-        if (readings < 1 || sensors < 1 || injectEvery < 0 || warmup < 0 || jitWarmup < -1 || !(publishingMs > 0)
+        if (readings < 1
+                || sensors < 1
+                || injectEvery < 0
+                || warmup < 0
+                || jitWarmup < -1
+                || !(publishingMs > 0)
                 || signing.batch < 1) {
             throw CliException.usage("need --readings >= 1, --sensors >= 1, --inject-every >= 0, --warmup >= 0, "
                     + "--jit-warmup >= 0 or auto, --publishing-ms > 0, --batch >= 1");
@@ -120,8 +161,8 @@ final class DemoCommand implements Callable<Integer> {
         };
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        DemoRunner.Options options = new DemoRunner.Options(dataDir, readings, profile, sensors, sec, publishingMs,
-                injectEvery, warmup);
+        DemoRunner.Options options =
+                new DemoRunner.Options(dataDir, readings, profile, sensors, sec, publishingMs, injectEvery, warmup);
         List<Object> chosen = new ArrayList<>();
         for (String name : sets == null ? STUDY_SETS : sets) {
             chosen.add(KeyFiles.parameterSet(name));
@@ -139,7 +180,8 @@ final class DemoCommand implements Callable<Integer> {
             for (Object set : chosen) {
                 setups.add(keys.setup(set, signaturesPerSensor(options)));
             }
-            out.printf("pqsign demo: %d readings per set, %d sensor(s) per set, link %s, security %s, batch %d, data in %s%n",
+            out.printf(
+                    "pqsign demo: %d readings per set, %d sensor(s) per set, link %s, security %s, batch %d, data in %s%n",
                     readings, sensors, profile.name(), security, signing.batch, dataDir);
             out.flush();
             if (jitWarmup != 0) {
@@ -149,7 +191,8 @@ final class DemoCommand implements Callable<Integer> {
                 if (jitWarmup != 0) {
                     long waited = awaitCompilerIdle(COMPILER_IDLE_MS, COMPILER_WAIT_MAX_MS);
                     if (waited >= 0) {
-                        out.printf("pqsign demo: %s set up; waited %d ms for the JIT compiler to finish its queue%n",
+                        out.printf(
+                                "pqsign demo: %s set up; waited %d ms for the JIT compiler to finish its queue%n",
                                 name, waited);
                         out.flush();
                     }
@@ -166,7 +209,8 @@ final class DemoCommand implements Callable<Integer> {
             rejectedInjected += r.rejectedTampered() + r.rejectedReplayed();
         }
         if (injected > 0) {
-            out.printf("pqsign demo: injected faults (expected rejections): %d tampered and replayed readings, %d rejected%n",
+            out.printf(
+                    "pqsign demo: injected faults (expected rejections): %d tampered and replayed readings, %d rejected%n",
                     injected, rejectedInjected);
         }
         if (chosen.stream().anyMatch(set -> set instanceof HaetaeParameterSet)) {
@@ -179,11 +223,13 @@ final class DemoCommand implements Callable<Integer> {
         }
         long bad = 0;
         for (DemoReport.SetResult r : report.sets()) {
-            bad += (r.readings() - r.accepted()) + (r.injectedTampered() - r.rejectedTampered())
+            bad += (r.readings() - r.accepted())
+                    + (r.injectedTampered() - r.rejectedTampered())
                     + (r.injectedReplayed() - r.rejectedReplayed());
         }
         if (bad > 0) {
-            err.println("pqsign demo: " + bad + " readings were not handled as expected (lost, rejected genuine, or accepted injected)");
+            err.println("pqsign demo: " + bad
+                    + " readings were not handled as expected (lost, rejected genuine, or accepted injected)");
             err.flush();
             return CliException.FAILED;
         }
@@ -214,8 +260,15 @@ final class DemoCommand implements Callable<Integer> {
             double ms = (System.nanoTime() - start) / 1e6;
             long compiled = jitBefore < 0 ? -1 : DemoRunner.jitCompileMillis() - jitBefore;
             double share = compiled < 0 ? Double.NaN : compiled / ms;
-            out.printf(Locale.ROOT, "pqsign demo: JIT warm-up round %d, %d unreported readings of %s: %.1f s, compiler busy %s%n",
-                    round, n, name, ms / 1000, compiled < 0 ? "(not reported by this JVM)"
+            out.printf(
+                    Locale.ROOT,
+                    "pqsign demo: JIT warm-up round %d, %d unreported readings of %s: %.1f s, compiler busy %s%n",
+                    round,
+                    n,
+                    name,
+                    ms / 1000,
+                    compiled < 0
+                            ? "(not reported by this JVM)"
                             : String.format(Locale.ROOT, "%d ms (%.0f %%)", compiled, 100 * share));
             out.flush();
             if (jitWarmup < 0 && !(share >= JIT_QUIET_SHARE)) {
@@ -227,8 +280,15 @@ final class DemoCommand implements Callable<Integer> {
     private void warmUpRound(Object set, int n, DemoRunner.Options measured) throws IOException, InterruptedException {
         Path tmp = Files.createTempDirectory("pqsign-demo-warmup");
         try {
-            DemoRunner.Options o = new DemoRunner.Options(tmp, n, LinkProfile.named("loopback"),
-                    measured.sensors(), measured.security(), measured.publishingIntervalMs(), measured.injectEvery(), 0);
+            DemoRunner.Options o = new DemoRunner.Options(
+                    tmp,
+                    n,
+                    LinkProfile.named("loopback"),
+                    measured.sensors(),
+                    measured.security(),
+                    measured.publishingIntervalMs(),
+                    measured.injectEvery(),
+                    0);
             try (DemoKeys keys = new DemoKeys(tmp, new PrintWriter(java.io.Writer.nullWriter()), signing)) {
                 DemoRunner.run(List.of(keys.setup(set, signaturesPerSensor(o))), o);
             }

@@ -2,12 +2,12 @@ package dev.pqsign.cli;
 
 import dev.pqsign.core.IndexedSigner;
 import dev.pqsign.core.Verifier;
+import dev.pqsign.demo.DemoRunner;
 import dev.pqsign.haetae.HaetaeKeyPair;
 import dev.pqsign.haetae.HaetaeKeyPairGenerator;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSigner;
-import dev.pqsign.demo.DemoRunner;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.telemetry.EmbeddedIndex;
@@ -98,8 +98,8 @@ final class DemoKeys implements Closeable {
     DemoRunner.SchemeSetup setup(Object set, long needed) {
         if (set instanceof XmssParameterSet) {
             XmssParameterSet p = (XmssParameterSet) set;
-            return new DemoRunner.SchemeSetup(p.setName(), EmbeddedIndex.bigEndianPrefix(p.indexBytes()),
-                    i -> xmssKey(p, i, needed));
+            return new DemoRunner.SchemeSetup(
+                    p.setName(), EmbeddedIndex.bigEndianPrefix(p.indexBytes()), i -> xmssKey(p, i, needed));
         }
         HaetaeParameterSet h = (HaetaeParameterSet) set;
         return new DemoRunner.SchemeSetup(h.setName(), EmbeddedIndex.NONE, i -> haetaeKey(h, i));
@@ -113,9 +113,11 @@ final class DemoKeys implements Closeable {
         Path dir = sensorDir(p.setName(), i);
         Path state = dir.resolve("key.state");
         if (Files.exists(state)) {
-            long remaining = XmssKeyState.decode(DurableFiles.readAll(state, 4096)).remaining();
+            long remaining =
+                    XmssKeyState.decode(DurableFiles.readAll(state, 4096)).remaining();
             if (remaining < needed) {
-                Path retired = dir.resolveSibling(dir.getFileName() + ".retired-" + Instant.now().toEpochMilli());
+                Path retired = dir.resolveSibling(
+                        dir.getFileName() + ".retired-" + Instant.now().toEpochMilli());
                 Files.move(dir, retired);
                 log.println("demo: " + p.setName() + " sensor " + i + " key has " + remaining
                         + " signatures left; retired it to " + retired + " and generating a new one");
@@ -125,10 +127,12 @@ final class DemoKeys implements Closeable {
             Files.createDirectories(dir);
             long t0 = System.nanoTime();
             XmssPrivateKey key = XmssKeyGenerator.generate(p);
-            FileStateStore.create(state, XmssKeyState.fresh(key).encode(), FileStateStore.DEFAULT_LOCK_TIMEOUT).close();
+            FileStateStore.create(state, XmssKeyState.fresh(key).encode(), FileStateStore.DEFAULT_LOCK_TIMEOUT)
+                    .close();
             KeygenCommand.writePublic(dir.resolve("key.pub"), key.publicKey().encoded());
-            log.printf("demo: generated %s key for sensor %d in %.1f ms%n", p.setName(), i,
-                    (System.nanoTime() - t0) / 1e6);
+            log.printf(
+                    "demo: generated %s key for sensor %d in %.1f ms%n",
+                    p.setName(), i, (System.nanoTime() - t0) / 1e6);
             key.destroy();
             if (!p.isPrivateUse()) {
                 issue(PqPublicKey.of(XmssPublicKey.decode(p, Files.readAllBytes(dir.resolve("key.pub")))), dir, p, i);
@@ -145,8 +149,9 @@ final class DemoKeys implements Closeable {
             verifier = XmssVerifier.withUpperLayerCache(XmssPublicKey.decode(p, pub));
         } else {
             PqCertificate cert = trustedCertificate(dir);
-            verifier = XmssVerifier.withUpperLayerCache(cert.publicKey().xmss().orElseThrow(
-                    () -> new IOException("certificate of " + dir + " does not hold an XMSS key")));
+            verifier = XmssVerifier.withUpperLayerCache(cert.publicKey()
+                    .xmss()
+                    .orElseThrow(() -> new IOException("certificate of " + dir + " does not hold an XMSS key")));
             certDer = cert.encoded();
         }
         return new DemoRunner.DemoKey(new SensorKey(signer, KeyId.ofPublicKey(pub), certDer), verifier);
@@ -166,18 +171,20 @@ final class DemoKeys implements Closeable {
         }
         HaetaePrivateKey key = HaetaeKeyFile.decode(DurableFiles.readAll(sk, 1 << 16));
         byte[] pub = Files.readAllBytes(dir.resolve("key.pub"));
-        IndexedSigner signer = remember(SequencedSigner.openFile(new HaetaeSigner(key), dir.resolve("sequence.state"),
-                signing.batch));
+        IndexedSigner signer =
+                remember(SequencedSigner.openFile(new HaetaeSigner(key), dir.resolve("sequence.state"), signing.batch));
         PqCertificate cert = trustedCertificate(dir);
-        return new DemoRunner.DemoKey(new SensorKey(signer, KeyId.ofPublicKey(pub), cert.encoded()),
-                PublicKeys.verifierFor(cert));
+        return new DemoRunner.DemoKey(
+                new SensorKey(signer, KeyId.ofPublicKey(pub), cert.encoded()), PublicKeys.verifierFor(cert));
     }
 
     /** The root issues the sensor's certificate (one index of the root key). */
     private void issue(PqPublicKey key, Path dir, Object set, int i) throws IOException {
         PqCertificate ca = root();
-        try (FileStateStore store = FileStateStore.open(caState); XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
-            PqCertificate cert = Certificates.issue(signer, ca, key, "CN=demo sensor " + i + " (" + set + ")", 365, false);
+        try (FileStateStore store = FileStateStore.open(caState);
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
+            PqCertificate cert =
+                    Certificates.issue(signer, ca, key, "CN=demo sensor " + i + " (" + set + ")", 365, false);
             KeygenCommand.writePublic(dir.resolve("sensor.pem"), Pem.write(cert).getBytes(StandardCharsets.US_ASCII));
         }
     }

@@ -26,8 +26,7 @@ final class HaetaeKeyFile {
     private static final int HEADER = 8;
     private static final int CHECK = 16;
 
-    private HaetaeKeyFile() {
-    }
+    private HaetaeKeyFile() {}
 
     static boolean hasMagic(byte[] b) {
         return b.length >= 4 && Arrays.equals(b, 0, 4, MAGIC, 0, 4);
@@ -67,8 +66,8 @@ final class HaetaeKeyFile {
         }
         int len = p.privateKeyBytes();
         if (b.length != HEADER + len + CHECK) {
-            throw new KeyFormatException(p.setName() + " key file must be " + (HEADER + len + CHECK) + " bytes, got "
-                    + b.length);
+            throw new KeyFormatException(
+                    p.setName() + " key file must be " + (HEADER + len + CHECK) + " bytes, got " + b.length);
         }
         if (b[6] != 0 || b[7] != 0) {
             throw new KeyFormatException("reserved bytes of the HAETAE key file are not zero");

@@ -44,18 +44,22 @@ final class InspectCommand implements Callable<Integer> {
                 o.printf("%s: pqsign XMSS key state (format 1, %d bytes)%n", file, b.length);
                 o.printf("  parameter set:  %s (%s, type code 0x%08x)%n", p.setName(), p.family(), p.typeCode());
                 o.printf("  derivation:     %s%n", s.key().derivation().cliName());
-                o.printf("  index range:    next %d, end %d (of 2^%d = %d)%n", s.nextIndex(), s.endIndex(), p.height(),
-                        p.maxSignatures());
+                o.printf(
+                        "  index range:    next %d, end %d (of 2^%d = %d)%n",
+                        s.nextIndex(), s.endIndex(), p.height(), p.maxSignatures());
                 o.printf("  remaining:      %d signatures%n", s.remaining());
-                o.printf("  key id:         %s (SHA-256 of family and public key)%n",
+                o.printf(
+                        "  key id:         %s (SHA-256 of family and public key)%n",
                         Hex.encode(s.key().publicKey().keyId()));
-                o.printf("  public key:     %s%n", Hex.encode(s.key().publicKey().encoded()));
+                o.printf(
+                        "  public key:     %s%n", Hex.encode(s.key().publicKey().encoded()));
                 s.key().destroy();
             } else if (HaetaeKeyFile.hasMagic(b)) {
                 HaetaePrivateKey k = HaetaeKeyFile.decode(b);
                 o.printf("%s: pqsign HAETAE private key (format 1, %d bytes)%n", file, b.length);
-                o.printf("  parameter set:  %s (stateless, OID %s)%n", k.parameterSet().setName(),
-                        k.parameterSet().oid());
+                o.printf(
+                        "  parameter set:  %s (stateless, OID %s)%n",
+                        k.parameterSet().setName(), k.parameterSet().oid());
                 k.destroy();
             } else if (KeyFiles.looksLikePem(b)) {
                 o.println(CertificateSupport.describe(file, b));
@@ -122,8 +126,8 @@ final class InspectCommand implements Callable<Integer> {
             }
         }
         if (!any) {
-            throw CliException.usage(file + ": not a recognised pqsign key, state, signature or certificate ("
-                    + b.length + " bytes)");
+            throw CliException.usage(
+                    file + ": not a recognised pqsign key, state, signature or certificate (" + b.length + " bytes)");
         }
     }
 }

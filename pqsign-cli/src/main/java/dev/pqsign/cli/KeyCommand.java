@@ -4,7 +4,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code pqsign key}: management of stateful keys ({@code split}). */
-@Command(name = "key", mixinStandardHelpOptions = true, description = "Manage stateful (XMSS / XMSS^MT) keys.",
+@Command(
+        name = "key",
+        mixinStandardHelpOptions = true,
+        description = "Manage stateful (XMSS / XMSS^MT) keys.",
         subcommands = {KeySplitCommand.class, CommandLine.HelpCommand.class})
 final class KeyCommand implements Runnable {
     @CommandLine.Spec

@@ -71,7 +71,8 @@ final class KeyDirectory implements AutoCloseable {
         try {
             Files.createDirectories(parent);
         } catch (IOException e) {
-            throw new CliException(CliException.FAILED, parent + ": cannot create directory: " + OutputFiles.reason(e), e);
+            throw new CliException(
+                    CliException.FAILED, parent + ": cannot create directory: " + OutputFiles.reason(e), e);
         }
         removeStale(abs);
         OutputFiles.probe(abs);
@@ -85,8 +86,10 @@ final class KeyDirectory implements AutoCloseable {
         try {
             Files.createDirectory(temp);
         } catch (IOException e) {
-            throw new CliException(CliException.FAILED, out + ": cannot create temporary directory " + temp + ": "
-                    + OutputFiles.reason(e), e);
+            throw new CliException(
+                    CliException.FAILED,
+                    out + ": cannot create temporary directory " + temp + ": " + OutputFiles.reason(e),
+                    e);
         }
         return new KeyDirectory(abs, temp);
     }
@@ -104,8 +107,10 @@ final class KeyDirectory implements AutoCloseable {
         try {
             write.run(file(name));
         } catch (IOException e) {
-            throw new CliException(CliException.FAILED, target.resolve(name) + ": write failed, "
-                    + OutputFiles.reason(e) + "; no key was created", e);
+            throw new CliException(
+                    CliException.FAILED,
+                    target.resolve(name) + ": write failed, " + OutputFiles.reason(e) + "; no key was created",
+                    e);
         }
     }
 
@@ -124,9 +129,14 @@ final class KeyDirectory implements AutoCloseable {
             published = true;
             DurableFiles.forceDirectory(target.getParent());
         } catch (IOException e) {
-            throw new CliException(CliException.FAILED, target + ": cannot publish the new key directory: "
-                    + OutputFiles.reason(e) + (published ? " (the key is in place but may not survive a power loss)"
-                    : "; no key was created"), e);
+            throw new CliException(
+                    CliException.FAILED,
+                    target + ": cannot publish the new key directory: "
+                            + OutputFiles.reason(e)
+                            + (published
+                                    ? " (the key is in place but may not survive a power loss)"
+                                    : "; no key was created"),
+                    e);
         }
     }
 
@@ -143,12 +153,13 @@ final class KeyDirectory implements AutoCloseable {
         List<Path> stale = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(abs.getParent(), p -> {
             String n = p.getFileName().toString();
-            return n.startsWith(prefix) && HEX16.matcher(n.substring(prefix.length())).matches();
+            return n.startsWith(prefix)
+                    && HEX16.matcher(n.substring(prefix.length())).matches();
         })) {
             entries.forEach(stale::add);
         } catch (IOException e) {
-            throw new CliException(CliException.FAILED, abs.getParent() + ": cannot list directory: "
-                    + OutputFiles.reason(e), e);
+            throw new CliException(
+                    CliException.FAILED, abs.getParent() + ": cannot list directory: " + OutputFiles.reason(e), e);
         }
         for (Path p : stale) {
             if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {

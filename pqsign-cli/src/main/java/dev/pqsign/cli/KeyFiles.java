@@ -31,8 +31,7 @@ final class KeyFiles {
     /** No pqsign input is anywhere near this large except messages, which are read separately. */
     static final long MAX_KEY_FILE = 1 << 20;
 
-    private KeyFiles() {
-    }
+    private KeyFiles() {}
 
     /** Largest message pqsign reads (the largest Java array). */
     static final long MAX_MESSAGE = Integer.MAX_VALUE - 8;
@@ -96,8 +95,8 @@ final class KeyFiles {
     }
 
     private static CliException tooLarge(Path file, String what, String size, long max) {
-        return CliException.usage(file + ": " + what + " is " + size + "; no " + what + " is larger than " + max
-                + " bytes");
+        return CliException.usage(
+                file + ": " + what + " is " + size + "; no " + what + " is larger than " + max + " bytes");
     }
 
     /** Decodes a HAETAE private key file, naming the file in any error. */
@@ -145,8 +144,8 @@ final class KeyFiles {
                 Object p = parameterSet(paramsName);
                 if (p instanceof XmssParameterSet) {
                     XmssParameterSet xp = (XmssParameterSet) p;
-                    XmssPublicKey k = pub.length == 2 * xp.n() ? XmssPublicKey.decodeRaw(xp, pub)
-                            : XmssPublicKey.decode(xp, pub);
+                    XmssPublicKey k =
+                            pub.length == 2 * xp.n() ? XmssPublicKey.decodeRaw(xp, pub) : XmssPublicKey.decode(xp, pub);
                     return new XmssVerifier(k);
                 }
                 return haetaeVerifier(HaetaePublicKey.fromEncoded((HaetaeParameterSet) p, pub), context);
@@ -196,8 +195,10 @@ final class KeyFiles {
                 Object p = parameterSet(paramsName);
                 if (p instanceof XmssParameterSet) {
                     XmssParameterSet xp = (XmssParameterSet) p;
-                    return PqPublicKey.of(pub.length == 2 * xp.n() ? XmssPublicKey.decodeRaw(xp, pub)
-                            : XmssPublicKey.decode(xp, pub));
+                    return PqPublicKey.of(
+                            pub.length == 2 * xp.n()
+                                    ? XmssPublicKey.decodeRaw(xp, pub)
+                                    : XmssPublicKey.decode(xp, pub));
                 }
                 return PqPublicKey.of(HaetaePublicKey.fromEncoded((HaetaeParameterSet) p, pub));
             }

@@ -27,25 +27,37 @@ import picocli.CommandLine.Option;
  * get the others, plus {@code OUT/key.pub}). The original is shrunk durably under its lock before any
  * part file exists, so no index can ever belong to two files, even after a crash.
  */
-@Command(name = "split", mixinStandardHelpOptions = true, description = {
-    "Split the remaining index range of an XMSS key state into N disjoint key files.",
-    "The original keeps the first range; OUT/part-2.state .. part-N.state and OUT/key.pub are created.",
-    "Use this (never a copy of key.state) to sign with one key on several devices."})
+@Command(
+        name = "split",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Split the remaining index range of an XMSS key state into N disjoint key files.",
+            "The original keeps the first range; OUT/part-2.state .. part-N.state and OUT/key.pub are created.",
+            "Use this (never a copy of key.state) to sign with one key on several devices."
+        })
 final class KeySplitCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--key", required = true, description = "The key state to split (DIR/key.state); it shrinks to part 1.")
+    @Option(
+            names = "--key",
+            required = true,
+            description = "The key state to split (DIR/key.state); it shrinks to part 1.")
     Path key;
 
-    @Option(names = "--parts", required = true, description = "Number of parts N (2 .. remaining signatures, at most "
-            + MAX_PARTS + ").")
+    @Option(
+            names = "--parts",
+            required = true,
+            description = "Number of parts N (2 .. remaining signatures, at most " + MAX_PARTS + ").")
     int parts;
 
     @Option(names = "--out", required = true, description = "Directory for part-2.state .. part-N.state and key.pub.")
     Path out;
 
-    @Option(names = "--lock-timeout", defaultValue = "10", description = "Seconds to wait for another process holding the key (default 10).")
+    @Option(
+            names = "--lock-timeout",
+            defaultValue = "10",
+            description = "Seconds to wait for another process holding the key (default 10).")
     int lockTimeout;
 
     /** More parts than devices anyone hands one key to; each part is one fsynced file. */
@@ -67,8 +79,8 @@ final class KeySplitCommand implements Callable<Integer> {
             publicKey = s.key().publicKey();
             s.key().destroy();
             if (s.remaining() == 0) {
-                throw new CliException(CliException.FAILED, key + ": key is exhausted (no signatures left);"
-                        + " nothing to split");
+                throw new CliException(
+                        CliException.FAILED, key + ": key is exhausted (no signatures left);" + " nothing to split");
             }
             if (parts > s.remaining()) {
                 throw CliException.usage(key + ": --parts " + parts + " is more than the " + s.remaining()
@@ -89,7 +101,8 @@ final class KeySplitCommand implements Callable<Integer> {
             throw CliException.usage(pubFile + ": is a symbolic link or special file; refusing to use it");
         }
         if (pubPresent && !Arrays.equals(pub, KeyFiles.readSmall(pubFile, "public key"))) {
-            throw CliException.usage(pubFile + " already exists and holds a different public key; choose another --out");
+            throw CliException.usage(
+                    pubFile + " already exists and holds a different public key; choose another --out");
         }
         for (int i = 2; i <= parts; i++) {
             Path p = partFile(i);
@@ -108,8 +121,8 @@ final class KeySplitCommand implements Callable<Integer> {
                     DurableFiles.forceDirectory(parent);
                 }
             } catch (IOException e) {
-                throw new CliException(CliException.FAILED, out + ": cannot create directory: " + OutputFiles.reason(e),
-                        e);
+                throw new CliException(
+                        CliException.FAILED, out + ": cannot create directory: " + OutputFiles.reason(e), e);
             }
         }
         // Before the original shrinks: the parts' directory must take new files.
@@ -129,7 +142,9 @@ final class KeySplitCommand implements Callable<Integer> {
                 public void checkAbsent(int part) throws IOException {
                     Path p = partFile(part);
                     if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-                        throw new FileAlreadyExistsException(p.toString(), null,
+                        throw new FileAlreadyExistsException(
+                                p.toString(),
+                                null,
                                 "already exists; refusing to overwrite a key file (nothing was changed)");
                     }
                 }
@@ -166,10 +181,13 @@ final class KeySplitCommand implements Callable<Integer> {
             KeygenCommand.writePublic(pubFile, pub);
         }
         PrintWriter o = spec.commandLine().getOut();
-        o.printf("%s split into %d parts (%s):%n", key, parts, publicKey.parameterSet().setName());
+        o.printf(
+                "%s split into %d parts (%s):%n",
+                key, parts, publicKey.parameterSet().setName());
         for (XmssKeySplit.Part p : result) {
-            o.printf("  part %d: indices [%d, %d), %d signatures -> %s%n", p.number(), p.nextIndex(), p.endIndex(),
-                    p.size(), p.number() == 1 ? key : p.location());
+            o.printf(
+                    "  part %d: indices [%d, %d), %d signatures -> %s%n",
+                    p.number(), p.nextIndex(), p.endIndex(), p.size(), p.number() == 1 ? key : p.location());
         }
         o.printf("  public key: %s%n", pubFile);
         o.println("Give each part to one device only; never copy a key.state file.");

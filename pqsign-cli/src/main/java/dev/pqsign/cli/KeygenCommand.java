@@ -12,7 +12,6 @@ import dev.pqsign.xmss.XmssKeyGenerator;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -23,21 +22,34 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code pqsign keygen}: writes key.pub and the private key (key.state for XMSS, key.sk for HAETAE). */
-@Command(name = "keygen", description = "Generate a key pair: DIR/key.pub and DIR/key.state (XMSS) or DIR/key.sk (HAETAE).")
+@Command(
+        name = "keygen",
+        description = "Generate a key pair: DIR/key.pub and DIR/key.state (XMSS) or DIR/key.sk (HAETAE).")
 final class KeygenCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--params", required = true, description = "Parameter set, e.g. XMSSMT-SHA2_20/4_256 or HAETAE-2 (see 'pqsign params').")
+    @Option(
+            names = "--params",
+            required = true,
+            description = "Parameter set, e.g. XMSSMT-SHA2_20/4_256 or HAETAE-2 (see 'pqsign params').")
     String params;
 
-    @Option(names = "--out", required = true, description = "New key directory (created whole; an existing one must be empty).")
+    @Option(
+            names = "--out",
+            required = true,
+            description = "New key directory (created whole; an existing one must be empty).")
     Path out;
 
-    @Option(names = "--seed", description = "XMSS only, for tests: SK_SEED||SK_PRF||PUB_SEED as 3n hex bytes. INSECURE.")
+    @Option(
+            names = "--seed",
+            description = "XMSS only, for tests: SK_SEED||SK_PRF||PUB_SEED as 3n hex bytes. INSECURE.")
     String seedHex;
 
-    @Option(names = "--derivation", defaultValue = "sp800-208", description = "XMSS WOTS+ key derivation: sp800-208 (default) or rfc8391 (BouncyCastle-compatible).")
+    @Option(
+            names = "--derivation",
+            defaultValue = "sp800-208",
+            description = "XMSS WOTS+ key derivation: sp800-208 (default) or rfc8391 (BouncyCastle-compatible).")
     String derivation;
 
     @Option(names = "--threads", description = "Threads for tree computation (default: all cores).")
@@ -75,14 +87,18 @@ final class KeygenCommand implements Callable<Integer> {
             dir.write("key.pub", f -> OutputFiles.writeDurably(f, kp.publicKey().getEncoded(), true));
             dir.publish();
         }
-        spec.commandLine().getOut().printf("%s key generated in %.1f ms%n  public key:  %s%n  private key: %s%n",
-                hp.setName(), ms, out.resolve("key.pub"), out.resolve("key.sk"));
+        spec.commandLine()
+                .getOut()
+                .printf(
+                        "%s key generated in %.1f ms%n  public key:  %s%n  private key: %s%n",
+                        hp.setName(), ms, out.resolve("key.pub"), out.resolve("key.sk"));
         return 0;
     }
 
     private int xmss(XmssParameterSet p, PrintWriter err) {
-        WotsDerivation d = WotsDerivation.byCliName(derivation).orElseThrow(
-                () -> CliException.usage("--derivation must be sp800-208 or rfc8391, got '" + derivation + "'"));
+        WotsDerivation d = WotsDerivation.byCliName(derivation)
+                .orElseThrow(() ->
+                        CliException.usage("--derivation must be sp800-208 or rfc8391, got '" + derivation + "'"));
         byte[] seed = null;
         if (seedHex != null) {
             try {
@@ -113,20 +129,26 @@ final class KeygenCommand implements Callable<Integer> {
         byte[] state = XmssKeyState.fresh(key).encode();
         try (KeyDirectory dir = KeyDirectory.stage(out)) {
             try {
-                dir.write("key.state", f -> FileStateStore.create(f, state, FileStateStore.DEFAULT_LOCK_TIMEOUT).close());
+                dir.write(
+                        "key.state",
+                        f -> FileStateStore.create(f, state, FileStateStore.DEFAULT_LOCK_TIMEOUT)
+                                .close());
             } finally {
                 Secrets.wipe(state);
             }
-            dir.write("key.pub", f -> OutputFiles.writeDurably(f, key.publicKey().encoded(), true));
+            dir.write(
+                    "key.pub", f -> OutputFiles.writeDurably(f, key.publicKey().encoded(), true));
             dir.publish();
         } finally {
             key.destroy();
         }
         PrintWriter o = spec.commandLine().getOut();
-        o.printf("%s key generated in %.1f ms (%s derivation, %d signatures)%n  public key: %s%n  key state:  %s%n",
+        o.printf(
+                "%s key generated in %.1f ms (%s derivation, %d signatures)%n  public key: %s%n  key state:  %s%n",
                 p.setName(), ms, d.cliName(), p.maxSignatures(), out.resolve("key.pub"), out.resolve("key.state"));
         if (p.isPrivateUse()) {
-            o.printf("  note: %s has a private-use type code (0x%08x); other implementations will not recognise it%n",
+            o.printf(
+                    "  note: %s has a private-use type code (0x%08x); other implementations will not recognise it%n",
                     p.setName(), p.typeCode());
         }
         o.flush();

@@ -50,15 +50,22 @@ import picocli.CommandLine.Option;
  * {@code --sensors}) and optionally JSON Lines. Exit 0 if nothing was rejected, missing or reused,
  * 1 otherwise, 2 for bad usage or input.
  */
-@Command(name = "operator", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, description = {
-    "Run an operator console: subscribe to one sensor (--url) or several (--sensors FILE) and verify every reading",
-    "against the sensor's pinned key; missed readings are fetched from the sensor's history or reported as GAP.",
-    "Stops after --readings N or on Ctrl-C. Exit 0 nothing rejected, missing or reused; 1 otherwise; 2 usage / input error."})
+@Command(
+        name = "operator",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Run an operator console: subscribe to one sensor (--url) or several (--sensors FILE) and verify every reading",
+            "against the sensor's pinned key; missed readings are fetched from the sensor's history or reported as GAP.",
+            "Stops after --readings N or on Ctrl-C. Exit 0 nothing rejected, missing or reused; 1 otherwise; 2 usage / input error."
+        })
 final class OperatorCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--url", description = "Sensor endpoint, e.g. opc.tcp://127.0.0.1:4840/pqsign (what the sensor prints).")
+    @Option(
+            names = "--url",
+            description = "Sensor endpoint, e.g. opc.tcp://127.0.0.1:4840/pqsign (what the sensor prints).")
     String url;
 
     @Option(names = "--host", description = "Sensor host (instead of --url; default 127.0.0.1).")
@@ -67,62 +74,116 @@ final class OperatorCommand implements Callable<Integer> {
     @Option(names = "--port", description = "Sensor port (instead of --url; default 4840).")
     Integer port;
 
-    @Option(names = "--pub", description = "Pin this public key file (RFC 8391 XMSS / XMSS^MT or HAETAE; a certificate needs --cert with --trust).")
+    @Option(
+            names = "--pub",
+            description =
+                    "Pin this public key file (RFC 8391 XMSS / XMSS^MT or HAETAE; a certificate needs --cert with --trust).")
     Path pub;
 
-    @Option(names = "--params", description = "Parameter set of --pub, for a raw key or a type code shared by XMSS and XMSS^MT.")
+    @Option(
+            names = "--params",
+            description = "Parameter set of --pub, for a raw key or a type code shared by XMSS and XMSS^MT.")
     String params;
 
-    @Option(names = "--cert", description = "Pin the key of this sensor certificate, after checking it against --trust.")
+    @Option(
+            names = "--cert",
+            description = "Pin the key of this sensor certificate, after checking it against --trust.")
     Path cert;
 
     @Option(names = "--trust", description = "Trusted root certificate for --cert.")
     Path trust;
 
-    @Option(names = "--data-dir", defaultValue = "pqsign-data/operator", description = "Replay state, application certificate and trust list (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--data-dir",
+            defaultValue = "pqsign-data/operator",
+            description = "Replay state, application certificate and trust list (default ${DEFAULT-VALUE}).")
     Path dataDir;
 
     @Option(names = "--readings", defaultValue = "0", description = "Stop after N readings (default 0 = until Ctrl-C).")
     long readings;
 
-    @Option(names = "--publishing-ms", defaultValue = "5", description = "Requested publishing interval in ms (default ${DEFAULT-VALUE}; the sensor grants down to 1).")
+    @Option(
+            names = "--publishing-ms",
+            defaultValue = "5",
+            description =
+                    "Requested publishing interval in ms (default ${DEFAULT-VALUE}; the sensor grants down to 1).")
     double publishingMs;
 
-    @Option(names = "--security", defaultValue = "none", description = "Transport security: none or sign-encrypt (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--security",
+            defaultValue = "none",
+            description = "Transport security: none or sign-encrypt (default ${DEFAULT-VALUE}).")
     String security;
 
-    @Option(names = "--trust-server", arity = "1..*", description = "Sensor application certificate(s) to trust (sign-encrypt).")
+    @Option(
+            names = "--trust-server",
+            arity = "1..*",
+            description = "Sensor application certificate(s) to trust (sign-encrypt).")
     List<Path> trustServer = new ArrayList<>();
 
-    @Option(names = "--connect-timeout", defaultValue = "10", description = "Seconds to keep trying to reach the sensor (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--connect-timeout",
+            defaultValue = "10",
+            description = "Seconds to keep trying to reach the sensor (default ${DEFAULT-VALUE}).")
     int connectTimeout;
 
-    @Option(names = "--jsonl", paramLabel = "FILE", description = "Also write one JSON object per verdict to FILE (appended), or - for standard output instead of the text lines.")
+    @Option(
+            names = "--jsonl",
+            paramLabel = "FILE",
+            description =
+                    "Also write one JSON object per verdict to FILE (appended), or - for standard output instead of the text lines.")
     String jsonl;
 
-    @Option(names = "--http", paramLabel = "[HOST:]PORT", description = {
-            "Serve the live console page, /metrics (Prometheus) and /healthz on PORT, bound to 127.0.0.1 unless",
-            "HOST is given (e.g. 0.0.0.0:8080). Read-only; docs/console.md."})
+    @Option(
+            names = "--http",
+            paramLabel = "[HOST:]PORT",
+            description = {
+                "Serve the live console page, /metrics (Prometheus) and /healthz on PORT, bound to 127.0.0.1 unless",
+                "HOST is given (e.g. 0.0.0.0:8080). Read-only; docs/console.md."
+            })
     String http;
 
-    @Option(names = "--warn-seconds", defaultValue = "600", paramLabel = "S", description = "Warn when a sensor's key runs out within S seconds at its current rate and no next key is ready (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--warn-seconds",
+            defaultValue = "600",
+            paramLabel = "S",
+            description =
+                    "Warn when a sensor's key runs out within S seconds at its current rate and no next key is ready (default ${DEFAULT-VALUE}).")
     long warnSeconds;
 
-    @Option(names = "--warn-remaining", defaultValue = "100", paramLabel = "N", description = "Warn when a sensor's key has fewer than N signatures left and no next key is ready (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--warn-remaining",
+            defaultValue = "100",
+            paramLabel = "N",
+            description =
+                    "Warn when a sensor's key has fewer than N signatures left and no next key is ready (default ${DEFAULT-VALUE}).")
     long warnRemaining;
 
-    @Option(names = "--queue-size", defaultValue = "10000", description = "Readings the sensor may queue for this operator between two Publish responses (default ${DEFAULT-VALUE}, at most 65535); more are lost and reported as GAP.")
+    @Option(
+            names = "--queue-size",
+            defaultValue = "10000",
+            description =
+                    "Readings the sensor may queue for this operator between two Publish responses (default ${DEFAULT-VALUE}, at most 65535); more are lost and reported as GAP.")
     int queueSize;
 
-    @Option(names = "--remember", defaultValue = "1024", description = "Accepted readings remembered per key to tell DUPLICATE from INDEX_REUSE (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--remember",
+            defaultValue = "1024",
+            description =
+                    "Accepted readings remembered per key to tell DUPLICATE from INDEX_REUSE (default ${DEFAULT-VALUE}).")
     int remember;
 
-    @Option(names = "--sensors", paramLabel = "FILE", description = "Watch every sensor listed in FILE (JSON: name, url, pub/params or cert/trust, security, trust_server) instead of --url.")
+    @Option(
+            names = "--sensors",
+            paramLabel = "FILE",
+            description =
+                    "Watch every sensor listed in FILE (JSON: name, url, pub/params or cert/trust, security, trust_server) instead of --url.")
     Path sensorsFile;
 
     private final CountDownLatch stop = new CountDownLatch(1);
     /** Per sensor, in the order given. */
     private final Map<String, SensorStats> stats = new LinkedHashMap<>();
+
     private final Map<String, ReadingVerifier> verifiers = new LinkedHashMap<>();
     private final Map<String, KeyStatusEvent.Kind> keyKinds = new HashMap<>();
     private final Map<KeyStatusEvent.Kind, Long> keyEvents = new EnumMap<>(KeyStatusEvent.Kind.class);
@@ -130,6 +191,7 @@ final class OperatorCommand implements Callable<Integer> {
     private KeyChainFollower chains;
     /** The live console (--http), else null. */
     private ConsoleServer console;
+
     private final LatencySeries verifyMs = new LatencySeries();
     private long seen;
     private PrintWriter out;
@@ -158,7 +220,8 @@ final class OperatorCommand implements Callable<Integer> {
         long alarms() {
             long n = 0;
             for (Map.Entry<Verdict.Reason, Long> e : counts.entrySet()) {
-                if (e.getKey() != Verdict.Reason.ACCEPTED && e.getKey() != Verdict.Reason.DUPLICATE
+                if (e.getKey() != Verdict.Reason.ACCEPTED
+                        && e.getKey() != Verdict.Reason.DUPLICATE
                         && e.getKey() != Verdict.Reason.HANDOVER) {
                     n += e.getValue();
                 }
@@ -219,13 +282,16 @@ final class OperatorCommand implements Callable<Integer> {
                 secure |= t.security() != TransportSecurity.NONE;
                 verifierFor(t, guard, accepted);
                 if (textLines) {
-                    out.printf("operator: %spinned %s key %s%n", sensorsFile == null ? "" : t.name() + ": ",
-                            t.pinned().parameterSet().setName(), TelemetryKeys.trusted(t.pinned()).id().hex());
+                    out.printf(
+                            "operator: %spinned %s key %s%n",
+                            sensorsFile == null ? "" : t.name() + ": ",
+                            t.pinned().parameterSet().setName(),
+                            TelemetryKeys.trusted(t.pinned()).id().hex());
                 }
             }
             if (secure) {
-                Path exported = TelemetrySupport.exportApplicationCertificate(operator.applicationCertificate(), dataDir,
-                        "operator-application.der");
+                Path exported = TelemetrySupport.exportApplicationCertificate(
+                        operator.applicationCertificate(), dataDir, "operator-application.der");
                 info().printf("application certificate (give to the sensor's --trust-client): %s%n", exported);
             }
             out.flush();
@@ -283,8 +349,15 @@ final class OperatorCommand implements Callable<Integer> {
     /** The sensors to watch: from --sensors, or the one given by --url / --host / --port and --pub / --cert. */
     private List<SensorList.Target> targets() {
         if (sensorsFile != null) {
-            if (url != null || host != null || port != null || pub != null || cert != null || params != null
-                    || trust != null || !trustServer.isEmpty() || !security.equals("none")) {
+            if (url != null
+                    || host != null
+                    || port != null
+                    || pub != null
+                    || cert != null
+                    || params != null
+                    || trust != null
+                    || !trustServer.isEmpty()
+                    || !security.equals("none")) {
                 throw CliException.usage("--sensors takes every sensor's endpoint, key and security from the file;"
                         + " drop --url, --host, --port, --pub, --params, --cert, --trust, --security, --trust-server");
             }
@@ -295,7 +368,9 @@ final class OperatorCommand implements Callable<Integer> {
         if (!trustServer.isEmpty() && sec == TransportSecurity.NONE) {
             throw CliException.usage("--trust-server needs --security sign-encrypt");
         }
-        var serverCerts = trustServer.stream().map(TelemetrySupport::applicationCertificate).toList();
+        var serverCerts = trustServer.stream()
+                .map(TelemetrySupport::applicationCertificate)
+                .toList();
         return List.of(new SensorList.Target(endpoint, endpoint, pinnedKey(), sec, serverCerts));
     }
 
@@ -304,13 +379,14 @@ final class OperatorCommand implements Callable<Integer> {
             throws IOException {
         ReadingVerifier v = verifiers.get(t.name());
         if (v == null) {
-            v = new ReadingVerifier(guard, List.of(TelemetryKeys.trusted(t.pinned())), accepted,
-                    dataDir.resolve("evidence"));
+            v = new ReadingVerifier(
+                    guard, List.of(TelemetryKeys.trusted(t.pinned())), accepted, dataDir.resolve("evidence"));
             verifiers.put(t.name(), v);
             KeyChain chain = chains.follow(t.pinned(), v);
             if (chain.current().generation() > 0 && textLines) {
-                out.printf("operator: %s follows its key chain at generation %d%n", t.name(),
-                        chain.current().generation());
+                out.printf(
+                        "operator: %s follows its key chain at generation %d%n",
+                        t.name(), chain.current().generation());
             }
         }
         return v;
@@ -324,8 +400,18 @@ final class OperatorCommand implements Callable<Integer> {
         for (SensorList.Target t : targets) {
             ReadingVerifier v = verifiers.get(t.name());
             for (SignedRecord r : v.acceptedUnreported()) {
-                observe(new Operator.Observation(t.name(), r.sequence(), new Verdict(Verdict.Reason.ACCEPTED, r.index(),
-                        "accepted before the operator stopped; reported now"), r.reading(), null, r, Instant.now(), null));
+                observe(new Operator.Observation(
+                        t.name(),
+                        r.sequence(),
+                        new Verdict(
+                                Verdict.Reason.ACCEPTED,
+                                r.index(),
+                                "accepted before the operator stopped; reported now"),
+                        r.reading(),
+                        null,
+                        r,
+                        Instant.now(),
+                        null));
             }
         }
     }
@@ -353,11 +439,15 @@ final class OperatorCommand implements Callable<Integer> {
      * The operator: every sensor's pinned key starts a key chain (resumed from the data directory
      * after a restart), so the operator follows the sensors' key handovers without reconfiguration.
      */
-    private Operator newOperator(TransportSecurity sec, SensorList.Target first, ReplayGuard guard,
-            AcceptedRecords accepted) throws IOException {
+    private Operator newOperator(
+            TransportSecurity sec, SensorList.Target first, ReplayGuard guard, AcceptedRecords accepted)
+            throws IOException {
         chains = new KeyChainFollower(dataDir.resolve("chains"));
-        Operator operator = new Operator(new Operator.Config(dataDir, sec, publishingMs, queueSize),
-                verifierFor(first, guard, accepted), chains, this::observe);
+        Operator operator = new Operator(
+                new Operator.Config(dataDir, sec, publishingMs, queueSize),
+                verifierFor(first, guard, accepted),
+                chains,
+                this::observe);
         operator.watchKeyState(Duration.ofSeconds(2), this::keyState);
         if (http != null) {
             ConsoleOptions opts;
@@ -392,7 +482,8 @@ final class OperatorCommand implements Callable<Integer> {
             throw CliException.usage("--params goes with --pub, not --cert");
         }
         if (trust == null) {
-            throw CliException.usage("--cert needs --trust ROOT (the root certificate the sensor's certificate chains to)");
+            throw CliException.usage(
+                    "--cert needs --trust ROOT (the root certificate the sensor's certificate chains to)");
         }
         return TelemetryKeys.certifiedKey(cert, trust);
     }
@@ -409,7 +500,8 @@ final class OperatorCommand implements Callable<Integer> {
                 return;
             } catch (IOException e) {
                 if (stop.getCount() == 0) {
-                    throw new CliException(CliException.FAILED, "stopped before the sensor answered: " + e.getMessage(), e);
+                    throw new CliException(
+                            CliException.FAILED, "stopped before the sensor answered: " + e.getMessage(), e);
                 }
                 if (System.nanoTime() >= deadline) {
                     throw new CliException(CliException.FAILED, e.getMessage(), e);
@@ -420,7 +512,8 @@ final class OperatorCommand implements Callable<Integer> {
                     told = true;
                 }
                 if (stop.await(500, TimeUnit.MILLISECONDS)) {
-                    throw new CliException(CliException.FAILED, "stopped before the sensor answered: " + e.getMessage(), e);
+                    throw new CliException(
+                            CliException.FAILED, "stopped before the sensor answered: " + e.getMessage(), e);
                 }
             }
         }
@@ -442,8 +535,10 @@ final class OperatorCommand implements Callable<Integer> {
         }
         Path file = Path.of(jsonl);
         try {
-            return new VerdictJsonl(new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND, StandardOpenOption.WRITE)), true);
+            return new VerdictJsonl(
+                    new BufferedOutputStream(Files.newOutputStream(
+                            file, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE)),
+                    true);
         } catch (IOException e) {
             throw CliException.usage("--jsonl: cannot open " + file + ": " + e.getMessage());
         }
@@ -452,11 +547,24 @@ final class OperatorCommand implements Callable<Integer> {
     /** Reports changes of a sensor's key state: warnings, alarms, and the return to normal. */
     private void keyState(Operator.KeyState k) {
         if (console != null) {
-            console.keyStatus(k.sensor(), k.parameterSet(), k.keyIdHex(), k.remaining(),
-                    Double.isNaN(k.secondsLeft()) ? null : k.secondsLeft(), k.nextKeyReady());
+            console.keyStatus(
+                    k.sensor(),
+                    k.parameterSet(),
+                    k.keyIdHex(),
+                    k.remaining(),
+                    Double.isNaN(k.secondsLeft()) ? null : k.secondsLeft(),
+                    k.nextKeyReady());
         }
-        KeyStatusEvent e = KeyStatusEvent.classify(k.sensor(), k.generation(), k.remaining(), k.secondsLeft(),
-                k.nextKeyReady(), k.alarm(), warnRemaining, warnSeconds, Instant.now());
+        KeyStatusEvent e = KeyStatusEvent.classify(
+                k.sensor(),
+                k.generation(),
+                k.remaining(),
+                k.secondsLeft(),
+                k.nextKeyReady(),
+                k.alarm(),
+                warnRemaining,
+                warnSeconds,
+                Instant.now());
         synchronized (this) {
             KeyStatusEvent.Kind before = keyKinds.put(k.sensor(), e.kind());
             if (before == e.kind() || (before == null && e.kind() == KeyStatusEvent.Kind.KEY_OK)) {
@@ -493,9 +601,13 @@ final class OperatorCommand implements Callable<Integer> {
             VerdictEvent event = o.event();
             if (console != null) {
                 if (o.handover() != null && o.gap() == null && o.handover().outcome() == HandoverOutcome.FOLLOWED) {
-                    console.handover(o.sensor(), o.handover().generation(),
+                    console.handover(
+                            o.sensor(),
+                            o.handover().generation(),
                             Hex.encode(o.handover().handover().statement().newKeyId()));
-                } else if (o.handover() != null && o.gap() == null && o.handover().outcome().isAlarm()) {
+                } else if (o.handover() != null
+                        && o.gap() == null
+                        && o.handover().outcome().isAlarm()) {
                     console.alarm(o.sensor(), o.verdict().detail());
                 } else if (o.handover() == null || o.gap() != null) {
                     console.verdict(event, o.latency());
@@ -521,7 +633,9 @@ final class OperatorCommand implements Callable<Integer> {
             if (o.gap() != null) {
                 st.missing += o.gap().size();
                 if (textLines && !liveTable) {
-                    out.printf("%sGAP from=%d to=%d missing=%d%n", prefix(o), o.gap().from(), o.gap().to(), o.gap().size());
+                    out.printf(
+                            "%sGAP from=%d to=%d missing=%d%n",
+                            prefix(o), o.gap().from(), o.gap().to(), o.gap().size());
                     out.flush();
                 }
                 return;
@@ -545,10 +659,12 @@ final class OperatorCommand implements Callable<Integer> {
                 st.lastReading = SensorCommand.printable(o.reading().reading());
             }
             if (textLines && !liveTable) {
-                String word = event.verdictWord().equals("REJECTED") ? "REJECTED(" + v.reason() + ")" : event.verdictWord();
+                String word =
+                        event.verdictWord().equals("REJECTED") ? "REJECTED(" + v.reason() + ")" : event.verdictWord();
                 String text = v.accepted() && o.reading() != null ? o.reading().reading() : v.detail();
-                out.printf("%s%s index=%d verify=%s e2e=%s %s%n", prefix(o), word, v.index(), verify, e2e,
-                        SensorCommand.printable(text));
+                out.printf(
+                        "%s%s index=%d verify=%s e2e=%s %s%n",
+                        prefix(o), word, v.index(), verify, e2e, SensorCommand.printable(text));
                 out.flush();
                 if (out.checkError()) {
                     outputError = "cannot write the verdict lines to standard output";
@@ -577,14 +693,31 @@ final class OperatorCommand implements Callable<Integer> {
     /** The live table on a terminal: one row per sensor, redrawn every second. */
     private synchronized void printTable() {
         StringBuilder sb = new StringBuilder("\033[H\033[2J");
-        sb.append(String.format(Locale.ROOT, "%-20s %-12s %10s %9s %9s %7s %6s %11s  %s%n", "sensor", "state", "index",
-                "accepted", "rejected", "gaps", "dups", "latency ms", "latest value"));
+        sb.append(String.format(
+                Locale.ROOT,
+                "%-20s %-12s %10s %9s %9s %7s %6s %11s  %s%n",
+                "sensor",
+                "state",
+                "index",
+                "accepted",
+                "rejected",
+                "gaps",
+                "dups",
+                "latency ms",
+                "latest value"));
         for (Map.Entry<String, SensorStats> e : stats.entrySet()) {
             SensorStats st = e.getValue();
             long rejected = st.alarms() - st.counts.get(Verdict.Reason.GAP);
-            sb.append(String.format(Locale.ROOT, "%-20s %-12s %10s %9d %9d %7d %6d %11s  %s%n", e.getKey(), st.state,
-                    st.lastIndex < 0 ? "-" : Long.toString(st.lastIndex), st.counts.get(Verdict.Reason.ACCEPTED),
-                    rejected, st.missing, st.counts.get(Verdict.Reason.DUPLICATE),
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "%-20s %-12s %10s %9d %9d %7d %6d %11s  %s%n",
+                    e.getKey(),
+                    st.state,
+                    st.lastIndex < 0 ? "-" : Long.toString(st.lastIndex),
+                    st.counts.get(Verdict.Reason.ACCEPTED),
+                    rejected,
+                    st.missing,
+                    st.counts.get(Verdict.Reason.DUPLICATE),
                     Double.isNaN(st.lastLatencyMs) ? "-" : String.format(Locale.ROOT, "%.1f", st.lastLatencyMs),
                     st.lastReading));
         }
@@ -611,12 +744,19 @@ final class OperatorCommand implements Callable<Integer> {
             sb.append(" (").append(st.missing).append(" missing)");
             if (st.endToEndMs.count() > 0) {
                 var t = st.endToEndMs.summary();
-                sb.append(String.format(Locale.ROOT, "; e2e (wall clocks) p50 %.3f ms p99 %.3f ms max %.3f ms",
-                        t.p50(), t.p99(), t.max()));
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "; e2e (wall clocks) p50 %.3f ms p99 %.3f ms max %.3f ms",
+                        t.p50(),
+                        t.p99(),
+                        t.max()));
             }
             if (sensorsFile == null) {
                 if (verifyMs.count() > 0) {
-                    sb.append(String.format(Locale.ROOT, "; verify p50 %.3f ms", verifyMs.summary().p50()));
+                    sb.append(String.format(
+                            Locale.ROOT,
+                            "; verify p50 %.3f ms",
+                            verifyMs.summary().p50()));
                 }
                 sb.append("; sensor ").append(e.getKey());
             }
@@ -624,7 +764,8 @@ final class OperatorCommand implements Callable<Integer> {
         }
         if (!keyEvents.isEmpty()) {
             long keyAlarms = keyEvents.getOrDefault(KeyStatusEvent.Kind.KEY_ALARM, 0L);
-            target.printf("keys: %d warnings, %d alarms (a sensor could not prepare its next key)%n",
+            target.printf(
+                    "keys: %d warnings, %d alarms (a sensor could not prepare its next key)%n",
                     keyEvents.getOrDefault(KeyStatusEvent.Kind.KEY_WARNING, 0L), keyAlarms);
             alarms += keyAlarms;
         }

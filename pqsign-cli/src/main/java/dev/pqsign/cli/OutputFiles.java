@@ -33,8 +33,7 @@ final class OutputFiles {
     /** The name that means standard output where a command allows it. */
     static final String STDOUT = "-";
 
-    private OutputFiles() {
-    }
+    private OutputFiles() {}
 
     static boolean isStdout(Path p) {
         return p.toString().equals(STDOUT);
@@ -46,7 +45,8 @@ final class OutputFiles {
      */
     static List<Path> keyFiles(Path key) {
         Path dir = key.toAbsolutePath().getParent();
-        List<Path> out = new ArrayList<>(List.of(key, key.resolveSibling(key.getFileName() + FileStateStore.LOCK_SUFFIX)));
+        List<Path> out =
+                new ArrayList<>(List.of(key, key.resolveSibling(key.getFileName() + FileStateStore.LOCK_SUFFIX)));
         if (dir != null) {
             out.add(dir.resolve("key.pub"));
             out.add(dir.resolve("key.state"));
@@ -93,13 +93,13 @@ final class OutputFiles {
                 throw CliException.usage(target + ": is a directory; give a file name");
             }
             if (!a.isRegularFile()) {
-                throw CliException.usage(target + ": is not a regular file (device, FIFO or socket);"
-                        + " refusing to replace it");
+                throw CliException.usage(
+                        target + ": is not a regular file (device, FIFO or socket);" + " refusing to replace it");
             }
             for (Path in : inputs) {
                 if (sameFile(target, in)) {
-                    throw CliException.usage(target + ": is also an input of this command (" + in
-                            + "); refusing to overwrite it");
+                    throw CliException.usage(
+                            target + ": is also an input of this command (" + in + "); refusing to overwrite it");
                 }
             }
             if (holdsPrivateKey(target)) {
@@ -118,7 +118,8 @@ final class OutputFiles {
         try {
             DurableFiles.probeWritable(target);
         } catch (IOException e) {
-            throw new CliException(CliException.FAILED, target + ": cannot create a file in " + dir + ": " + reason(e), e);
+            throw new CliException(
+                    CliException.FAILED, target + ": cannot create a file in " + dir + ": " + reason(e), e);
         }
     }
 
@@ -127,7 +128,8 @@ final class OutputFiles {
         try {
             DurableFiles.deleteLeftoverTemps(target);
         } catch (IOException e) {
-            throw new CliException(CliException.FAILED, target + ": cannot remove stale temporary files: " + reason(e), e);
+            throw new CliException(
+                    CliException.FAILED, target + ": cannot remove stale temporary files: " + reason(e), e);
         }
     }
 
@@ -188,8 +190,9 @@ final class OutputFiles {
     static String reason(IOException e) {
         if (e instanceof DurableWriteException d && d.getCause() instanceof IOException cause) {
             return "could not " + d.step().description() + " (" + reason(cause) + ")"
-                    + (d.step().mayHavePublished() ? "; the new content is in place but may not survive a power loss"
-                    : "");
+                    + (d.step().mayHavePublished()
+                            ? "; the new content is in place but may not survive a power loss"
+                            : "");
         }
         if (e instanceof FileSystemException fse) {
             String r = fse.getReason();

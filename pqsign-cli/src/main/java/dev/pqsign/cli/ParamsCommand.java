@@ -19,13 +19,32 @@ final class ParamsCommand implements Callable<Integer> {
         String fmt = "%-26s %-12s %3s %3s %3s %10s %8s %22s  %s%n";
         out.printf(fmt, "NAME", "TYPE CODE", "n", "h", "d", "SIG BYTES", "PK BYTES", "MAX SIGNATURES", "NOTE");
         for (XmssParameterSet p : XmssParameterSet.values()) {
-            String note = p.isPrivateUse() ? "study set; private-use type code, not interoperable"
+            String note = p.isPrivateUse()
+                    ? "study set; private-use type code, not interoperable"
                     : p == XmssParameterSet.XMSSMT_SHA2_20_4_256 ? "study set 2" : "";
-            out.printf(fmt, p.setName(), String.format("0x%08x", p.typeCode()), p.n(), p.height(), p.layers(),
-                    p.signatureBytes(), p.publicKeyBytes(), p.maxSignatures(), note);
+            out.printf(
+                    fmt,
+                    p.setName(),
+                    String.format("0x%08x", p.typeCode()),
+                    p.n(),
+                    p.height(),
+                    p.layers(),
+                    p.signatureBytes(),
+                    p.publicKeyBytes(),
+                    p.maxSignatures(),
+                    note);
         }
         for (HaetaeParameterSet p : HaetaeParameterSet.values()) {
-            out.printf(fmt, p.setName(), "-", "-", "-", "-", p.signatureBytes(), p.publicKeyBytes(), "unlimited",
+            out.printf(
+                    fmt,
+                    p.setName(),
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    p.signatureBytes(),
+                    p.publicKeyBytes(),
+                    "unlimited",
                     "stateless; OID " + p.oid());
         }
         out.flush();

@@ -21,10 +21,27 @@ import picocli.CommandLine.Command;
  * signature, exhausted key), 2 bad usage or unreadable / malformed input. Errors are one line on
  * stderr, never a stack trace (set PQSIGN_DEBUG=1 to get one).
  */
-@Command(name = "pqsign", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "pqsign",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = "Post-quantum signatures (XMSS, XMSS^MT, HAETAE) for industrial telemetry.",
-        subcommands = {ParamsCommand.class, KeygenCommand.class, SignCommand.class, VerifyCommand.class,
-            InspectCommand.class, CertCommand.class, KeyCommand.class, KatCommand.class, DemoCommand.class, SensorCommand.class, OperatorCommand.class, AuditCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            ParamsCommand.class,
+            KeygenCommand.class,
+            SignCommand.class,
+            VerifyCommand.class,
+            InspectCommand.class,
+            CertCommand.class,
+            KeyCommand.class,
+            KatCommand.class,
+            DemoCommand.class,
+            SensorCommand.class,
+            OperatorCommand.class,
+            AuditCommand.class,
+            BenchCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class PqsignCli implements Runnable {
 
     @CommandLine.Spec
@@ -68,8 +85,9 @@ public final class PqsignCli implements Runnable {
         });
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("pqsign: " + oneLine(ex.getMessage()) + " (see '" + c.getCommandSpec().qualifiedName()
-                    + " --help')");
+            c.getErr()
+                    .println("pqsign: " + oneLine(ex.getMessage()) + " (see '"
+                            + c.getCommandSpec().qualifiedName() + " --help')");
             c.getErr().flush();
             return CliException.USAGE;
         });
@@ -108,7 +126,8 @@ public final class PqsignCli implements Runnable {
         }
         if (e instanceof FileSystemException fse && fse.getReason() != null) {
             String r = fse.getReason();
-            return r.contains("No space left on device") || r.contains("Read-only file system")
+            return r.contains("No space left on device")
+                    || r.contains("Read-only file system")
                     || r.contains("Disk quota exceeded");
         }
         return false;
@@ -125,8 +144,11 @@ public final class PqsignCli implements Runnable {
         if (ex instanceof UncheckedIOException u) {
             return message(u.getCause());
         }
-        if (ex instanceof CliException || ex instanceof KeyExhaustedException || ex instanceof KeyFormatException
-                || ex instanceof StatePersistenceException || ex instanceof IllegalArgumentException) {
+        if (ex instanceof CliException
+                || ex instanceof KeyExhaustedException
+                || ex instanceof KeyFormatException
+                || ex instanceof StatePersistenceException
+                || ex instanceof IllegalArgumentException) {
             return String.valueOf(ex.getMessage());
         }
         return "internal error (a bug; PQSIGN_DEBUG=1 prints where): "
@@ -138,16 +160,21 @@ public final class PqsignCli implements Runnable {
      * (Milo's UaException, for one): the reader needs what went wrong, not which class said so.
      */
     static String oneLine(String s) {
-        return s == null ? "" : s.strip().replaceAll("\\s*\\R\\s*", "; ")
-                .replaceAll("\\b(?:[a-z][a-z0-9]*\\.)*[A-Z][A-Za-z0-9]*(?:Exception|Error): ", "");
+        return s == null
+                ? ""
+                : s.strip()
+                        .replaceAll("\\s*\\R\\s*", "; ")
+                        .replaceAll("\\b(?:[a-z][a-z0-9]*\\.)*[A-Z][A-Za-z0-9]*(?:Exception|Error): ", "");
     }
 
     /** Gives every command a --help option that exits 0 (picocli adds it only where asked). */
     private static void addHelpOption(CommandLine cl) {
         CommandLine.Model.CommandSpec spec = cl.getCommandSpec();
         if (spec.findOption("--help") == null) {
-            spec.addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
-                    .description("Show this help message and exit.").build());
+            spec.addOption(CommandLine.Model.OptionSpec.builder("-h", "--help")
+                    .usageHelp(true)
+                    .description("Show this help message and exit.")
+                    .build());
         }
         for (CommandLine sub : cl.getSubcommands().values()) {
             addHelpOption(sub);
@@ -161,8 +188,8 @@ public final class PqsignCli implements Runnable {
         CommandLine cl = commandLine();
         // Straight onto file descriptor 1, not through System.out: that PrintStream hides write
         // errors from the PrintWriter above it, so checkError() would never see them.
-        cl.setOut(new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), stdoutCharset()),
-                true));
+        cl.setOut(new PrintWriter(
+                new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), stdoutCharset()), true));
         System.exit(cl.execute(args));
     }
 

@@ -30,20 +30,34 @@ import picocli.CommandLine.Option;
  * {@code --readings N}. Every index is reserved durably before its signature; on exit the signer is
  * closed, so the key state on disk is exactly what was used.
  */
-@Command(name = "sensor", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, description = {
-    "Run a sensor: an OPC UA server publishing signed readings (simulated, stdin, a file or a named pipe).",
-    "Stops after --readings N or on Ctrl-C; the key state stays consistent."})
+@Command(
+        name = "sensor",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Run a sensor: an OPC UA server publishing signed readings (simulated, stdin, a file or a named pipe).",
+            "Stops after --readings N or on Ctrl-C; the key state stays consistent."
+        })
 final class SensorCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--key", required = true, description = "Private key: DIR/key.state (XMSS / XMSS^MT) or DIR/key.sk (HAETAE; index counter in key.sk.counter).")
+    @Option(
+            names = "--key",
+            required = true,
+            description =
+                    "Private key: DIR/key.state (XMSS / XMSS^MT) or DIR/key.sk (HAETAE; index counter in key.sk.counter).")
     Path key;
 
-    @Option(names = "--cert", description = "The sensor's certificate (PEM or DER) for its key, published on the certificate node.")
+    @Option(
+            names = "--cert",
+            description = "The sensor's certificate (PEM or DER) for its key, published on the certificate node.")
     Path cert;
 
-    @Option(names = "--port", defaultValue = "4840", description = "TCP port (default ${DEFAULT-VALUE}; 0 = any free port).")
+    @Option(
+            names = "--port",
+            defaultValue = "4840",
+            description = "TCP port (default ${DEFAULT-VALUE}; 0 = any free port).")
     int port;
 
     @Option(names = "--bind", defaultValue = "127.0.0.1", description = "Address to bind (default ${DEFAULT-VALUE}).")
@@ -52,37 +66,64 @@ final class SensorCommand implements Callable<Integer> {
     @Option(names = "--name", defaultValue = "sensor", description = "Application name (default ${DEFAULT-VALUE}).")
     String name;
 
-    @Option(names = "--rate", description = "Simulated readings per second (default 1; 0 = as fast as possible). Only with --source sim.")
+    @Option(
+            names = "--rate",
+            description = "Simulated readings per second (default 1; 0 = as fast as possible). Only with --source sim.")
     Double rate;
 
-    @Option(names = "--source", defaultValue = "sim", description = "sim (simulated speed sensor), stdin (one reading per line), or a FILE / named pipe.")
+    @Option(
+            names = "--source",
+            defaultValue = "sim",
+            description = "sim (simulated speed sensor), stdin (one reading per line), or a FILE / named pipe.")
     String source;
 
-    @Option(names = "--readings", defaultValue = "0", description = "Stop after N readings (default 0 = until Ctrl-C or the end of the input).")
+    @Option(
+            names = "--readings",
+            defaultValue = "0",
+            description = "Stop after N readings (default 0 = until Ctrl-C or the end of the input).")
     long readings;
 
-    @Option(names = "--data-dir", defaultValue = "pqsign-data/sensor", description = "Application certificate and trust list (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--data-dir",
+            defaultValue = "pqsign-data/sensor",
+            description = "Application certificate and trust list (default ${DEFAULT-VALUE}).")
     Path dataDir;
 
-    @Option(names = "--security", defaultValue = "none", description = "Transport security: none or sign-encrypt (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--security",
+            defaultValue = "none",
+            description = "Transport security: none or sign-encrypt (default ${DEFAULT-VALUE}).")
     String security;
 
-    @Option(names = "--trust-client", arity = "1..*", description = "Operator application certificate(s) to trust (sign-encrypt).")
+    @Option(
+            names = "--trust-client",
+            arity = "1..*",
+            description = "Operator application certificate(s) to trust (sign-encrypt).")
     List<Path> trustClient = new ArrayList<>();
 
     @picocli.CommandLine.Mixin
     SensorSigningOptions signing = new SensorSigningOptions();
 
-    @Option(names = "--lock-timeout", defaultValue = "10", description = "Seconds to wait for another process holding the key (default ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--lock-timeout",
+            defaultValue = "10",
+            description = "Seconds to wait for another process holding the key (default ${DEFAULT-VALUE}).")
     int lockTimeout;
 
-    @Option(names = "--rollover-at", defaultValue = "0", paramLabel = "N", description = {
-            "Prepare the next key when the current XMSS / XMSS^MT key has N signatures left (default 0 = right after",
-            "its first signature); the sensor hands over to it, with a signed key handover, when 8 are left. Needs --key",
-            "DIR/key.state with DIR/key.pub (a key directory: docs/key-directory.md)."})
+    @Option(
+            names = "--rollover-at",
+            defaultValue = "0",
+            paramLabel = "N",
+            description = {
+                "Prepare the next key when the current XMSS / XMSS^MT key has N signatures left (default 0 = right after",
+                "its first signature); the sensor hands over to it, with a signed key handover, when 8 are left. Needs --key",
+                "DIR/key.state with DIR/key.pub (a key directory: docs/key-directory.md)."
+            })
     long rolloverAt;
 
-    @Option(names = "--no-rollover", description = "Sign with the key until it is exhausted, without preparing or handing over to a next key.")
+    @Option(
+            names = "--no-rollover",
+            description = "Sign with the key until it is exhausted, without preparing or handing over to a next key.")
     boolean noRollover;
 
     @Option(names = "--summary", description = "Print a summary every second instead of one line per reading.")
@@ -91,14 +132,23 @@ final class SensorCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed of the simulated sensor's noise (default: random).")
     Long seed;
 
-    @Option(names = "--history", defaultValue = "10000", description = "Signed readings kept for operators that were away, served by OPC UA HistoryRead and kept in DATA_DIR/history.pqhl across restarts (default ${DEFAULT-VALUE}; 0 = none).")
+    @Option(
+            names = "--history",
+            defaultValue = "10000",
+            description =
+                    "Signed readings kept for operators that were away, served by OPC UA HistoryRead and kept in DATA_DIR/history.pqhl across restarts (default ${DEFAULT-VALUE}; 0 = none).")
     int historyCount;
 
-    @Option(names = "--history-age", defaultValue = "86400", description = "Seconds a reading stays in the history at most (default ${DEFAULT-VALUE}; the newest always stays).")
+    @Option(
+            names = "--history-age",
+            defaultValue = "86400",
+            description =
+                    "Seconds a reading stays in the history at most (default ${DEFAULT-VALUE}; the newest always stays).")
     long historyAge;
 
     /** Guards the hand-over between the main loop and the Ctrl-C hook. */
     private final Object lock = new Object();
+
     private boolean stopping;
     private boolean waitingForSource;
     private Thread mainThread;
@@ -124,8 +174,9 @@ final class SensorCommand implements Callable<Integer> {
         }
         if (noRollover || cert != null || !TelemetryKeys.isKeyDirectory(key)) {
             if (rolloverAt != 0 && !noRollover) {
-                throw CliException.usage("--rollover-at needs --key DIR/key.state of a key directory (DIR/key.pub beside"
-                        + " it) and no --cert");
+                throw CliException.usage(
+                        "--rollover-at needs --key DIR/key.state of a key directory (DIR/key.pub beside"
+                                + " it) and no --cert");
             }
             return false;
         }
@@ -146,21 +197,25 @@ final class SensorCommand implements Callable<Integer> {
         if (!trustClient.isEmpty() && sec == TransportSecurity.NONE) {
             throw CliException.usage("--trust-client needs --security sign-encrypt");
         }
-        var clientCerts = trustClient.stream().map(TelemetrySupport::applicationCertificate).toList();
+        var clientCerts = trustClient.stream()
+                .map(TelemetrySupport::applicationCertificate)
+                .toList();
         checkSource();
         try {
-            openKey = rolls() ? TelemetryKeys.openRollingKey(key, signing, lockTimeout, rolloverAt)
+            openKey = rolls()
+                    ? TelemetryKeys.openRollingKey(key, signing, lockTimeout, rolloverAt)
                     : TelemetryKeys.openSensorKey(key, cert, signing, lockTimeout);
             history = openHistory();
-            server = SensorServer.start(new SensorServer.Config(name, dataDir, bind, port, sec), openKey.sensorKey, history);
+            server = SensorServer.start(
+                    new SensorServer.Config(name, dataDir, bind, port, sec), openKey.sensorKey, history);
             if (openKey.rolling != null) {
                 server.rollWith(openKey.rolling);
             }
             clientCerts.forEach(server::trustClient);
             out.printf("sensor %s: %s%n", name, openKey.description);
             if (sec != TransportSecurity.NONE) {
-                Path exported = TelemetrySupport.exportApplicationCertificate(server.applicationCertificate(), dataDir,
-                        "sensor-application.der");
+                Path exported = TelemetrySupport.exportApplicationCertificate(
+                        server.applicationCertificate(), dataDir, "sensor-application.der");
                 out.printf("application certificate (give to operators' --trust-server): %s%n", exported);
             }
             if (history != null) {
@@ -241,7 +296,8 @@ final class SensorCommand implements Callable<Integer> {
         }
         Path p = Path.of(source);
         if (!Files.exists(p) || Files.isDirectory(p)) {
-            throw CliException.usage("--source: " + p + " does not exist or is a directory (use sim, stdin or a file / named pipe)");
+            throw CliException.usage(
+                    "--source: " + p + " does not exist or is a directory (use sim, stdin or a file / named pipe)");
         }
         if (!Files.isReadable(p)) {
             throw CliException.usage("--source: cannot read " + p);
@@ -289,7 +345,9 @@ final class SensorCommand implements Callable<Integer> {
                     }
                 }
                 endReason = "input failed";
-                spec.commandLine().getErr().println("pqsign: sensor: cannot read --source " + source + ": " + e.getMessage());
+                spec.commandLine()
+                        .getErr()
+                        .println("pqsign: sensor: cannot read --source " + source + ": " + e.getMessage());
                 return CliException.USAGE;
             }
             synchronized (lock) {
@@ -312,7 +370,11 @@ final class SensorCommand implements Callable<Integer> {
                     signMsTotal += p.signNanos() / 1e6;
                 }
                 if (!summary) {
-                    out.printf(Locale.ROOT, "index=%d sign=%.3fms %s%n", p.reading().index(), p.signNanos() / 1e6,
+                    out.printf(
+                            Locale.ROOT,
+                            "index=%d sign=%.3fms %s%n",
+                            p.reading().index(),
+                            p.signNanos() / 1e6,
                             printable(reading));
                     out.flush();
                 }
@@ -373,7 +435,8 @@ final class SensorCommand implements Callable<Integer> {
                 spec.commandLine().getErr().println("pqsign: sensor: closing the key: " + e.getMessage());
             }
         }
-        if (readingSource != null && !(readingSource instanceof LineReadingSource && "stdin".equalsIgnoreCase(source))) {
+        if (readingSource != null
+                && !(readingSource instanceof LineReadingSource && "stdin".equalsIgnoreCase(source))) {
             try {
                 readingSource.close();
             } catch (IOException ignored) {
@@ -382,17 +445,27 @@ final class SensorCommand implements Callable<Integer> {
         }
         if (server != null) {
             String skipped = readingSource instanceof LineReadingSource
-                    ? ", " + ((LineReadingSource) readingSource).skipped() + " input lines skipped" : "";
-            out.printf(Locale.ROOT, "sensor stopped (%s): %d readings published, last index %s, sign avg %.3f ms%s%n",
-                    endReason, published, lastIndex < 0 ? "-" : Long.toString(lastIndex),
-                    published == 0 ? 0.0 : signMsTotal / published, skipped);
+                    ? ", " + ((LineReadingSource) readingSource).skipped() + " input lines skipped"
+                    : "";
+            out.printf(
+                    Locale.ROOT,
+                    "sensor stopped (%s): %d readings published, last index %s, sign avg %.3f ms%s%n",
+                    endReason,
+                    published,
+                    lastIndex < 0 ? "-" : Long.toString(lastIndex),
+                    published == 0 ? 0.0 : signMsTotal / published,
+                    skipped);
             out.flush();
         }
     }
 
     private synchronized void printSummary() {
-        out.printf(Locale.ROOT, "%d readings published, last index %s, sign avg %.3f ms%n", published,
-                lastIndex < 0 ? "-" : Long.toString(lastIndex), published == 0 ? 0.0 : signMsTotal / published);
+        out.printf(
+                Locale.ROOT,
+                "%d readings published, last index %s, sign avg %.3f ms%n",
+                published,
+                lastIndex < 0 ? "-" : Long.toString(lastIndex),
+                published == 0 ? 0.0 : signMsTotal / published);
         out.flush();
     }
 

@@ -21,8 +21,7 @@ import java.util.Set;
  * against the file's directory.
  */
 final class SensorList {
-    private SensorList() {
-    }
+    private SensorList() {}
 
     /** Largest sensors file read. */
     static final int MAX_FILE_BYTES = 1 << 20;
@@ -30,8 +29,8 @@ final class SensorList {
     /** Most sensors one operator watches. */
     static final int MAX_SENSORS = 1000;
 
-    private static final Set<String> KEYS = Set.of("name", "url", "pub", "params", "cert", "trust", "security",
-            "trust_server");
+    private static final Set<String> KEYS =
+            Set.of("name", "url", "pub", "params", "cert", "trust", "security", "trust_server");
 
     /**
      * One sensor to watch.
@@ -42,9 +41,12 @@ final class SensorList {
      * @param security transport security
      * @param serverCertificates application certificates of the sensor to trust (sign-encrypt)
      */
-    record Target(String name, String url, PqPublicKey pinned, TransportSecurity security,
-            List<X509Certificate> serverCertificates) {
-    }
+    record Target(
+            String name,
+            String url,
+            PqPublicKey pinned,
+            TransportSecurity security,
+            List<X509Certificate> serverCertificates) {}
 
     /** Reads and checks the file; any problem is a one-line usage error naming the file. */
     static List<Target> read(Path file) {
@@ -54,12 +56,16 @@ final class SensorList {
         }
         JsonNode root;
         try {
-            root = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+            root = new ObjectMapper()
+                    .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
                     .readTree(new String(bytes, StandardCharsets.UTF_8));
         } catch (JsonProcessingException e) {
             throw CliException.usage(file + ": not valid JSON: " + e.getOriginalMessage());
         }
-        if (root == null || !root.isObject() || !root.has("sensors") || !root.get("sensors").isArray()
+        if (root == null
+                || !root.isObject()
+                || !root.has("sensors")
+                || !root.get("sensors").isArray()
                 || root.size() != 1) {
             throw CliException.usage(file + ": expected {\"sensors\": [ … ]}");
         }
@@ -76,7 +82,7 @@ final class SensorList {
             if (!s.isObject()) {
                 throw CliException.usage(where + ": not an object");
             }
-            for (Iterator<String> it = s.fieldNames(); it.hasNext();) {
+            for (Iterator<String> it = s.fieldNames(); it.hasNext(); ) {
                 String k = it.next();
                 if (!KEYS.contains(k)) {
                     throw CliException.usage(where + ": unknown key '" + SensorCommand.printable(k) + "'");

@@ -8,18 +8,35 @@ import picocli.CommandLine.Option;
  * (a picocli mixin), so both commands describe and apply them the same way.
  */
 final class SensorSigningOptions {
-    @Option(names = "--batch", defaultValue = "1", description = {"Indices reserved per durable state write (default 1:",
-        "one fsync per reading; K > 1 is faster and a crash loses at most K - 1 unused indices)."})
+    @Option(
+            names = "--batch",
+            defaultValue = "1",
+            description = {
+                "Indices reserved per durable state write (default 1:",
+                "one fsync per reading; K > 1 is faster and a crash loses at most K - 1 unused indices)."
+            })
     int batch;
 
-    @Option(names = "--reserve-ahead", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = {"XMSS keys: reserve the next batch in the background right after a signature, so the fsync is",
-                "not in the next reading's path (default on; a crash can skip one index more)."})
+    @Option(
+            names = "--reserve-ahead",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = {
+                "XMSS keys: reserve the next batch in the background right after a signature, so the fsync is",
+                "not in the next reading's path (default on; a crash can skip one index more)."
+            })
     boolean reserveAhead;
 
-    @Option(names = "--hash-midstates", negatable = true, defaultValue = "false", fallbackValue = "true",
-            description = {"XMSS keys: resume cached SHA-256 mid-states while signing (about a third fewer compressions,",
-                "~0.1 ms less CPU per signature, ~650 KB of short-lived garbage per signature; default off: allocation-free)."})
+    @Option(
+            names = "--hash-midstates",
+            negatable = true,
+            defaultValue = "false",
+            fallbackValue = "true",
+            description = {
+                "XMSS keys: resume cached SHA-256 mid-states while signing (about a third fewer compressions,",
+                "~0.1 ms less CPU per signature, ~650 KB of short-lived garbage per signature; default off: allocation-free)."
+            })
     boolean hashMidstates;
 
     /** The options as given; for callers outside picocli (tests, the demo's warm-up). */
@@ -40,7 +57,9 @@ final class SensorSigningOptions {
 
     /** The XMSS stateful signer's options (tree threads: one per core). */
     XmssStatefulSigner.Options xmss() {
-        return XmssStatefulSigner.Options.defaults().withBatch(batch).withReserveAhead(reserveAhead)
+        return XmssStatefulSigner.Options.defaults()
+                .withBatch(batch)
+                .withReserveAhead(reserveAhead)
                 .withMidstates(hashMidstates);
     }
 }

@@ -54,11 +54,15 @@ final class SignCommand implements Callable<Integer> {
     @Option(names = "--sampler", description = "HAETAE only: sampler v1.2.0 (default) or v1.1.2.")
     String sampler;
 
-    @Option(names = "--batch", description = "XMSS only: indices reserved per state write (1 .. " + MAX_BATCH + ", default 1).")
+    @Option(
+            names = "--batch",
+            description = "XMSS only: indices reserved per state write (1 .. " + MAX_BATCH + ", default 1).")
     Integer batch;
 
-    @Option(names = "--lock-timeout", description = "XMSS only: seconds to wait for another process holding the key (0 .. "
-            + Bounds.MAX_LOCK_TIMEOUT + ", default 10).")
+    @Option(
+            names = "--lock-timeout",
+            description = "XMSS only: seconds to wait for another process holding the key (0 .. "
+                    + Bounds.MAX_LOCK_TIMEOUT + ", default 10).")
     Integer lockTimeout;
 
     /** More indices per state write than this gains no speed and only risks more lost indices. */
@@ -98,7 +102,13 @@ final class SignCommand implements Callable<Integer> {
                 byte[] ctx = KeyFiles.context(context);
                 HaetaePrivateKey sk = KeyFiles.haetaePrivateKey(key, head);
                 try {
-                    return signHaetae(sk, e, smp, ctx, prepareOutputs(), spec.commandLine().getOut());
+                    return signHaetae(
+                            sk,
+                            e,
+                            smp,
+                            ctx,
+                            prepareOutputs(),
+                            spec.commandLine().getOut());
                 } finally {
                     sk.destroy();
                 }
@@ -173,22 +183,27 @@ final class SignCommand implements Callable<Integer> {
         try {
             Files.createDirectories(outDir);
         } catch (IOException e) {
-            throw new CliException(CliException.FAILED, outDir + ": cannot create directory: " + OutputFiles.reason(e), e);
+            throw new CliException(
+                    CliException.FAILED, outDir + ": cannot create directory: " + OutputFiles.reason(e), e);
         }
     }
 
     private int signXmss(int b, int timeout, List<Path> outputs, PrintWriter o) {
         try (FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(timeout));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store,
-                        Options.defaults().withBatch(b).withThreads(Runtime.getRuntime().availableProcessors()))) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(
+                        store,
+                        Options.defaults()
+                                .withBatch(b)
+                                .withThreads(Runtime.getRuntime().availableProcessors()))) {
             for (int i = 0; i < in.size(); i++) {
                 byte[] msg = KeyFiles.read(in.get(i), "message");
                 long t0 = System.nanoTime();
                 var s = signer.signIndexed(idx -> msg);
                 double ms = (System.nanoTime() - t0) / 1e6;
                 writeSignature(outputs.get(i), s.signature(), "index " + s.index() + " is used up");
-                o.printf("%s: index %d, %d bytes, %.2f ms -> %s%n", in.get(i), s.index(), s.signature().length, ms,
-                        outputs.get(i));
+                o.printf(
+                        "%s: index %d, %d bytes, %.2f ms -> %s%n",
+                        in.get(i), s.index(), s.signature().length, ms, outputs.get(i));
             }
             o.printf("%s: %d signatures left%n", signer.parameterSet().setName(), signer.remaining());
         } catch (IOException e) {
@@ -198,8 +213,8 @@ final class SignCommand implements Callable<Integer> {
         return 0;
     }
 
-    private int signHaetae(HaetaePrivateKey sk, HaetaeEngine e, HaetaeSampler smp, byte[] ctx, List<Path> outputs,
-            PrintWriter o) {
+    private int signHaetae(
+            HaetaePrivateKey sk, HaetaeEngine e, HaetaeSampler smp, byte[] ctx, List<Path> outputs, PrintWriter o) {
         HaetaeSigner signer;
         try {
             signer = new HaetaeSigner(sk, ctx, smp, e, new SecureRandom());
@@ -222,7 +237,9 @@ final class SignCommand implements Callable<Integer> {
         try {
             OutputFiles.write(file, sig, false);
         } catch (CliException e) {
-            throw new CliException(CliException.FAILED, e.getMessage() + "; the signature is lost (" + consequence + ")",
+            throw new CliException(
+                    CliException.FAILED,
+                    e.getMessage() + "; the signature is lost (" + consequence + ")",
                     e.getCause());
         }
     }

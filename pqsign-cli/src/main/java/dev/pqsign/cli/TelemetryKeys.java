@@ -31,8 +31,7 @@ import java.util.Arrays;
 
 /** Keys for {@code pqsign sensor} (a durable indexed signer) and {@code pqsign operator} (a pinned key). */
 final class TelemetryKeys {
-    private TelemetryKeys() {
-    }
+    private TelemetryKeys() {}
 
     /** Suffix of the HAETAE index counter file kept next to {@code key.sk}. */
     static final String COUNTER_SUFFIX = ".counter";
@@ -43,6 +42,7 @@ final class TelemetryKeys {
         final String description;
         /** The rolling key when the sensor rolls over by itself, else null. */
         final RollingSensorKey rolling;
+
         private final AutoCloseable[] resources;
         private boolean closed;
 
@@ -86,7 +86,8 @@ final class TelemetryKeys {
      */
     static boolean isKeyDirectory(Path key) {
         Path parent = key.toAbsolutePath().getParent();
-        return key.getFileName().toString().equals(SensorKeyDirectory.STATE) && parent != null
+        return key.getFileName().toString().equals(SensorKeyDirectory.STATE)
+                && parent != null
                 && Files.isRegularFile(parent.resolve(SensorKeyDirectory.PUBLIC_KEY));
     }
 
@@ -95,14 +96,17 @@ final class TelemetryKeys {
      * signs, the next key is prepared when {@code prepareAt} signatures are left (0: half the key's
      * capacity) and takes over when {@link KeyRollover#DEFAULT_SWITCH_AT} are left.
      */
-    static OpenSensorKey openRollingKey(Path keyState, SensorSigningOptions signing, int lockTimeoutSeconds,
-            long prepareAt) throws IOException {
+    static OpenSensorKey openRollingKey(
+            Path keyState, SensorSigningOptions signing, int lockTimeoutSeconds, long prepareAt) throws IOException {
         signing.check();
         Path dir = keyState.toAbsolutePath().getParent();
         SensorKeyDirectory keys;
         try {
-            keys = SensorKeyDirectory.open(dir, SensorKeyDirectory.Options.defaults().withSigner(signing.xmss())
-                    .withLockTimeout(Duration.ofSeconds(lockTimeoutSeconds)));
+            keys = SensorKeyDirectory.open(
+                    dir,
+                    SensorKeyDirectory.Options.defaults()
+                            .withSigner(signing.xmss())
+                            .withLockTimeout(Duration.ofSeconds(lockTimeoutSeconds)));
         } catch (KeyFormatException e) {
             throw CliException.usage(dir + ": " + e.getMessage());
         }
@@ -115,9 +119,14 @@ final class TelemetryKeys {
         }
         RollingSensorKey rolling = new RollingSensorKey(keys, rollover);
         KeyRollover.Status st = rolling.status();
-        String desc = String.format("%s key generation %d, next index %d, %d signatures left; next key prepared at %d"
-                + " left%s", st.parameterSet(), st.generation(), keys.currentSigner().nextIndex(), st.remaining(),
-                rollover.prepareAt(), st.nextKeyReady() ? " (ready)" : "");
+        String desc = String.format(
+                "%s key generation %d, next index %d, %d signatures left; next key prepared at %d" + " left%s",
+                st.parameterSet(),
+                st.generation(),
+                keys.currentSigner().nextIndex(),
+                st.remaining(),
+                rollover.prepareAt(),
+                st.nextKeyReady() ? " (ready)" : "");
         return new OpenSensorKey(rolling.current(), desc, rolling, rolling);
     }
 
@@ -152,8 +161,9 @@ final class TelemetryKeys {
                 store.close();
                 throw e;
             }
-            String desc = String.format("%s, next index %d, %d signatures left", signer.parameterSet().setName(),
-                    signer.nextIndex(), signer.remaining());
+            String desc = String.format(
+                    "%s, next index %d, %d signatures left",
+                    signer.parameterSet().setName(), signer.nextIndex(), signer.remaining());
             return new OpenSensorKey(new SensorKey(signer, KeyId.ofPublicKey(pub), der), desc, signer, store);
         }
         if (HaetaeKeyFile.hasMagic(head)) {
@@ -175,8 +185,8 @@ final class TelemetryKeys {
                 sk.destroy();
                 throw new IOException("cannot open index counter " + counter + ": " + e.getMessage(), e);
             }
-            String desc = String.format("%s, index counter %s, next index %d", sk.parameterSet().setName(), counter,
-                    signer.nextIndex());
+            String desc = String.format(
+                    "%s, index counter %s, next index %d", sk.parameterSet().setName(), counter, signer.nextIndex());
             AutoCloseable wipe = sk::destroy;
             return new OpenSensorKey(new SensorKey(signer, KeyId.ofPublicKey(pub), der), desc, signer, wipe);
         }
@@ -212,8 +222,9 @@ final class TelemetryKeys {
         PqCertificate root = CertificateSupport.read(rootFile);
         ChainVerificationResult r = CertificateChainVerifier.verify(leaf, root, Instant.now());
         if (!r.isValid()) {
-            throw new CliException(CliException.FAILED, "certificate " + certFile + " is not valid under " + rootFile
-                    + ": " + r.message());
+            throw new CliException(
+                    CliException.FAILED,
+                    "certificate " + certFile + " is not valid under " + rootFile + ": " + r.message());
         }
         try {
             return leaf.publicKey();
@@ -224,11 +235,13 @@ final class TelemetryKeys {
 
     /** Pins {@code key}: id = SHA-256 of its raw encoding, index prefix for XMSS / XMSS^MT. */
     static ReadingVerifier.TrustedKey trusted(PqPublicKey key) {
-        EmbeddedIndex idx = key.xmss().map(x -> EmbeddedIndex.bigEndianPrefix(x.parameterSet().indexBytes()))
+        EmbeddedIndex idx = key.xmss()
+                .map(x -> EmbeddedIndex.bigEndianPrefix(x.parameterSet().indexBytes()))
                 .orElse(EmbeddedIndex.NONE);
         // An operator verifies a stream of one sensor's signatures: XMSS^MT upper layers once per bottom tree.
-        dev.pqsign.core.Verifier verifier = key.xmss().<dev.pqsign.core.Verifier>map(
-                dev.pqsign.xmss.XmssVerifier::withUpperLayerCache).orElseGet(key::verifier);
+        dev.pqsign.core.Verifier verifier = key.xmss()
+                .<dev.pqsign.core.Verifier>map(dev.pqsign.xmss.XmssVerifier::withUpperLayerCache)
+                .orElseGet(key::verifier);
         return ReadingVerifier.TrustedKey.forPublicKey(key.rawEncoding(), verifier, idx);
     }
 }

@@ -16,8 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 /** What {@code pqsign sensor} and {@code pqsign operator} share: transport options, logging, Ctrl-C. */
 final class TelemetrySupport {
-    private TelemetrySupport() {
-    }
+    private TelemetrySupport() {}
 
     /** {@code none} or {@code sign-encrypt} (Basic256Sha256, SignAndEncrypt). */
     static TransportSecurity security(String name) {
@@ -32,11 +31,11 @@ final class TelemetrySupport {
     static X509Certificate applicationCertificate(Path file) {
         byte[] b = KeyFiles.readSmall(file, "application certificate");
         try {
-            return (X509Certificate) CertificateFactory.getInstance("X.509")
-                    .generateCertificate(new ByteArrayInputStream(b));
+            return (X509Certificate)
+                    CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(b));
         } catch (CertificateException | RuntimeException e) {
-            throw CliException.usage("application certificate " + file + " is not an X.509 certificate (DER or PEM): "
-                    + e.getMessage());
+            throw CliException.usage(
+                    "application certificate " + file + " is not an X.509 certificate (DER or PEM): " + e.getMessage());
         }
     }
 
@@ -69,8 +68,8 @@ final class TelemetrySupport {
             VERIFIER_LOG.setLevel(java.util.logging.Level.SEVERE);
         }
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
-                    System.getenv("PQSIGN_DEBUG") != null ? "info" : "error");
+            System.setProperty(
+                    "org.slf4j.simpleLogger.defaultLogLevel", System.getenv("PQSIGN_DEBUG") != null ? "info" : "error");
         }
         if (System.getProperty("org.slf4j.simpleLogger.logFile") == null) {
             System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
@@ -90,19 +89,21 @@ final class TelemetrySupport {
         private volatile int exitCode;
 
         CtrlC(Runnable onStop, java.util.function.BooleanSupplier forceCleanup) {
-            hook = new Thread(() -> {
-                onStop.run();
-                try {
-                    if (!done.await(3, TimeUnit.SECONDS) && !forceCleanup.getAsBoolean()) {
-                        done.await(30, TimeUnit.SECONDS);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                System.out.flush();
-                System.err.flush();
-                Runtime.getRuntime().halt(exitCode);
-            }, "pqsign-ctrl-c");
+            hook = new Thread(
+                    () -> {
+                        onStop.run();
+                        try {
+                            if (!done.await(3, TimeUnit.SECONDS) && !forceCleanup.getAsBoolean()) {
+                                done.await(30, TimeUnit.SECONDS);
+                            }
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        System.out.flush();
+                        System.err.flush();
+                        Runtime.getRuntime().halt(exitCode);
+                    },
+                    "pqsign-ctrl-c");
             Runtime.getRuntime().addShutdownHook(hook);
         }
 

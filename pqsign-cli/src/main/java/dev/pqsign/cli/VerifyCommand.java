@@ -14,7 +14,11 @@ final class VerifyCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--pub", required = true, description = "Public key: RFC 8391 key file, raw root||PUB_SEED with --params, HAETAE key, or certificate (PEM, with --trust).")
+    @Option(
+            names = "--pub",
+            required = true,
+            description =
+                    "Public key: RFC 8391 key file, raw root||PUB_SEED with --params, HAETAE key, or certificate (PEM, with --trust).")
     Path pub;
 
     @Option(names = "--in", required = true, description = "Message file.")
@@ -29,7 +33,10 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--context", description = "HAETAE context string: text, or hex:HEX.")
     String context;
 
-    @Option(names = "--trust", description = "Trusted root certificate: required when --pub is a certificate, whose chain is verified first.")
+    @Option(
+            names = "--trust",
+            description =
+                    "Trusted root certificate: required when --pub is a certificate, whose chain is verified first.")
     Path trust;
 
     @Override
@@ -48,7 +55,8 @@ final class VerifyCommand implements Callable<Integer> {
             return 0;
         }
         String why = signature.length != v.parameterSet().signatureBytes()
-                ? " (signature is " + signature.length + " bytes, " + v.parameterSet().setName() + " signatures are "
+                ? " (signature is " + signature.length + " bytes, "
+                        + v.parameterSet().setName() + " signatures are "
                         + v.parameterSet().signatureBytes() + ")"
                 : "";
         spec.commandLine().getErr().println("invalid signature" + why);

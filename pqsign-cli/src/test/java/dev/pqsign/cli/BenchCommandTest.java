@@ -14,7 +14,8 @@ class BenchCommandTest {
     void benchHelp_listsTheOptions() {
         CliRunner.Result r = CliRunner.run("bench", "--help");
         assertEquals(0, r.exit(), r.toString());
-        for (String opt : new String[] {"--quick", "--json", "--out-dir", "--schemes", "--no-opcua", "--no-hash-counts"}) {
+        for (String opt :
+                new String[] {"--quick", "--json", "--out-dir", "--schemes", "--no-opcua", "--no-hash-counts"}) {
             assertTrue(r.out().contains(opt), opt + "\n" + r);
         }
     }
@@ -28,18 +29,36 @@ class BenchCommandTest {
 
     @Test
     void bench_jsonUnwritable_refusedBeforeMeasuring(@TempDir Path dir) {
-        CliRunner.Result r = CliRunner.run("bench", "--quick", "--schemes", "ML-DSA-44", "--no-hash-counts",
-                "--no-opcua", "--json", dir.toString());
+        CliRunner.Result r = CliRunner.run(
+                "bench",
+                "--quick",
+                "--schemes",
+                "ML-DSA-44",
+                "--no-hash-counts",
+                "--no-opcua",
+                "--json",
+                dir.toString());
         assertEquals(2, r.exit(), r.toString());
-        assertEquals("pqsign: " + dir + ": is a directory; give a file name\n", r.err(), "refused before any"
-                + " measurement was logged");
+        assertEquals(
+                "pqsign: " + dir + ": is a directory; give a file name\n",
+                r.err(),
+                "refused before any" + " measurement was logged");
     }
 
     @Test
     void benchQuick_oneScheme_writesJsonAndReport(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("out/bench.json");
-        CliRunner.Result r = CliRunner.run("bench", "--quick", "--schemes", "ML-DSA-44", "--no-hash-counts",
-                "--no-opcua", "--json", json.toString(), "--out-dir", dir.resolve("report").toString());
+        CliRunner.Result r = CliRunner.run(
+                "bench",
+                "--quick",
+                "--schemes",
+                "ML-DSA-44",
+                "--no-hash-counts",
+                "--no-opcua",
+                "--json",
+                json.toString(),
+                "--out-dir",
+                dir.resolve("report").toString());
         assertEquals(0, r.exit(), r.toString());
         String j = Files.readString(json);
         assertTrue(j.startsWith("{") && j.contains("\"results\":[") && j.contains("\"scheme\":\"ML-DSA-44\""), j);

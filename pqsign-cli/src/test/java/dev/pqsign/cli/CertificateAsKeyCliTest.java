@@ -35,16 +35,49 @@ class CertificateAsKeyCliTest {
     /** A HAETAE root CA, a HAETAE sensor key with a certificate from it, and a message signed by the sensor. */
     @BeforeEach
     void chain() throws Exception {
-        assertEquals(0, CliRunner.run("keygen", "--params", "HAETAE-2", "--out", p("root")).exit());
-        assertEquals(0, CliRunner.run("keygen", "--params", "HAETAE-2", "--out", p("sensor")).exit());
-        assertEquals(0, CliRunner.run("cert", "self-signed", "--key", p("root/key.sk"), "--subject", "CN=Root",
-                "--days", "30", "--out", p("root.pem")).exit());
-        var r = CliRunner.run("cert", "issue", "--ca-key", p("root/key.sk"), "--ca-cert", p("root.pem"), "--pub",
-                p("sensor/key.pub"), "--subject", "CN=sensor", "--days", "10", "--out", p("sensor.pem"));
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "HAETAE-2", "--out", p("root"))
+                        .exit());
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "HAETAE-2", "--out", p("sensor"))
+                        .exit());
+        assertEquals(
+                0,
+                CliRunner.run(
+                                "cert",
+                                "self-signed",
+                                "--key",
+                                p("root/key.sk"),
+                                "--subject",
+                                "CN=Root",
+                                "--days",
+                                "30",
+                                "--out",
+                                p("root.pem"))
+                        .exit());
+        var r = CliRunner.run(
+                "cert",
+                "issue",
+                "--ca-key",
+                p("root/key.sk"),
+                "--ca-cert",
+                p("root.pem"),
+                "--pub",
+                p("sensor/key.pub"),
+                "--subject",
+                "CN=sensor",
+                "--days",
+                "10",
+                "--out",
+                p("sensor.pem"));
         assertEquals(0, r.exit(), r.toString());
         Files.writeString(dir.resolve("m.txt"), "rpm=1500.2");
-        assertEquals(0, CliRunner.run("sign", "--key", p("sensor/key.sk"), "--in", p("m.txt"), "--out", p("m.sig"))
-                .exit());
+        assertEquals(
+                0,
+                CliRunner.run("sign", "--key", p("sensor/key.sk"), "--in", p("m.txt"), "--out", p("m.sig"))
+                        .exit());
     }
 
     private CliRunner.Result verify(String pub, String... more) {
@@ -57,7 +90,8 @@ class CertificateAsKeyCliTest {
 
     /** The sensor certificate with one byte of its signature flipped (its key is unchanged). */
     private Path tampered() throws Exception {
-        byte[] der = PqCertificate.read(Files.readAllBytes(dir.resolve("sensor.pem"))).encoded();
+        byte[] der = PqCertificate.read(Files.readAllBytes(dir.resolve("sensor.pem")))
+                .encoded();
         der[der.length - 10] ^= 1;
         Path bad = dir.resolve("bad.pem");
         Files.writeString(bad, Pem.encode(Pem.CERTIFICATE, der), StandardCharsets.US_ASCII);
@@ -97,7 +131,10 @@ class CertificateAsKeyCliTest {
         PqPublicKey sensorKey = PqPublicKey.of(HaetaeKeyFile.decode(Files.readAllBytes(dir.resolve("sensor/key.sk")))
                 .publicKey());
         Instant now = Instant.now();
-        PqCertificate expired = Certificates.issue(new HaetaeSigner(rootKey), root, sensorKey,
+        PqCertificate expired = Certificates.issue(
+                new HaetaeSigner(rootKey),
+                root,
+                sensorKey,
                 CertificateTemplate.of("CN=sensor", now.minus(3, ChronoUnit.DAYS), now.minus(1, ChronoUnit.DAYS)));
         Files.writeString(dir.resolve("expired.pem"), Pem.write(expired), StandardCharsets.US_ASCII);
 
@@ -111,9 +148,22 @@ class CertificateAsKeyCliTest {
 
     @Test
     void verify_certificateFromOtherRoot_exit1() throws Exception {
-        assertEquals(0, CliRunner.run("keygen", "--params", "HAETAE-2", "--out", p("other")).exit());
-        assertEquals(0, CliRunner.run("cert", "self-signed", "--key", p("other/key.sk"), "--subject", "CN=Other",
-                "--out", p("other.pem")).exit());
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "HAETAE-2", "--out", p("other"))
+                        .exit());
+        assertEquals(
+                0,
+                CliRunner.run(
+                                "cert",
+                                "self-signed",
+                                "--key",
+                                p("other/key.sk"),
+                                "--subject",
+                                "CN=Other",
+                                "--out",
+                                p("other.pem"))
+                        .exit());
         var r = verify(p("sensor.pem"), "--trust", p("other.pem"));
         assertEquals(1, r.exit(), r.toString());
         assertTrue(r.err().contains("not trusted"), r.err());
@@ -122,8 +172,21 @@ class CertificateAsKeyCliTest {
     @Test
     void certIssue_certificateAsSubjectKey_refused() throws Exception {
         Path bad = tampered();
-        var r = CliRunner.run("cert", "issue", "--ca-key", p("root/key.sk"), "--ca-cert", p("root.pem"), "--pub",
-                bad.toString(), "--subject", "CN=copy", "--days", "5", "--out", p("copy.pem"));
+        var r = CliRunner.run(
+                "cert",
+                "issue",
+                "--ca-key",
+                p("root/key.sk"),
+                "--ca-cert",
+                p("root.pem"),
+                "--pub",
+                bad.toString(),
+                "--subject",
+                "CN=copy",
+                "--days",
+                "5",
+                "--out",
+                p("copy.pem"));
         assertEquals(2, r.exit(), r.toString());
         assertTrue(r.err().contains("is a certificate"), r.err());
         assertFalse(Files.exists(dir.resolve("copy.pem")));
@@ -138,11 +201,16 @@ class CertificateAsKeyCliTest {
 
     @Test
     void verify_contextWithXmssKey_refused() throws Exception {
-        assertEquals(0, CliRunner.run("keygen", "--params", "XMSS-SHA2_10_256", "--out", p("x")).exit());
-        assertEquals(0, CliRunner.run("sign", "--key", p("x/key.state"), "--in", p("m.txt"), "--out", p("x.sig"))
-                .exit());
-        var r = CliRunner.run("verify", "--pub", p("x/key.pub"), "--in", p("m.txt"), "--sig", p("x.sig"), "--context",
-                "line-7");
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "XMSS-SHA2_10_256", "--out", p("x"))
+                        .exit());
+        assertEquals(
+                0,
+                CliRunner.run("sign", "--key", p("x/key.state"), "--in", p("m.txt"), "--out", p("x.sig"))
+                        .exit());
+        var r = CliRunner.run(
+                "verify", "--pub", p("x/key.pub"), "--in", p("m.txt"), "--sig", p("x.sig"), "--context", "line-7");
         assertEquals(2, r.exit(), r.toString());
         assertTrue(r.err().contains("--context applies only to HAETAE"), r.err());
     }

@@ -12,8 +12,7 @@ final class CliRunner {
         }
     }
 
-    private CliRunner() {
-    }
+    private CliRunner() {}
 
     static Result run(String... args) {
         StringWriter out = new StringWriter();

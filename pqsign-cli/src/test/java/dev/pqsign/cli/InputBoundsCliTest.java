@@ -30,14 +30,19 @@ class InputBoundsCliTest {
     @BeforeEach
     void keygen() throws Exception {
         Path key = dir.resolve("k");
-        assertEquals(0, CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", key.toString()).exit());
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", key.toString())
+                        .exit());
         state = key.resolve("key.state");
         msg = Files.writeString(dir.resolve("m.txt"), "m");
     }
 
     private Path fifo(String name) throws Exception {
         Path p = dir.resolve(name);
-        assertEquals(0, new ProcessBuilder("mkfifo", p.toString()).inheritIO().start().waitFor());
+        assertEquals(
+                0,
+                new ProcessBuilder("mkfifo", p.toString()).inheritIO().start().waitFor());
         return p;
     }
 
@@ -45,7 +50,14 @@ class InputBoundsCliTest {
     void keySplit_hugePartCounts_refusedBeforeAnyLoop() throws Exception {
         byte[] before = Files.readAllBytes(state);
         for (String n : List.of("2147483647", "10000000", "10001")) {
-            var r = CliRunner.run("key", "split", "--key", state.toString(), "--parts", n, "--out",
+            var r = CliRunner.run(
+                    "key",
+                    "split",
+                    "--key",
+                    state.toString(),
+                    "--parts",
+                    n,
+                    "--out",
                     dir.resolve("parts").toString());
             assertEquals(2, r.exit(), n + ": " + r);
             assertTrue(r.err().contains("--parts must be between 2 and 10000"), r.err());
@@ -56,20 +68,76 @@ class InputBoundsCliTest {
     @Test
     void numericOptions_outOfRange_refused() throws Exception {
         String[][] calls = {
-            {"sign", "--key", state.toString(), "--in", msg.toString(), "--out", dir.resolve("a.sig").toString(),
-                "--batch", "0"},
-            {"sign", "--key", state.toString(), "--in", msg.toString(), "--out", dir.resolve("a.sig").toString(),
-                "--batch", "-5"},
-            {"sign", "--key", state.toString(), "--in", msg.toString(), "--out", dir.resolve("a.sig").toString(),
-                "--batch", "2147483647"},
-            {"sign", "--key", state.toString(), "--in", msg.toString(), "--out", dir.resolve("a.sig").toString(),
-                "--lock-timeout", "-1"},
-            {"key", "split", "--key", state.toString(), "--parts", "2", "--out", dir.resolve("p").toString(),
-                "--lock-timeout", "-1"},
+            {
+                "sign",
+                "--key",
+                state.toString(),
+                "--in",
+                msg.toString(),
+                "--out",
+                dir.resolve("a.sig").toString(),
+                "--batch",
+                "0"
+            },
+            {
+                "sign",
+                "--key",
+                state.toString(),
+                "--in",
+                msg.toString(),
+                "--out",
+                dir.resolve("a.sig").toString(),
+                "--batch",
+                "-5"
+            },
+            {
+                "sign",
+                "--key",
+                state.toString(),
+                "--in",
+                msg.toString(),
+                "--out",
+                dir.resolve("a.sig").toString(),
+                "--batch",
+                "2147483647"
+            },
+            {
+                "sign",
+                "--key",
+                state.toString(),
+                "--in",
+                msg.toString(),
+                "--out",
+                dir.resolve("a.sig").toString(),
+                "--lock-timeout",
+                "-1"
+            },
+            {
+                "key",
+                "split",
+                "--key",
+                state.toString(),
+                "--parts",
+                "2",
+                "--out",
+                dir.resolve("p").toString(),
+                "--lock-timeout",
+                "-1"
+            },
             {"keygen", "--params", "XMSS-SHA2_10_256", "--out", dir.resolve("t").toString(), "--threads", "0"},
             {"keygen", "--params", "XMSS-SHA2_10_256", "--out", dir.resolve("t").toString(), "--threads", "100000"},
-            {"cert", "self-signed", "--key", state.toString(), "--subject", "CN=x", "--out",
-                dir.resolve("x.pem").toString(), "--lock-timeout", "99999999"},
+            {
+                "cert",
+                "self-signed",
+                "--key",
+                state.toString(),
+                "--subject",
+                "CN=x",
+                "--out",
+                dir.resolve("x.pem").toString(),
+                "--lock-timeout",
+                "99999999"
+            },
         };
         for (String[] c : calls) {
             var r = CliRunner.run(c);
@@ -87,10 +155,35 @@ class InputBoundsCliTest {
             {"inspect", f.toString()},
             {"verify", "--pub", f.toString(), "--in", msg.toString(), "--sig", msg.toString()},
             {"verify", "--pub", dir.resolve("k/key.pub").toString(), "--in", f.toString(), "--sig", msg.toString()},
-            {"sign", "--key", f.toString(), "--in", msg.toString(), "--out", dir.resolve("s.sig").toString()},
-            {"sign", "--key", state.toString(), "--in", f.toString(), "--out", dir.resolve("s.sig").toString()},
+            {
+                "sign",
+                "--key",
+                f.toString(),
+                "--in",
+                msg.toString(),
+                "--out",
+                dir.resolve("s.sig").toString()
+            },
+            {
+                "sign",
+                "--key",
+                state.toString(),
+                "--in",
+                f.toString(),
+                "--out",
+                dir.resolve("s.sig").toString()
+            },
             {"cert", "verify", "--cert", f.toString(), "--trust", f.toString()},
-            {"key", "split", "--key", f.toString(), "--parts", "2", "--out", dir.resolve("p").toString()},
+            {
+                "key",
+                "split",
+                "--key",
+                f.toString(),
+                "--parts",
+                "2",
+                "--out",
+                dir.resolve("p").toString()
+            },
         };
         for (String[] c : calls) {
             var r = CliRunner.run(c);
@@ -105,8 +198,8 @@ class InputBoundsCliTest {
             var r = CliRunner.run("inspect", dev);
             assertEquals(2, r.exit(), r.toString());
             assertTrue(r.err().contains("not a regular file"), r.err());
-            r = CliRunner.run("verify", "--pub", dir.resolve("k/key.pub").toString(), "--in", dev, "--sig",
-                    msg.toString());
+            r = CliRunner.run(
+                    "verify", "--pub", dir.resolve("k/key.pub").toString(), "--in", dev, "--sig", msg.toString());
             assertEquals(2, r.exit(), r.toString());
         }
     }

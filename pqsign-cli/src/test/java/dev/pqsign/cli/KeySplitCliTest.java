@@ -49,10 +49,14 @@ class KeySplitCliTest {
         assertTrue(r.out().contains("part 2: indices [342, 683), 341 signatures"), r.out());
         assertTrue(r.out().contains("part 3: indices [683, 1024), 341 signatures"), r.out());
         assertArrayEquals(Files.readAllBytes(keyDir.resolve("key.pub")), Files.readAllBytes(out.resolve("key.pub")));
-        assertEquals("rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(
-                Files.getPosixFilePermissions(out.resolve("key.pub"))));
-        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
-                Files.getPosixFilePermissions(out.resolve("part-2.state"))));
+        assertEquals(
+                "rw-r--r--",
+                java.nio.file.attribute.PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(out.resolve("key.pub"))));
+        assertEquals(
+                "rw-------",
+                java.nio.file.attribute.PosixFilePermissions.toString(
+                        Files.getPosixFilePermissions(out.resolve("part-2.state"))));
 
         r = CliRunner.run("inspect", state.toString());
         assertTrue(r.out().contains("next 1, end 342"), r.out());
@@ -68,8 +72,14 @@ class KeySplitCliTest {
                 long idx = signIndex(keys[i], msg, sig);
                 assertEquals(expectedFirst[i] + k, idx);
                 assertTrue(used.add(idx));
-                r = CliRunner.run("verify", "--pub", out.resolve("key.pub").toString(), "--in", msg.toString(),
-                        "--sig", sig.toString());
+                r = CliRunner.run(
+                        "verify",
+                        "--pub",
+                        out.resolve("key.pub").toString(),
+                        "--in",
+                        msg.toString(),
+                        "--sig",
+                        sig.toString());
                 assertEquals(0, r.exit(), r.toString());
             }
         }
@@ -78,16 +88,31 @@ class KeySplitCliTest {
     @Test
     void split_ofAPart_andIntoTheKeysOwnDirectory_works() throws Exception {
         Path out = dir.resolve("parts");
-        assertEquals(0, CliRunner.run("key", "split", "--key", state.toString(), "--parts", "2", "--out",
-                out.toString()).exit());
+        assertEquals(
+                0,
+                CliRunner.run("key", "split", "--key", state.toString(), "--parts", "2", "--out", out.toString())
+                        .exit());
         // key.pub in the key's own directory is the same key: accepted, not rewritten.
-        var r = CliRunner.run("key", "split", "--key", out.resolve("part-2.state").toString(), "--parts", "4",
-                "--out", keyDir.toString());
+        var r = CliRunner.run(
+                "key",
+                "split",
+                "--key",
+                out.resolve("part-2.state").toString(),
+                "--parts",
+                "4",
+                "--out",
+                keyDir.toString());
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.out().contains("part 1: indices [512, 640)"), r.out());
         assertTrue(r.out().contains("part 4: indices [896, 1024)"), r.out());
-        assertEquals(640, XmssKeyState.decode(Files.readAllBytes(out.resolve("part-2.state"))).endIndex());
-        assertEquals(896, XmssKeyState.decode(Files.readAllBytes(keyDir.resolve("part-4.state"))).nextIndex());
+        assertEquals(
+                640,
+                XmssKeyState.decode(Files.readAllBytes(out.resolve("part-2.state")))
+                        .endIndex());
+        assertEquals(
+                896,
+                XmssKeyState.decode(Files.readAllBytes(keyDir.resolve("part-4.state")))
+                        .nextIndex());
     }
 
     @Test
@@ -122,7 +147,10 @@ class KeySplitCliTest {
         assertEquals("not mine", Files.readString(out.resolve("part-3.state")));
 
         Path other = dir.resolve("other");
-        assertEquals(0, CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", other.toString()).exit());
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", other.toString())
+                        .exit());
         r = CliRunner.run("key", "split", "--key", state.toString(), "--parts", "2", "--out", other.toString());
         assertEquals(2, r.exit(), r.toString());
         assertTrue(r.err().contains("different public key"), r.err());
@@ -132,20 +160,44 @@ class KeySplitCliTest {
     @Test
     void split_exhaustedKey_exit1_andNonXmssOrMissingKey_exit2() throws Exception {
         KeyStates.exhaust(state);
-        var r = CliRunner.run("key", "split", "--key", state.toString(), "--parts", "2", "--out",
+        var r = CliRunner.run(
+                "key",
+                "split",
+                "--key",
+                state.toString(),
+                "--parts",
+                "2",
+                "--out",
                 dir.resolve("p").toString());
         assertEquals(1, r.exit(), r.toString());
         assertTrue(r.err().contains("exhausted") && r.err().contains("key.state"), r.err());
         assertFalse(Files.exists(dir.resolve("p").resolve("part-2.state")));
 
-        r = CliRunner.run("key", "split", "--key", dir.resolve("missing.state").toString(), "--parts", "2", "--out",
+        r = CliRunner.run(
+                "key",
+                "split",
+                "--key",
+                dir.resolve("missing.state").toString(),
+                "--parts",
+                "2",
+                "--out",
                 dir.resolve("p").toString());
         assertEquals(2, r.exit(), r.toString());
         assertTrue(r.err().contains("missing.state"), r.err());
 
         Path h = dir.resolve("h");
-        assertEquals(0, CliRunner.run("keygen", "--params", "HAETAE-2", "--out", h.toString()).exit());
-        r = CliRunner.run("key", "split", "--key", h.resolve("key.sk").toString(), "--parts", "2", "--out",
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "HAETAE-2", "--out", h.toString())
+                        .exit());
+        r = CliRunner.run(
+                "key",
+                "split",
+                "--key",
+                h.resolve("key.sk").toString(),
+                "--parts",
+                "2",
+                "--out",
                 dir.resolve("p").toString());
         assertEquals(2, r.exit(), r.toString());
         assertTrue(r.err().contains("not an XMSS key state"), r.err());

@@ -13,8 +13,7 @@ import java.nio.file.Path;
  * that are thrown away, so the file keeps exactly one index.
  */
 final class KeyStates {
-    private KeyStates() {
-    }
+    private KeyStates() {}
 
     /** Leaves {@code state} with its very last index as the only one left. */
     static void keepOnlyLastIndex(Path state) throws IOException {
@@ -23,8 +22,7 @@ final class KeyStates {
             byte[][] last = new byte[1][];
             XmssKeySplit.split(store, parts, new XmssKeySplit.PartWriter() {
                 @Override
-                public void checkAbsent(int part) {
-                }
+                public void checkAbsent(int part) {}
 
                 @Override
                 public void create(int part, byte[] encodedState) {

@@ -85,17 +85,33 @@ class MessagesCliTest {
     @Test
     void haetaeKeyErrors_nameTheFile() throws Exception {
         Path h = dir.resolve("h");
-        assertEquals(0, CliRunner.run("keygen", "--params", "HAETAE-2", "--out", h.toString()).exit());
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "HAETAE-2", "--out", h.toString())
+                        .exit());
         byte[] sk = Files.readAllBytes(h.resolve("key.sk"));
         sk[100] ^= 1;
         Path bad = Files.write(dir.resolve("bad.sk"), sk);
         Path m = Files.writeString(dir.resolve("m"), "m");
-        var r = CliRunner.run("sign", "--key", bad.toString(), "--in", m.toString(), "--out", dir.resolve("m.sig")
-                .toString());
+        var r = CliRunner.run(
+                "sign",
+                "--key",
+                bad.toString(),
+                "--in",
+                m.toString(),
+                "--out",
+                dir.resolve("m.sig").toString());
         assertEquals(2, r.exit(), r.toString());
         assertOneLine(r);
         assertTrue(r.err().startsWith("pqsign: " + bad + ": ") && r.err().contains("corrupt"), r.err());
-        r = CliRunner.run("cert", "self-signed", "--key", bad.toString(), "--subject", "CN=x", "--out",
+        r = CliRunner.run(
+                "cert",
+                "self-signed",
+                "--key",
+                bad.toString(),
+                "--subject",
+                "CN=x",
+                "--out",
                 dir.resolve("x.pem").toString());
         assertEquals(2, r.exit(), r.toString());
         assertTrue(r.err().startsWith("pqsign: " + bad + ": "), r.err());
@@ -104,22 +120,47 @@ class MessagesCliTest {
     @Test
     void xmssSign_haetaeOnlyOptions_refusedNoIndexBurned() throws Exception {
         Path k = dir.resolve("k");
-        assertEquals(0, CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", k.toString()).exit());
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", k.toString())
+                        .exit());
         Path m = Files.writeString(dir.resolve("m"), "m");
-        for (String[] opt : new String[][] {{"--context", "line-7"}, {"--engine", "compact"}, {"--engine", "fast"},
-            {"--sampler", "v1.1.2"}}) {
-            var r = CliRunner.run("sign", "--key", k.resolve("key.state").toString(), "--in", m.toString(), "--out",
-                    dir.resolve("m.sig").toString(), opt[0], opt[1]);
+        for (String[] opt : new String[][] {
+            {"--context", "line-7"}, {"--engine", "compact"}, {"--engine", "fast"}, {"--sampler", "v1.1.2"}
+        }) {
+            var r = CliRunner.run(
+                    "sign",
+                    "--key",
+                    k.resolve("key.state").toString(),
+                    "--in",
+                    m.toString(),
+                    "--out",
+                    dir.resolve("m.sig").toString(),
+                    opt[0],
+                    opt[1]);
             assertEquals(2, r.exit(), opt[0] + ": " + r);
             assertOneLine(r);
             assertTrue(r.err().contains(opt[0] + " does not apply to an XMSS key"), r.err());
         }
-        assertEquals(0, XmssKeyState.decode(Files.readAllBytes(k.resolve("key.state"))).nextIndex());
+        assertEquals(
+                0,
+                XmssKeyState.decode(Files.readAllBytes(k.resolve("key.state"))).nextIndex());
 
         Path h = dir.resolve("h");
-        assertEquals(0, CliRunner.run("keygen", "--params", "HAETAE-2", "--out", h.toString()).exit());
-        var r = CliRunner.run("sign", "--key", h.resolve("key.sk").toString(), "--in", m.toString(), "--out",
-                dir.resolve("h.sig").toString(), "--batch", "4");
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "HAETAE-2", "--out", h.toString())
+                        .exit());
+        var r = CliRunner.run(
+                "sign",
+                "--key",
+                h.resolve("key.sk").toString(),
+                "--in",
+                m.toString(),
+                "--out",
+                dir.resolve("h.sig").toString(),
+                "--batch",
+                "4");
         assertEquals(2, r.exit(), r.toString());
         assertTrue(r.err().contains("--batch does not apply to a HAETAE key"), r.err());
     }
@@ -130,10 +171,19 @@ class MessagesCliTest {
         Path locked = Files.createDirectory(dir.resolve("locked"));
         // A directory where the key's lock file would go: opening the key fails with an I/O error.
         Path k = dir.resolve("k");
-        assertEquals(0, CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", k.toString()).exit());
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", k.toString())
+                        .exit());
         Files.delete(k.resolve("key.state.lock"));
         Files.createDirectory(k.resolve("key.state.lock"));
-        var r = CliRunner.run("sign", "--key", k.resolve("key.state").toString(), "--in", m.toString(), "--out",
+        var r = CliRunner.run(
+                "sign",
+                "--key",
+                k.resolve("key.state").toString(),
+                "--in",
+                m.toString(),
+                "--out",
                 locked.resolve("m.sig").toString());
         assertEquals(1, r.exit(), r.toString());
         assertOneLine(r);
@@ -141,9 +191,11 @@ class MessagesCliTest {
 
     @Test
     void oneLine_dropsLibraryExceptionClassPrefixesAndLineBreaks() {
-        assertEquals("sensor server failed to start on 127.0.0.1:4840: status=Bad_ConfigurationError, message=No"
-                + " endpoints bound; second line", PqsignCli.oneLine("sensor server failed to start on 127.0.0.1:4840: "
-                + "UaException: status=Bad_ConfigurationError, message=No endpoints bound\n  second line"));
+        assertEquals(
+                "sensor server failed to start on 127.0.0.1:4840: status=Bad_ConfigurationError, message=No"
+                        + " endpoints bound; second line",
+                PqsignCli.oneLine("sensor server failed to start on 127.0.0.1:4840: "
+                        + "UaException: status=Bad_ConfigurationError, message=No endpoints bound\n  second line"));
         assertEquals("k: Is a directory", PqsignCli.oneLine("k: java.nio.file.FileSystemException: Is a directory"));
     }
 }

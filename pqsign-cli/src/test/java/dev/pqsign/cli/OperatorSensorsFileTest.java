@@ -35,29 +35,47 @@ class OperatorSensorsFileTest {
     @Timeout(240)
     void twoSensors_oneOperator_eachVerifiedAgainstItsOwnKey_exit0() throws Exception {
         for (String k : new String[] {"a", "b"}) {
-            assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p(k)).exit());
+            assertEquals(
+                    0, CliRunner.run("keygen", "--params", SET, "--out", p(k)).exit());
         }
-        try (TelemetryKeys.OpenSensorKey ka = TelemetryKeys.openSensorKey(dir.resolve("a/key.state"), null,
-                        SensorSigningOptions.of(1, false, false), 10);
-                TelemetryKeys.OpenSensorKey kb = TelemetryKeys.openSensorKey(dir.resolve("b/key.state"), null,
-                        SensorSigningOptions.of(1, false, false), 10);
-                SensorServer a = SensorServer.start(SensorServer.Config.loopback("a", dir.resolve("sa"),
-                        TransportSecurity.NONE), ka.sensorKey);
-                SensorServer b = SensorServer.start(SensorServer.Config.loopback("b", dir.resolve("sb"),
-                        TransportSecurity.NONE), kb.sensorKey)) {
-            Files.writeString(dir.resolve("sensors.json"), "{\"sensors\": ["
-                    + "{\"name\": \"pi-a\", \"url\": \"" + a.endpointUrl() + "\", \"pub\": \"a/key.pub\", \"params\": \"" + SET + "\"},"
-                    + "{\"name\": \"pi-b\", \"url\": \"" + b.endpointUrl() + "\", \"pub\": \"b/key.pub\", \"params\": \"" + SET + "\"}]}");
+        try (TelemetryKeys.OpenSensorKey ka = TelemetryKeys.openSensorKey(
+                        dir.resolve("a/key.state"), null, SensorSigningOptions.of(1, false, false), 10);
+                TelemetryKeys.OpenSensorKey kb = TelemetryKeys.openSensorKey(
+                        dir.resolve("b/key.state"), null, SensorSigningOptions.of(1, false, false), 10);
+                SensorServer a = SensorServer.start(
+                        SensorServer.Config.loopback("a", dir.resolve("sa"), TransportSecurity.NONE), ka.sensorKey);
+                SensorServer b = SensorServer.start(
+                        SensorServer.Config.loopback("b", dir.resolve("sb"), TransportSecurity.NONE), kb.sensorKey)) {
+            Files.writeString(
+                    dir.resolve("sensors.json"),
+                    "{\"sensors\": ["
+                            + "{\"name\": \"pi-a\", \"url\": \"" + a.endpointUrl()
+                            + "\", \"pub\": \"a/key.pub\", \"params\": \"" + SET + "\"},"
+                            + "{\"name\": \"pi-b\", \"url\": \"" + b.endpointUrl()
+                            + "\", \"pub\": \"b/key.pub\", \"params\": \"" + SET + "\"}]}");
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
             var cl = PqsignCli.commandLine();
             cl.setOut(new PrintWriter(out, true));
             cl.setErr(new PrintWriter(err, true));
-            CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("operator", "--sensors",
-                    p("sensors.json"), "--readings", "6", "--jsonl", p("v.jsonl"), "--data-dir", p("op")));
+            CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute(
+                    "operator",
+                    "--sensors",
+                    p("sensors.json"),
+                    "--readings",
+                    "6",
+                    "--jsonl",
+                    p("v.jsonl"),
+                    "--data-dir",
+                    p("op")));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (out.toString().lines().filter(l -> l.startsWith("subscribed to")).count() < 2
-                    && System.nanoTime() < deadline && !exit.isDone()) {
+            while (out.toString()
+                                    .lines()
+                                    .filter(l -> l.startsWith("subscribed to"))
+                                    .count()
+                            < 2
+                    && System.nanoTime() < deadline
+                    && !exit.isDone()) {
                 Thread.sleep(20);
             }
             for (int i = 0; i < 3; i++) {
@@ -66,8 +84,14 @@ class OperatorSensorsFileTest {
             }
             assertEquals(0, exit.get(120, TimeUnit.SECONDS), out + "\n" + err);
             String o = out.toString();
-            assertEquals(3, o.lines().filter(l -> l.startsWith("pi-a ACCEPTED index=")).count(), o);
-            assertEquals(3, o.lines().filter(l -> l.startsWith("pi-b ACCEPTED index=")).count(), o);
+            assertEquals(
+                    3,
+                    o.lines().filter(l -> l.startsWith("pi-a ACCEPTED index=")).count(),
+                    o);
+            assertEquals(
+                    3,
+                    o.lines().filter(l -> l.startsWith("pi-b ACCEPTED index=")).count(),
+                    o);
             assertTrue(o.contains("summary pi-a: 3 readings, ACCEPTED 3, BAD_SIGNATURE 0"), o);
             assertTrue(o.contains("summary pi-b: 3 readings, ACCEPTED 3, BAD_SIGNATURE 0"), o);
             List<String> sensors = new ArrayList<>();
@@ -84,16 +108,25 @@ class OperatorSensorsFileTest {
 
     @Test
     void badSensorsFiles_exit2_oneLineNamingTheProblem() throws Exception {
-        assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p("a")).exit());
-        String ok = "{\"name\": \"s\", \"url\": \"opc.tcp://127.0.0.1:1/pqsign\", \"pub\": \"a/key.pub\", \"params\": \"" + SET + "\"}";
+        assertEquals(
+                0, CliRunner.run("keygen", "--params", SET, "--out", p("a")).exit());
+        String ok =
+                "{\"name\": \"s\", \"url\": \"opc.tcp://127.0.0.1:1/pqsign\", \"pub\": \"a/key.pub\", \"params\": \""
+                        + SET + "\"}";
         String[][] cases = {
             {"not json", "not valid JSON"},
             {"{\"sensors\": []}", "needs 1..1000 sensors"},
             {"{\"sensor\": [" + ok + "]}", "expected {\"sensors\""},
             {"{\"sensors\": [" + ok + "," + ok + "]}", "used twice"},
-            {"{\"sensors\": [{\"name\": \"s\", \"url\": \"http://x\", \"pub\": \"a/key.pub\"}]}", "url must start with opc.tcp://"},
+            {
+                "{\"sensors\": [{\"name\": \"s\", \"url\": \"http://x\", \"pub\": \"a/key.pub\"}]}",
+                "url must start with opc.tcp://"
+            },
             {"{\"sensors\": [{\"name\": \"s\", \"url\": \"opc.tcp://h:1/p\"}]}", "give exactly one of pub or cert"},
-            {"{\"sensors\": [{\"name\": \"s\", \"url\": \"opc.tcp://h:1/p\", \"pub\": \"a/key.pub\", \"colour\": \"red\"}]}", "unknown key 'colour'"},
+            {
+                "{\"sensors\": [{\"name\": \"s\", \"url\": \"opc.tcp://h:1/p\", \"pub\": \"a/key.pub\", \"colour\": \"red\"}]}",
+                "unknown key 'colour'"
+            },
             {"{\"sensors\": [{\"name\": \"s\", \"url\": 5, \"pub\": \"a/key.pub\"}]}", "'url' must be a string"},
         };
         for (String[] c : cases) {

@@ -53,8 +53,9 @@ class OutputSafetyCliTest {
     }
 
     private CliRunner.Result sign(String... outArgs) {
-        String[] args = Stream.concat(Stream.of("sign", "--key", state.toString(), "--in", msg.toString()),
-                Stream.of(outArgs)).toArray(String[]::new);
+        String[] args = Stream.concat(
+                        Stream.of("sign", "--key", state.toString(), "--in", msg.toString()), Stream.of(outArgs))
+                .toArray(String[]::new);
         return CliRunner.run(args);
     }
 
@@ -65,7 +66,9 @@ class OutputSafetyCliTest {
     }
 
     private static void mkfifo(Path p) throws Exception {
-        assertEquals(0, new ProcessBuilder("mkfifo", p.toString()).inheritIO().start().waitFor());
+        assertEquals(
+                0,
+                new ProcessBuilder("mkfifo", p.toString()).inheritIO().start().waitFor());
     }
 
     @Test
@@ -102,7 +105,10 @@ class OutputSafetyCliTest {
     @Test
     void sign_outHoldsAnotherPrivateKey_refused() throws Exception {
         Path other = dir.resolve("h");
-        assertEquals(0, CliRunner.run("keygen", "--params", "HAETAE-2", "--out", other.toString()).exit());
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "HAETAE-2", "--out", other.toString())
+                        .exit());
         Path copy = Files.copy(other.resolve("key.sk"), dir.resolve("elsewhere.sk"));
         byte[] before = Files.readAllBytes(copy);
         var r = sign("--out", copy.toString());
@@ -116,8 +122,8 @@ class OutputSafetyCliTest {
         byte[] st = Files.readAllBytes(state);
         byte[] pub = Files.readAllBytes(key.resolve("key.pub"));
         for (Path out : List.of(state, key.resolve("key.pub"))) {
-            var r = CliRunner.run("cert", "self-signed", "--key", state.toString(), "--subject", "CN=Root", "--out",
-                    out.toString());
+            var r = CliRunner.run(
+                    "cert", "self-signed", "--key", state.toString(), "--subject", "CN=Root", "--out", out.toString());
             assertEquals(2, r.exit(), r.toString());
             assertOneLine(r);
         }
@@ -128,8 +134,17 @@ class OutputSafetyCliTest {
     @Test
     void certSelfSigned_daysOutOfRange_refusedBeforeIndexBurned() throws Exception {
         for (String days : List.of("3000000", "0", "-1", "36526")) {
-            var r = CliRunner.run("cert", "self-signed", "--key", state.toString(), "--subject", "CN=Root", "--days",
-                    days, "--out", dir.resolve("root.pem").toString());
+            var r = CliRunner.run(
+                    "cert",
+                    "self-signed",
+                    "--key",
+                    state.toString(),
+                    "--subject",
+                    "CN=Root",
+                    "--days",
+                    days,
+                    "--out",
+                    dir.resolve("root.pem").toString());
             assertEquals(2, r.exit(), days + ": " + r);
             assertOneLine(r);
             assertTrue(r.err().contains("--days"), r.err());
@@ -157,7 +172,10 @@ class OutputSafetyCliTest {
         assertFalse(Files.exists(key.resolve("key.sk")));
 
         Path h = dir.resolve("h");
-        assertEquals(0, CliRunner.run("keygen", "--params", "HAETAE-2", "--out", h.toString()).exit());
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "HAETAE-2", "--out", h.toString())
+                        .exit());
         byte[] hpub = Files.readAllBytes(h.resolve("key.pub"));
         r = CliRunner.run("keygen", "--params", "XMSS-SHA2_10_256", "--out", h.toString());
         assertEquals(2, r.exit(), r.toString());
@@ -191,15 +209,15 @@ class OutputSafetyCliTest {
         Files.writeString(a, "a");
         Files.writeString(b, "b");
         Path out = dir.resolve("out");
-        var r = CliRunner.run("sign", "--key", state.toString(), "--in", a.toString(), b.toString(), "--out-dir",
-                out.toString());
+        var r = CliRunner.run(
+                "sign", "--key", state.toString(), "--in", a.toString(), b.toString(), "--out-dir", out.toString());
         assertEquals(2, r.exit(), r.toString());
         assertOneLine(r);
         assertTrue(r.err().contains("named twice"), r.err());
         assertEquals(0, nextIndex());
 
-        r = CliRunner.run("sign", "--key", state.toString(), "--in", a.toString(), a.toString(), "--out-dir",
-                out.toString());
+        r = CliRunner.run(
+                "sign", "--key", state.toString(), "--in", a.toString(), a.toString(), "--out-dir", out.toString());
         assertEquals(2, r.exit(), "one file twice: " + r);
         assertEquals(0, nextIndex());
     }
@@ -253,7 +271,8 @@ class OutputSafetyCliTest {
     void keygen_staleStagingDirectoryOfACrash_removedByNextRun() throws Exception {
         Path stale = Files.createDirectory(dir.resolve(".fresh.tmp-0123456789abcdef"));
         Files.writeString(stale.resolve("key.state"), "half a key");
-        var r = CliRunner.run("keygen", "--params", "HAETAE-2", "--out", dir.resolve("fresh").toString());
+        var r = CliRunner.run(
+                "keygen", "--params", "HAETAE-2", "--out", dir.resolve("fresh").toString());
         assertEquals(0, r.exit(), r.toString());
         assertFalse(Files.exists(stale), "stale staging directory removed");
         assertTrue(Files.isRegularFile(dir.resolve("fresh").resolve("key.sk")));

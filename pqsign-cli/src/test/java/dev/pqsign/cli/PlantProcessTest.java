@@ -62,8 +62,10 @@ class PlantProcessTest {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(PqsignCli.class.getName());
         cmd.addAll(List.of(args));
-        Process proc = new ProcessBuilder(cmd).redirectOutput(dir.resolve(name + ".out").toFile())
-                .redirectError(dir.resolve(name + ".err").toFile()).start();
+        Process proc = new ProcessBuilder(cmd)
+                .redirectOutput(dir.resolve(name + ".out").toFile())
+                .redirectError(dir.resolve(name + ".err").toFile())
+                .start();
         started.add(proc);
         return proc;
     }
@@ -117,14 +119,38 @@ class PlantProcessTest {
     @Test
     @Timeout(300)
     void burstThroughNamedPipe_2000Lines_allAcceptedNoGap_exit0() throws Exception {
-        assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
+        assertEquals(
+                0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
         Path fifo = dir.resolve("readings.fifo");
         assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
-        Process sensor = pqsign("sensor", "sensor", "--key", p("k/key.state"), "--port", "0", "--source",
-                fifo.toString(), "--summary", "--data-dir", p("sensor-data"));
+        Process sensor = pqsign(
+                "sensor",
+                "sensor",
+                "--key",
+                p("k/key.state"),
+                "--port",
+                "0",
+                "--source",
+                fifo.toString(),
+                "--summary",
+                "--data-dir",
+                p("sensor-data"));
         String url = endpoint("sensor", sensor);
-        Process operator = pqsign("operator", "operator", "--url", url, "--pub", p("k/key.pub"), "--params", SET,
-                "--readings", "2000", "--jsonl", p("burst.jsonl"), "--data-dir", p("op"));
+        Process operator = pqsign(
+                "operator",
+                "operator",
+                "--url",
+                url,
+                "--pub",
+                p("k/key.pub"),
+                "--params",
+                SET,
+                "--readings",
+                "2000",
+                "--jsonl",
+                p("burst.jsonl"),
+                "--data-dir",
+                p("op"));
         await("operator", operator, out -> out.contains("subscribed to"));
         try (OutputStream pipe = Files.newOutputStream(fifo)) {
             StringBuilder lines = new StringBuilder();
@@ -143,29 +169,56 @@ class PlantProcessTest {
         for (int i = 0; i < 2000; i++) {
             assertEquals(i, v.get(i).get("index").asLong());
         }
-        assertTrue(output("operator").contains("summary: 2000 readings, ACCEPTED 2000, BAD_SIGNATURE 0"),
+        assertTrue(
+                output("operator").contains("summary: 2000 readings, ACCEPTED 2000, BAD_SIGNATURE 0"),
                 describe("operator"));
     }
 
     @Test
     @Timeout(300)
     void restoredOldKeyState_signsAgain_operatorReportsIndexReuseWithEvidence() throws Exception {
-        assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
+        assertEquals(
+                0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
         Path backup = dir.resolve("k-backup");
         copyDirectory(dir.resolve("k"), backup);
 
-        Process sensor = pqsign("sensor1", "sensor", "--key", p("k/key.state"), "--port", "0", "--source", "stdin",
-                "--data-dir", p("sensor-data"));
+        Process sensor = pqsign(
+                "sensor1",
+                "sensor",
+                "--key",
+                p("k/key.state"),
+                "--port",
+                "0",
+                "--source",
+                "stdin",
+                "--data-dir",
+                p("sensor-data"));
         String url = endpoint("sensor1", sensor);
-        Process operator = pqsign("operator1", "operator", "--url", url, "--pub", p("k/key.pub"), "--params", SET,
-                "--readings", "3", "--jsonl", p("run1.jsonl"), "--data-dir", p("op"));
+        Process operator = pqsign(
+                "operator1",
+                "operator",
+                "--url",
+                url,
+                "--pub",
+                p("k/key.pub"),
+                "--params",
+                SET,
+                "--readings",
+                "3",
+                "--jsonl",
+                p("run1.jsonl"),
+                "--data-dir",
+                p("op"));
         await("operator1", operator, out -> out.contains("subscribed to"));
         try (OutputStream in = sensor.getOutputStream()) {
             for (int i = 0; i < 3; i++) {
                 in.write(("1500.0" + i + ",genuine\n").getBytes(StandardCharsets.US_ASCII));
                 in.flush();
                 int n = i + 1;
-                await("operator1", operator, out -> out.lines().filter(l -> l.startsWith("ACCEPTED")).count() >= n);
+                await(
+                        "operator1",
+                        operator,
+                        out -> out.lines().filter(l -> l.startsWith("ACCEPTED")).count() >= n);
             }
         }
         assertTrue(operator.waitFor(60, TimeUnit.SECONDS), describe("operator1"));
@@ -173,11 +226,33 @@ class PlantProcessTest {
         assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), describe("sensor1"));
 
         // The old copy of the key state comes back (a restored backup): it signs index 0 again.
-        Process clone = pqsign("sensor2", "sensor", "--key", backup.resolve("key.state").toString(), "--port", "0",
-                "--source", "stdin", "--data-dir", p("sensor-data"));
+        Process clone = pqsign(
+                "sensor2",
+                "sensor",
+                "--key",
+                backup.resolve("key.state").toString(),
+                "--port",
+                "0",
+                "--source",
+                "stdin",
+                "--data-dir",
+                p("sensor-data"));
         String url2 = endpoint("sensor2", clone);
-        Process operator2 = pqsign("operator2", "operator", "--url", url2, "--pub", p("k/key.pub"), "--params", SET,
-                "--readings", "1", "--jsonl", p("run2.jsonl"), "--data-dir", p("op"));
+        Process operator2 = pqsign(
+                "operator2",
+                "operator",
+                "--url",
+                url2,
+                "--pub",
+                p("k/key.pub"),
+                "--params",
+                SET,
+                "--readings",
+                "1",
+                "--jsonl",
+                p("run2.jsonl"),
+                "--data-dir",
+                p("op"));
         await("operator2", operator2, out -> out.contains("subscribed to"));
         try (OutputStream in = clone.getOutputStream()) {
             in.write("1400.00,from-the-restored-state\n".getBytes(StandardCharsets.US_ASCII));
@@ -195,12 +270,17 @@ class PlantProcessTest {
         }
         assertEquals(2, evidence.size(), evidence.toString());
         assertTrue(evidence.get(0).getFileName().toString().endsWith("-0-1-first.pqsr"), evidence.toString());
-        assertTrue(Files.readString(evidence.get(0), StandardCharsets.ISO_8859_1).contains("1500.00,genuine"));
-        assertTrue(Files.readString(evidence.get(1), StandardCharsets.ISO_8859_1).contains("from-the-restored-state"));
+        assertTrue(
+                Files.readString(evidence.get(0), StandardCharsets.ISO_8859_1).contains("1500.00,genuine"));
+        assertTrue(
+                Files.readString(evidence.get(1), StandardCharsets.ISO_8859_1).contains("from-the-restored-state"));
     }
 
     private static List<Long> indices(List<JsonNode> v, String verdict) {
-        return v.stream().filter(n -> n.get("verdict").asText().equals(verdict)).map(n -> n.get("index").asLong()).toList();
+        return v.stream()
+                .filter(n -> n.get("verdict").asText().equals(verdict))
+                .map(n -> n.get("index").asLong())
+                .toList();
     }
 
     private static long acceptedLines(String out) {
@@ -210,9 +290,19 @@ class PlantProcessTest {
     @Test
     @Timeout(300)
     void operatorKilledMidStream_restartedWithSameDataDir_backfillsEveryIndexExactlyOnce() throws Exception {
-        assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
-        Process sensor = pqsign("sensor", "sensor", "--key", p("k/key.state"), "--port", "0", "--rate", "10",
-                "--data-dir", p("sensor-data"));
+        assertEquals(
+                0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
+        Process sensor = pqsign(
+                "sensor",
+                "sensor",
+                "--key",
+                p("k/key.state"),
+                "--port",
+                "0",
+                "--rate",
+                "10",
+                "--data-dir",
+                p("sensor-data"));
         String url = endpoint("sensor", sensor);
         String[] op = {"operator", "--url", url, "--pub", p("k/key.pub"), "--params", SET, "--data-dir", p("op")};
         Process operator1 = pqsign("operator1", concat(op, "--jsonl", p("run1.jsonl")));
@@ -221,9 +311,14 @@ class PlantProcessTest {
         assertTrue(operator1.waitFor(30, TimeUnit.SECONDS));
         Thread.sleep(4000); // the sensor goes on publishing at 10 Hz meanwhile
         Process operator2 = pqsign("operator2", concat(op, "--jsonl", p("run2.jsonl")));
-        long lastOfRun1 = indices(verdicts("run1.jsonl"), "ACCEPTED").stream().mapToLong(Long::longValue).max()
+        long lastOfRun1 = indices(verdicts("run1.jsonl"), "ACCEPTED").stream()
+                .mapToLong(Long::longValue)
+                .max()
                 .orElseThrow();
-        await("operator2", operator2, out -> out.lines().anyMatch(l -> l.startsWith("ACCEPTED index=" + (lastOfRun1 + 60) + " ")));
+        await(
+                "operator2",
+                operator2,
+                out -> out.lines().anyMatch(l -> l.startsWith("ACCEPTED index=" + (lastOfRun1 + 60) + " ")));
         operator2.destroy();
         assertTrue(operator2.waitFor(60, TimeUnit.SECONDS), describe("operator2"));
         assertEquals(0, operator2.exitValue(), describe("operator2"));
@@ -243,31 +338,72 @@ class PlantProcessTest {
             assertEquals(first + i, accepted.get(i));
         }
         assertTrue(indices(run2, "ACCEPTED").get(0) == lastOfRun1 + 1, "run 2 starts right after run 1");
-        assertTrue(Files.readString(dir.resolve("operator2.out")).lines().filter(l -> l.startsWith("ACCEPTED")).count()
-                >= 60, describe("operator2"));
+        assertTrue(
+                Files.readString(dir.resolve("operator2.out"))
+                                .lines()
+                                .filter(l -> l.startsWith("ACCEPTED"))
+                                .count()
+                        >= 60,
+                describe("operator2"));
     }
 
     @Test
     @Timeout(300)
     void sensorKilledAndRestarted_indexContinues_operatorResumes_noLossTheHistoryHolds() throws Exception {
-        assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
-        Process sensor1 = pqsign("sensor1", "sensor", "--key", p("k/key.state"), "--port", "0", "--rate", "10",
-                "--data-dir", p("sensor-data"));
+        assertEquals(
+                0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
+        Process sensor1 = pqsign(
+                "sensor1",
+                "sensor",
+                "--key",
+                p("k/key.state"),
+                "--port",
+                "0",
+                "--rate",
+                "10",
+                "--data-dir",
+                p("sensor-data"));
         String url = endpoint("sensor1", sensor1);
         String port = url.replaceAll(".*:(\\d+)/.*", "$1");
-        Process operator = pqsign("operator", "operator", "--url", url, "--pub", p("k/key.pub"), "--params", SET,
-                "--data-dir", p("op"), "--jsonl", p("run.jsonl"));
+        Process operator = pqsign(
+                "operator",
+                "operator",
+                "--url",
+                url,
+                "--pub",
+                p("k/key.pub"),
+                "--params",
+                SET,
+                "--data-dir",
+                p("op"),
+                "--jsonl",
+                p("run.jsonl"));
         await("operator", operator, out -> acceptedLines(out) >= 10);
         sensor1.destroyForcibly();
         assertTrue(sensor1.waitFor(30, TimeUnit.SECONDS));
-        Process sensor2 = pqsign("sensor2", "sensor", "--key", p("k/key.state"), "--port", port, "--rate", "10",
-                "--data-dir", p("sensor-data"));
+        Process sensor2 = pqsign(
+                "sensor2",
+                "sensor",
+                "--key",
+                p("k/key.state"),
+                "--port",
+                port,
+                "--rate",
+                "10",
+                "--data-dir",
+                p("sensor-data"));
         endpoint("sensor2", sensor2);
         long restarted = System.nanoTime();
         long firstOfSensor2 = Long.parseLong(firstIndex(sensor2));
-        await("operator", operator, out -> out.lines().anyMatch(l -> l.startsWith("ACCEPTED index=" + firstOfSensor2 + " ")));
+        await(
+                "operator",
+                operator,
+                out -> out.lines().anyMatch(l -> l.startsWith("ACCEPTED index=" + firstOfSensor2 + " ")));
         double resumeSeconds = (System.nanoTime() - restarted) / 1e9;
-        await("operator", operator, out -> out.lines().anyMatch(l -> l.startsWith("ACCEPTED index=" + (firstOfSensor2 + 20) + " ")));
+        await(
+                "operator",
+                operator,
+                out -> out.lines().anyMatch(l -> l.startsWith("ACCEPTED index=" + (firstOfSensor2 + 20) + " ")));
         operator.destroy();
         assertTrue(operator.waitFor(60, TimeUnit.SECONDS), describe("operator"));
         sensor2.destroy();
@@ -287,7 +423,9 @@ class PlantProcessTest {
         List<Long> accepted = indices(v, "ACCEPTED");
         for (JsonNode g : v) {
             if (g.get("verdict").asText().equals("GAP")) {
-                for (long i = g.get("from_index").asLong(); i <= g.get("to_index").asLong(); i++) {
+                for (long i = g.get("from_index").asLong();
+                        i <= g.get("to_index").asLong();
+                        i++) {
                     assertTrue(!published.contains(i), "index " + i + " was published but reported missing");
                 }
             }
@@ -298,8 +436,14 @@ class PlantProcessTest {
                 assertTrue(accepted.contains(i), "published index " + i + " not accepted");
             }
         }
-        assertTrue(firstOfSensor2 > published.stream().filter(i -> i < firstOfSensor2).mapToLong(Long::longValue).max()
-                .orElse(-1), "the index continues after the restart");
+        assertTrue(
+                firstOfSensor2
+                        > published.stream()
+                                .filter(i -> i < firstOfSensor2)
+                                .mapToLong(Long::longValue)
+                                .max()
+                                .orElse(-1),
+                "the index continues after the restart");
         System.out.printf("operator resumed %.1f s after the sensor restarted%n", resumeSeconds);
         assertTrue(resumeSeconds < 30, "operator resumed only after " + resumeSeconds + " s");
     }
@@ -316,23 +460,52 @@ class PlantProcessTest {
         StringBuilder file = new StringBuilder("{\"sensors\": [");
         try {
             for (int i = 0; i < n; i++) {
-                assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p("k" + i)).exit());
-                TelemetryKeys.OpenSensorKey key = TelemetryKeys.openSensorKey(dir.resolve("k" + i + "/key.state"), null,
-                        SensorSigningOptions.of(1, true, false), 10);
+                assertEquals(
+                        0,
+                        CliRunner.run("keygen", "--params", SET, "--out", p("k" + i))
+                                .exit());
+                TelemetryKeys.OpenSensorKey key = TelemetryKeys.openSensorKey(
+                        dir.resolve("k" + i + "/key.state"), null, SensorSigningOptions.of(1, true, false), 10);
                 keys.add(key);
                 ReadingHistory h = ReadingHistory.inMemory(10_000, Duration.ofHours(1), Clock.systemUTC());
                 histories.add(h);
-                SensorServer s = SensorServer.start(SensorServer.Config.loopback("s" + i, dir.resolve("s" + i),
-                        TransportSecurity.NONE), key.sensorKey, h);
+                SensorServer s = SensorServer.start(
+                        SensorServer.Config.loopback("s" + i, dir.resolve("s" + i), TransportSecurity.NONE),
+                        key.sensorKey,
+                        h);
                 sensors.add(s);
-                file.append(i == 0 ? "" : ",").append("{\"name\": \"s").append(i).append("\", \"url\": \"")
-                        .append(s.endpointUrl()).append("\", \"pub\": \"k").append(i).append("/key.pub\", \"params\": \"")
-                        .append(SET).append("\"}");
+                file.append(i == 0 ? "" : ",")
+                        .append("{\"name\": \"s")
+                        .append(i)
+                        .append("\", \"url\": \"")
+                        .append(s.endpointUrl())
+                        .append("\", \"pub\": \"k")
+                        .append(i)
+                        .append("/key.pub\", \"params\": \"")
+                        .append(SET)
+                        .append("\"}");
             }
             Files.writeString(dir.resolve("sensors.json"), file.append("]}").toString());
-            Process operator = pqsign("operator", "operator", "--sensors", p("sensors.json"), "--jsonl", p("all.jsonl"),
-                    "--publishing-ms", "10", "--data-dir", p("op"), "--connect-timeout", "60");
-            await("operator", operator, out -> out.lines().filter(l -> l.startsWith("subscribed to")).count() >= n);
+            Process operator = pqsign(
+                    "operator",
+                    "operator",
+                    "--sensors",
+                    p("sensors.json"),
+                    "--jsonl",
+                    p("all.jsonl"),
+                    "--publishing-ms",
+                    "10",
+                    "--data-dir",
+                    p("op"),
+                    "--connect-timeout",
+                    "60");
+            await(
+                    "operator",
+                    operator,
+                    out -> out.lines()
+                                    .filter(l -> l.startsWith("subscribed to"))
+                                    .count()
+                            >= n);
             long[] published = new long[n];
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             List<Thread> threads = new ArrayList<>();
@@ -357,8 +530,8 @@ class PlantProcessTest {
             }
             long total = Arrays.stream(published).sum();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (System.nanoTime() < deadline && (!Files.exists(dir.resolve("all.jsonl"))
-                    || count(verdicts("all.jsonl"), "ACCEPTED") < total)) {
+            while (System.nanoTime() < deadline
+                    && (!Files.exists(dir.resolve("all.jsonl")) || count(verdicts("all.jsonl"), "ACCEPTED") < total)) {
                 Thread.sleep(500);
             }
             operator.destroy();
@@ -367,8 +540,11 @@ class PlantProcessTest {
             assertEquals(0, count(v, "REJECTED") + count(v, "GAP") + count(v, "INDEX_REUSE"), describe("operator"));
             for (int i = 0; i < n; i++) {
                 String name = "s" + i;
-                List<Long> idx = v.stream().filter(x -> x.get("sensor").asText().equals(name)
-                        && x.get("verdict").asText().equals("ACCEPTED")).map(x -> x.get("index").asLong()).toList();
+                List<Long> idx = v.stream()
+                        .filter(x -> x.get("sensor").asText().equals(name)
+                                && x.get("verdict").asText().equals("ACCEPTED"))
+                        .map(x -> x.get("index").asLong())
+                        .toList();
                 assertEquals(published[i], idx.size(), name);
                 for (int j = 0; j < idx.size(); j++) {
                     assertEquals(j, idx.get(j), name);

@@ -61,19 +61,46 @@ class RolloverProcessTest {
     }
 
     private void run(int readings, int expectedHandovers) throws Exception {
-        assertEquals(0, CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", p("k")).exit());
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", p("k"))
+                        .exit());
         Path fifo = dir.resolve("readings.fifo");
         assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
         int port = freePort();
-        Process operator = pqsign("operator", "operator", "--port", Integer.toString(port), "--pub", p("k/key.pub"),
-                "--jsonl", p("verdicts.jsonl"), "--connect-timeout", "120",
-                "--publishing-ms", "2", "--data-dir", p("op"));
-        Process sensor = pqsign("sensor", "sensor", "--key", p("k/key.state"), "--port", Integer.toString(port),
-                "--source", fifo.toString(), "--batch", "8", "--data-dir", p("sensor-data"));
+        Process operator = pqsign(
+                "operator",
+                "operator",
+                "--port",
+                Integer.toString(port),
+                "--pub",
+                p("k/key.pub"),
+                "--jsonl",
+                p("verdicts.jsonl"),
+                "--connect-timeout",
+                "120",
+                "--publishing-ms",
+                "2",
+                "--data-dir",
+                p("op"));
+        Process sensor = pqsign(
+                "sensor",
+                "sensor",
+                "--key",
+                p("k/key.state"),
+                "--port",
+                Integer.toString(port),
+                "--source",
+                fifo.toString(),
+                "--batch",
+                "8",
+                "--data-dir",
+                p("sensor-data"));
         await("operator", operator, out -> out.contains("subscribed to"));
         try (OutputStream w = Files.newOutputStream(fifo)) {
             for (int i = 0; i < readings; i++) {
-                w.write(String.format("%d.%02d,reading-%d%n", 1500 + i % 7, i % 100, i).getBytes(StandardCharsets.US_ASCII));
+                w.write(String.format("%d.%02d,reading-%d%n", 1500 + i % 7, i % 100, i)
+                        .getBytes(StandardCharsets.US_ASCII));
             }
         }
         assertTrue(sensor.waitFor(300, TimeUnit.SECONDS), describe("sensor"));
@@ -96,7 +123,9 @@ class RolloverProcessTest {
                 assertEquals("FOLLOWED", o.get("outcome").asText(), line);
                 handovers++;
             } else if ("ACCEPTED".equals(o.path("verdict").asText())) {
-                acceptedByKey.computeIfAbsent(o.get("key_id").asText(), k -> new ArrayList<>()).add(o.get("index").asLong());
+                acceptedByKey
+                        .computeIfAbsent(o.get("key_id").asText(), k -> new ArrayList<>())
+                        .add(o.get("index").asLong());
             } else if (o.has("event")) {
                 // Key-state lines: a warning is informational, an alarm is not.
                 assertTrue(!"KEY_ALARM".equals(o.get("event").asText()), line);
@@ -157,8 +186,10 @@ class RolloverProcessTest {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(PqsignCli.class.getName());
         cmd.addAll(List.of(args));
-        Process proc = new ProcessBuilder(cmd).redirectOutput(dir.resolve(name + ".out").toFile())
-                .redirectError(dir.resolve(name + ".err").toFile()).start();
+        Process proc = new ProcessBuilder(cmd)
+                .redirectOutput(dir.resolve(name + ".out").toFile())
+                .redirectError(dir.resolve(name + ".err").toFile())
+                .start();
         started.add(proc);
         return proc;
     }

@@ -79,31 +79,104 @@ class SensorOperatorCliTest {
     @Timeout(180)
     void sensorAndOperators_acceptPinnedKeyAndCertificate_rejectWrongKey_keyStateIntact() throws Exception {
         // A certificate chain for the sensor key: root (XMSS) -> sensor (XMSS^MT 20/4).
-        assertEquals(0, CliRunner.run("keygen", "--params", "XMSS-SHA2_10_256", "--out", p("root")).exit());
-        assertEquals(0, CliRunner.run("cert", "self-signed", "--key", p("root/key.state"), "--subject", "CN=Root",
-                "--days", "30", "--out", p("root.pem")).exit());
-        var r = CliRunner.run("cert", "issue", "--ca-key", p("root/key.state"), "--ca-cert", p("root.pem"), "--pub",
-                p("k/key.pub"), "--params", SET, "--subject", "CN=sensor-1", "--days", "10", "--out", p("sensor.pem"));
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "XMSS-SHA2_10_256", "--out", p("root"))
+                        .exit());
+        assertEquals(
+                0,
+                CliRunner.run(
+                                "cert",
+                                "self-signed",
+                                "--key",
+                                p("root/key.state"),
+                                "--subject",
+                                "CN=Root",
+                                "--days",
+                                "30",
+                                "--out",
+                                p("root.pem"))
+                        .exit());
+        var r = CliRunner.run(
+                "cert",
+                "issue",
+                "--ca-key",
+                p("root/key.state"),
+                "--ca-cert",
+                p("root.pem"),
+                "--pub",
+                p("k/key.pub"),
+                "--params",
+                SET,
+                "--subject",
+                "CN=sensor-1",
+                "--days",
+                "10",
+                "--out",
+                p("sensor.pem"));
         assertEquals(0, r.exit(), r.toString());
 
-        RunningSensor sensor = new RunningSensor("sensor", "--key", p("k/key.state"), "--cert", p("sensor.pem"),
-                "--port", "0", "--rate", "2", "--readings", "20", "--data-dir", p("sensor-data"));
+        RunningSensor sensor = new RunningSensor(
+                "sensor",
+                "--key",
+                p("k/key.state"),
+                "--cert",
+                p("sensor.pem"),
+                "--port",
+                "0",
+                "--rate",
+                "2",
+                "--readings",
+                "20",
+                "--data-dir",
+                p("sensor-data"));
         String url = sensor.endpoint();
         assertTrue(url.startsWith("opc.tcp://127.0.0.1:"), url);
 
-        var good = CompletableFuture.supplyAsync(() -> CliRunner.run("operator", "--url", url, "--pub", p("k/key.pub"),
-                "--params", SET, "--readings", "10", "--data-dir", p("op-good")));
-        var wrong = CompletableFuture.supplyAsync(() -> CliRunner.run("operator", "--url", url, "--pub",
-                p("other/key.pub"), "--params", SET, "--readings", "2", "--data-dir", p("op-wrong")));
-        var certified = CompletableFuture.supplyAsync(() -> CliRunner.run("operator", "--url", url, "--cert",
-                p("sensor.pem"), "--trust", p("root.pem"), "--readings", "3", "--data-dir", p("op-cert")));
+        var good = CompletableFuture.supplyAsync(() -> CliRunner.run(
+                "operator",
+                "--url",
+                url,
+                "--pub",
+                p("k/key.pub"),
+                "--params",
+                SET,
+                "--readings",
+                "10",
+                "--data-dir",
+                p("op-good")));
+        var wrong = CompletableFuture.supplyAsync(() -> CliRunner.run(
+                "operator",
+                "--url",
+                url,
+                "--pub",
+                p("other/key.pub"),
+                "--params",
+                SET,
+                "--readings",
+                "2",
+                "--data-dir",
+                p("op-wrong")));
+        var certified = CompletableFuture.supplyAsync(() -> CliRunner.run(
+                "operator",
+                "--url",
+                url,
+                "--cert",
+                p("sensor.pem"),
+                "--trust",
+                p("root.pem"),
+                "--readings",
+                "3",
+                "--data-dir",
+                p("op-cert")));
 
         var g = good.get(120, TimeUnit.SECONDS);
         assertEquals(0, g.exit(), g.toString());
         List<String> accepted = lines(g.out(), "ACCEPTED index=");
         assertEquals(10, accepted.size(), g.toString());
         assertTrue(lines(g.out(), "REJECTED").isEmpty(), g.toString());
-        assertTrue(accepted.get(0).matches("ACCEPTED index=\\d+ verify=[0-9.]+ms e2e=[0-9.]+ms 1\\d{3}\\.\\d\\d,\\S+Z"),
+        assertTrue(
+                accepted.get(0).matches("ACCEPTED index=\\d+ verify=[0-9.]+ms e2e=[0-9.]+ms 1\\d{3}\\.\\d\\d,\\S+Z"),
                 accepted.get(0));
         long previous = -1;
         for (String l : accepted) {
@@ -112,8 +185,10 @@ class SensorOperatorCliTest {
             previous = index;
         }
         assertTrue(g.out().contains("summary: 10 readings, ACCEPTED 10, BAD_SIGNATURE 0"), g.out());
-        assertTrue(Files.size(dir.resolve("op-good/replay").resolve(dev.pqsign.telemetry.ReplayGuard.MARK_FILE_NAME))
-                > dev.pqsign.telemetry.MarkFile.HEADER_BYTES, "the pinned key's mark is in the operator's mark file");
+        assertTrue(
+                Files.size(dir.resolve("op-good/replay").resolve(dev.pqsign.telemetry.ReplayGuard.MARK_FILE_NAME))
+                        > dev.pqsign.telemetry.MarkFile.HEADER_BYTES,
+                "the pinned key's mark is in the operator's mark file");
 
         var w = wrong.get(120, TimeUnit.SECONDS);
         assertEquals(1, w.exit(), w.toString());
@@ -134,10 +209,22 @@ class SensorOperatorCliTest {
         // The key state on disk is exactly what was used: the next run continues at index 20.
         r = CliRunner.run("inspect", p("k/key.state"));
         assertTrue(r.out().contains("next 20,"), r.out());
-        RunningSensor again = new RunningSensor("sensor", "--key", p("k/key.state"), "--port", "0", "--rate", "0",
-                "--readings", "2", "--data-dir", p("sensor-data"));
+        RunningSensor again = new RunningSensor(
+                "sensor",
+                "--key",
+                p("k/key.state"),
+                "--port",
+                "0",
+                "--rate",
+                "0",
+                "--readings",
+                "2",
+                "--data-dir",
+                p("sensor-data"));
         assertEquals(0, again.exit.get(120, TimeUnit.SECONDS), again.err.toString());
-        assertTrue(again.out.toString().contains("index=20 sign=") && again.out.toString().contains("index=21 sign="),
+        assertTrue(
+                again.out.toString().contains("index=20 sign=")
+                        && again.out.toString().contains("index=21 sign="),
                 again.out.toString());
     }
 
@@ -146,8 +233,19 @@ class SensorOperatorCliTest {
     void haetaeSensor_withSummaryOutput_indicesFromCounterFile_continueAfterRestart() throws Exception {
         var r = CliRunner.run("keygen", "--params", "HAETAE-2", "--out", p("h"));
         assertEquals(0, r.exit(), r.toString());
-        RunningSensor sensor = new RunningSensor("sensor", "--key", p("h/key.sk"), "--port", "0", "--rate", "5",
-                "--readings", "15", "--summary", "--data-dir", p("sensor-data"));
+        RunningSensor sensor = new RunningSensor(
+                "sensor",
+                "--key",
+                p("h/key.sk"),
+                "--port",
+                "0",
+                "--rate",
+                "5",
+                "--readings",
+                "15",
+                "--summary",
+                "--data-dir",
+                p("sensor-data"));
         String url = sensor.endpoint();
         // No --params: a HAETAE public key is recognised by its length.
         r = CliRunner.run("operator", "--url", url, "--pub", p("h/key.pub"), "--readings", "3", "--data-dir", p("op"));
@@ -158,14 +256,28 @@ class SensorOperatorCliTest {
         assertEquals(0, sensor.exit.get(120, TimeUnit.SECONDS), sensor.err.toString());
         String s = sensor.out.toString();
         assertTrue(lines(s, "index=").isEmpty(), s); // --summary: no line per reading
-        assertTrue(lines(s, "").stream().anyMatch(l -> l.matches("\\d+ readings published, last index \\d+, sign avg .*")), s);
+        assertTrue(
+                lines(s, "").stream().anyMatch(l -> l.matches("\\d+ readings published, last index \\d+, sign avg .*")),
+                s);
         assertTrue(s.contains("sensor stopped (15 readings): 15 readings published, last index 14"), s);
         assertTrue(Files.isRegularFile(dir.resolve("h/key.sk.counter")));
 
-        RunningSensor again = new RunningSensor("sensor", "--key", p("h/key.sk"), "--port", "0", "--rate", "0",
-                "--readings", "1", "--data-dir", p("sensor-data"));
+        RunningSensor again = new RunningSensor(
+                "sensor",
+                "--key",
+                p("h/key.sk"),
+                "--port",
+                "0",
+                "--rate",
+                "0",
+                "--readings",
+                "1",
+                "--data-dir",
+                p("sensor-data"));
         assertEquals(0, again.exit.get(120, TimeUnit.SECONDS), again.err.toString());
-        assertTrue(again.out.toString().contains("next index 15") && again.out.toString().contains("index=15 sign="),
+        assertTrue(
+                again.out.toString().contains("next index 15")
+                        && again.out.toString().contains("index=15 sign="),
                 again.out.toString());
     }
 
@@ -173,14 +285,29 @@ class SensorOperatorCliTest {
     @Timeout(180)
     void operator_reportsTamperedReplayedDuplicateAndGap_jsonl_exit1() throws Exception {
         // A sensor driven directly (pqsign-opcua), so that it can publish tampered, replayed and repeated readings.
-        try (TelemetryKeys.OpenSensorKey key = TelemetryKeys.openSensorKey(dir.resolve("k/key.state"), null, SensorSigningOptions.of(1, false, false), 10);
+        try (TelemetryKeys.OpenSensorKey key = TelemetryKeys.openSensorKey(
+                        dir.resolve("k/key.state"), null, SensorSigningOptions.of(1, false, false), 10);
                 dev.pqsign.opcua.SensorServer sensor = dev.pqsign.opcua.SensorServer.start(
-                        dev.pqsign.opcua.SensorServer.Config.loopback("s", dir.resolve("sensor-data"),
-                                dev.pqsign.opcua.TransportSecurity.NONE), key.sensorKey)) {
+                        dev.pqsign.opcua.SensorServer.Config.loopback(
+                                "s", dir.resolve("sensor-data"), dev.pqsign.opcua.TransportSecurity.NONE),
+                        key.sensorKey)) {
             var first = sensor.publish("1500.00,2026-11-30T01:00:00.000000000Z");
-            RunningSensor operator = new RunningSensor("operator", "--url", sensor.endpointUrl(), "--pub",
-                    p("k/key.pub"), "--params", SET, "--readings", "5", "--publishing-ms", "2", "--data-dir", p("op"),
-                    "--jsonl", p("verdicts.jsonl"));
+            RunningSensor operator = new RunningSensor(
+                    "operator",
+                    "--url",
+                    sensor.endpointUrl(),
+                    "--pub",
+                    p("k/key.pub"),
+                    "--params",
+                    SET,
+                    "--readings",
+                    "5",
+                    "--publishing-ms",
+                    "2",
+                    "--data-dir",
+                    p("op"),
+                    "--jsonl",
+                    p("verdicts.jsonl"));
             awaitLines(operator, "ACCEPTED index=0 ", 1);
             // Index 1 is signed but never published: lost on the way.
             var unpublished = new dev.pqsign.telemetry.ReadingSigner(key.sensorKey.signer())
@@ -198,10 +325,18 @@ class SensorOperatorCliTest {
             assertEquals(List.of("GAP from=1 to=1 missing=1"), lines(out, "GAP "), out);
             assertEquals(1, lines(out, "DUPLICATE index=0 ").size(), out);
             assertTrue(out.contains("summary: 5 readings, ACCEPTED 2, BAD_SIGNATURE 1, REPLAYED 1, MALFORMED 0"), out);
-            assertTrue(out.contains("DUPLICATE 1, INDEX_REUSE 0, GAP 1, RETIRED_KEY 0, HANDOVER 0, HANDOVER_REJECTED 0 (1 missing)"), out);
+            assertTrue(
+                    out.contains(
+                            "DUPLICATE 1, INDEX_REUSE 0, GAP 1, RETIRED_KEY 0, HANDOVER 0, HANDOVER_REJECTED 0 (1 missing)"),
+                    out);
             List<String> json = Files.readAllLines(dir.resolve("verdicts.jsonl"));
-            List<String> verdicts = json.stream().map(l -> l.replaceAll(".*\"verdict\":\"([A-Z_]+)\".*", "$1")).toList();
-            assertEquals(List.of("ACCEPTED", "REJECTED", "GAP", "ACCEPTED", "REJECTED", "DUPLICATE"), verdicts, json.toString());
+            List<String> verdicts = json.stream()
+                    .map(l -> l.replaceAll(".*\"verdict\":\"([A-Z_]+)\".*", "$1"))
+                    .toList();
+            assertEquals(
+                    List.of("ACCEPTED", "REJECTED", "GAP", "ACCEPTED", "REJECTED", "DUPLICATE"),
+                    verdicts,
+                    json.toString());
             assertTrue(json.get(2).contains("\"from_index\":1,\"to_index\":1"), json.get(2));
             assertTrue(json.get(0).contains("\"reason\":null"), json.get(0));
         }
@@ -256,8 +391,14 @@ class SensorOperatorCliTest {
         var r = CliRunner.run("operator", "--url", url, "--pub", p("k/key.pub"));
         assertTrue(r.err().contains("give --params"), r.err());
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            r = CliRunner.run("sensor", "--key", p("k/key.state"), "--port", Integer.toString(taken.getLocalPort()),
-                    "--data-dir", p("sensor-data"));
+            r = CliRunner.run(
+                    "sensor",
+                    "--key",
+                    p("k/key.state"),
+                    "--port",
+                    Integer.toString(taken.getLocalPort()),
+                    "--data-dir",
+                    p("sensor-data"));
             assertEquals(2, r.exit(), r.toString());
             assertEquals(1, r.err().strip().lines().count(), r.toString());
             assertTrue(r.err().contains("failed to start on 127.0.0.1:" + taken.getLocalPort()), r.err());
@@ -276,8 +417,18 @@ class SensorOperatorCliTest {
         assertTrue(r.out().contains("next 0,"), r.out());
 
         // No sensor listening: the operator gives up after --connect-timeout with exit 1.
-        r = CliRunner.run("operator", "--url", url, "--pub", p("k/key.pub"), "--params", SET, "--connect-timeout", "0",
-                "--data-dir", p("op"));
+        r = CliRunner.run(
+                "operator",
+                "--url",
+                url,
+                "--pub",
+                p("k/key.pub"),
+                "--params",
+                SET,
+                "--connect-timeout",
+                "0",
+                "--data-dir",
+                p("op"));
         assertEquals(1, r.exit(), r.toString());
         assertEquals(1, r.err().strip().lines().count(), r.toString());
         assertNotNull(r.err());

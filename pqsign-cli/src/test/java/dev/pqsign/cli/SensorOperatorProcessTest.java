@@ -50,8 +50,10 @@ class SensorOperatorProcessTest {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(PqsignCli.class.getName());
         cmd.addAll(List.of(args));
-        Process proc = new ProcessBuilder(cmd).redirectOutput(dir.resolve(name + ".out").toFile())
-                .redirectError(dir.resolve(name + ".err").toFile()).start();
+        Process proc = new ProcessBuilder(cmd)
+                .redirectOutput(dir.resolve(name + ".out").toFile())
+                .redirectError(dir.resolve(name + ".err").toFile())
+                .start();
         started.add(proc);
         return proc;
     }
@@ -61,7 +63,8 @@ class SensorOperatorProcessTest {
     }
 
     private String describe(String name) throws IOException {
-        return name + " stdout:\n" + output(name) + "\n" + name + " stderr:\n" + Files.readString(dir.resolve(name + ".err"));
+        return name + " stdout:\n" + output(name) + "\n" + name + " stderr:\n"
+                + Files.readString(dir.resolve(name + ".err"));
     }
 
     private void await(String name, Process proc, Predicate<String> condition) throws Exception {
@@ -85,14 +88,35 @@ class SensorOperatorProcessTest {
     @Test
     @Timeout(240)
     void sigterm_stopsSensorAndOperatorCleanly_keyStateAtLastIndex() throws Exception {
-        assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
-        Process sensor = pqsign("sensor", "sensor", "--key", p("k/key.state"), "--port", "0", "--rate", "20",
-                "--data-dir", p("sensor-data"));
+        assertEquals(
+                0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
+        Process sensor = pqsign(
+                "sensor",
+                "sensor",
+                "--key",
+                p("k/key.state"),
+                "--port",
+                "0",
+                "--rate",
+                "20",
+                "--data-dir",
+                p("sensor-data"));
         await("sensor", sensor, out -> out.contains("endpoint opc.tcp://"));
         Matcher m = Pattern.compile("endpoint (opc\\.tcp://\\S+)").matcher(output("sensor"));
         assertTrue(m.find());
-        Process operator = pqsign("operator", "operator", "--url", m.group(1), "--pub", p("k/key.pub"), "--params", SET,
-                "--publishing-ms", "2", "--data-dir", p("op"));
+        Process operator = pqsign(
+                "operator",
+                "operator",
+                "--url",
+                m.group(1),
+                "--pub",
+                p("k/key.pub"),
+                "--params",
+                SET,
+                "--publishing-ms",
+                "2",
+                "--data-dir",
+                p("op"));
         await("operator", operator, out -> count(out, "ACCEPTED index=") >= 5);
 
         operator.destroy(); // SIGTERM
@@ -100,8 +124,10 @@ class SensorOperatorProcessTest {
         assertEquals(0, operator.exitValue(), describe("operator"));
         String op = output("operator");
         assertEquals(0, count(op, "REJECTED"), op);
-        assertTrue(op.contains("summary: " + count(op, "ACCEPTED index=") + " readings, ACCEPTED "
-                + count(op, "ACCEPTED index=") + ", BAD_SIGNATURE 0"), op);
+        assertTrue(
+                op.contains("summary: " + count(op, "ACCEPTED index=") + " readings, ACCEPTED "
+                        + count(op, "ACCEPTED index=") + ", BAD_SIGNATURE 0"),
+                op);
 
         sensor.destroy();
         assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), describe("sensor"));
@@ -123,13 +149,25 @@ class SensorOperatorProcessTest {
     @Test
     @Timeout(120)
     void sigterm_whileOperatorWaitsForSensor_endsPromptlyWithExit1() throws Exception {
-        assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
+        assertEquals(
+                0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
         int port;
         try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = free.getLocalPort(); // closed again: nobody listens there
         }
-        Process operator = pqsign("waiting", "operator", "--port", Integer.toString(port), "--pub", p("k/key.pub"),
-                "--params", SET, "--connect-timeout", "120", "--data-dir", p("op"));
+        Process operator = pqsign(
+                "waiting",
+                "operator",
+                "--port",
+                Integer.toString(port),
+                "--pub",
+                p("k/key.pub"),
+                "--params",
+                SET,
+                "--connect-timeout",
+                "120",
+                "--data-dir",
+                p("op"));
         await("waiting", operator, out -> out.contains("waiting for the sensor at opc.tcp://127.0.0.1:" + port));
         long t0 = System.nanoTime();
         operator.destroy();
@@ -143,9 +181,19 @@ class SensorOperatorProcessTest {
     @Test
     @Timeout(120)
     void stdinSource_publishesEachLine_stopsAtEndOfInput() throws Exception {
-        assertEquals(0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
-        Process sensor = pqsign("stdin", "sensor", "--key", p("k/key.state"), "--port", "0", "--source", "stdin",
-                "--data-dir", p("sensor-data"));
+        assertEquals(
+                0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
+        Process sensor = pqsign(
+                "stdin",
+                "sensor",
+                "--key",
+                p("k/key.state"),
+                "--port",
+                "0",
+                "--source",
+                "stdin",
+                "--data-dir",
+                p("sensor-data"));
         await("stdin", sensor, out -> out.contains("endpoint opc.tcp://"));
         try (OutputStream in = sensor.getOutputStream()) {
             in.write("1500.00,2026-11-30T01:00:00.000000000Z\n\nrpm=1499.5\n".getBytes(StandardCharsets.UTF_8));

@@ -21,8 +21,7 @@ class StdoutFailureProcessTest {
     @TempDir
     Path dir;
 
-    private record Run(int exit, String err) {
-    }
+    private record Run(int exit, String err) {}
 
     private Run pqsignToDevFull(String... args) throws Exception {
         List<String> cmd = new ArrayList<>();
@@ -32,7 +31,10 @@ class StdoutFailureProcessTest {
         cmd.add(PqsignCli.class.getName());
         cmd.addAll(List.of(args));
         Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(cmd).redirectOutput(new File("/dev/full")).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectOutput(new File("/dev/full"))
+                .redirectError(err.toFile())
+                .start();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "pqsign " + String.join(" ", args) + " did not finish");
         return new Run(p.exitValue(), Files.readString(err));
     }
@@ -52,9 +54,11 @@ class StdoutFailureProcessTest {
     @Test
     void paramsAndInspectAndHelp_stdoutFull_exit1() throws Exception {
         assertFailedOneLine(pqsignToDevFull("params"));
-        Path pub = Files.write(dir.resolve("key.pub"), new byte[] {0, 0, 0, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
-            14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
-            41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64});
+        Path pub = Files.write(dir.resolve("key.pub"), new byte[] {
+            0, 0, 0, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+            27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53,
+            54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64
+        });
         assertFailedOneLine(pqsignToDevFull("inspect", pub.toString()));
         assertFailedOneLine(pqsignToDevFull("sign", "--help"));
     }

@@ -32,17 +32,17 @@ class XmssCliTest {
         assertEquals(172, Files.size(key.resolve("key.state")));
         Path msg = write("m.txt", "rpm=1500.25");
         Path sig = dir.resolve("m.sig");
-        r = CliRunner.run("sign", "--key", key.resolve("key.state").toString(), "--in", msg.toString(), "--out",
-                sig.toString());
+        r = CliRunner.run(
+                "sign", "--key", key.resolve("key.state").toString(), "--in", msg.toString(), "--out", sig.toString());
         assertEquals(0, r.exit(), r.toString());
         assertEquals(4642, Files.size(sig));
-        r = CliRunner.run("verify", "--pub", key.resolve("key.pub").toString(), "--in", msg.toString(), "--sig",
-                sig.toString());
+        r = CliRunner.run(
+                "verify", "--pub", key.resolve("key.pub").toString(), "--in", msg.toString(), "--sig", sig.toString());
         assertEquals(0, r.exit(), r.toString());
 
         Files.writeString(msg, "rpm=1500.26");
-        r = CliRunner.run("verify", "--pub", key.resolve("key.pub").toString(), "--in", msg.toString(), "--sig",
-                sig.toString());
+        r = CliRunner.run(
+                "verify", "--pub", key.resolve("key.pub").toString(), "--in", msg.toString(), "--sig", sig.toString());
         assertEquals(1, r.exit(), r.toString());
         assertTrue(r.err().contains("invalid"), r.err());
 
@@ -63,23 +63,41 @@ class XmssCliTest {
             seed[i] = (byte) i;
         }
         Path key = dir.resolve("v");
-        var r = CliRunner.run("keygen", "--params", "XMSS-SHA2_10_256", "--out", key.toString(), "--seed",
-                Hex.encode(seed));
+        var r = CliRunner.run(
+                "keygen", "--params", "XMSS-SHA2_10_256", "--out", key.toString(), "--seed", Hex.encode(seed));
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.err().contains("INSECURE"), r.err());
-        assertEquals("000000019d898033e37af48e6a116f8b15651cc26773467007ad19375d38c23c690c3483"
-                + "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f",
+        assertEquals(
+                "000000019d898033e37af48e6a116f8b15651cc26773467007ad19375d38c23c690c3483"
+                        + "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f",
                 Hex.encode(Files.readAllBytes(key.resolve("key.pub"))));
 
         Path msg = write("abc", "abc");
         Path sig = dir.resolve("abc.sig");
-        assertEquals(0, CliRunner.run("sign", "--key", key.resolve("key.state").toString(), "--in", msg.toString(),
-                "--out", sig.toString()).exit());
+        assertEquals(
+                0,
+                CliRunner.run(
+                                "sign",
+                                "--key",
+                                key.resolve("key.state").toString(),
+                                "--in",
+                                msg.toString(),
+                                "--out",
+                                sig.toString())
+                        .exit());
         byte[] pub = Files.readAllBytes(key.resolve("key.pub"));
         Path raw = dir.resolve("raw.pub");
         Files.write(raw, java.util.Arrays.copyOfRange(pub, 4, pub.length));
-        r = CliRunner.run("verify", "--pub", raw.toString(), "--params", "XMSS-SHA2_10_256", "--in", msg.toString(),
-                "--sig", sig.toString());
+        r = CliRunner.run(
+                "verify",
+                "--pub",
+                raw.toString(),
+                "--params",
+                "XMSS-SHA2_10_256",
+                "--in",
+                msg.toString(),
+                "--sig",
+                sig.toString());
         assertEquals(0, r.exit(), r.toString());
         r = CliRunner.run("verify", "--pub", raw.toString(), "--in", msg.toString(), "--sig", sig.toString());
         assertEquals(2, r.exit(), "raw key without --params is a usage error: " + r);
@@ -88,37 +106,80 @@ class XmssCliTest {
     @Test
     void signSeveralFiles_oneIndexEach() throws Exception {
         Path key = dir.resolve("k");
-        assertEquals(0, CliRunner.run("keygen", "--params", "XMSSMT-SHA2_20/4_256", "--out", key.toString()).exit());
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "XMSSMT-SHA2_20/4_256", "--out", key.toString())
+                        .exit());
         Path a = write("a.txt", "a");
         Path b = write("b.txt", "b");
         Path c = write("c.txt", "c");
         Path out = dir.resolve("sigs");
-        var r = CliRunner.run("sign", "--key", key.resolve("key.state").toString(), "--in", a.toString(),
-                b.toString(), c.toString(), "--out-dir", out.toString());
+        var r = CliRunner.run(
+                "sign",
+                "--key",
+                key.resolve("key.state").toString(),
+                "--in",
+                a.toString(),
+                b.toString(),
+                c.toString(),
+                "--out-dir",
+                out.toString());
         assertEquals(0, r.exit(), r.toString());
         for (String f : new String[] {"a.txt", "b.txt", "c.txt"}) {
-            r = CliRunner.run("verify", "--pub", key.resolve("key.pub").toString(), "--in", dir.resolve(f).toString(),
-                    "--sig", out.resolve(f + ".sig").toString());
+            r = CliRunner.run(
+                    "verify",
+                    "--pub",
+                    key.resolve("key.pub").toString(),
+                    "--in",
+                    dir.resolve(f).toString(),
+                    "--sig",
+                    out.resolve(f + ".sig").toString());
             assertEquals(0, r.exit(), r.toString());
         }
-        assertArrayEquals(new byte[] {0, 0, 2}, java.util.Arrays.copyOf(Files.readAllBytes(out.resolve("c.txt.sig")), 3),
+        assertArrayEquals(
+                new byte[] {0, 0, 2},
+                java.util.Arrays.copyOf(Files.readAllBytes(out.resolve("c.txt.sig")), 3),
                 "third file got index 2");
     }
 
     @Test
     void exhaustedKey_clearErrorAndExit1() throws Exception {
         Path key = dir.resolve("k");
-        assertEquals(0, CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", key.toString()).exit());
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", key.toString())
+                        .exit());
         // Shrink the key's range to its last index through the library's split.
         Path state = key.resolve("key.state");
         KeyStates.keepOnlyLastIndex(state);
         Path m = write("m", "m");
-        assertEquals(0, CliRunner.run("sign", "--key", state.toString(), "--in", m.toString(), "--out",
-                dir.resolve("last.sig").toString()).exit());
-        var r = CliRunner.run("verify", "--pub", key.resolve("key.pub").toString(), "--in", m.toString(), "--sig",
+        assertEquals(
+                0,
+                CliRunner.run(
+                                "sign",
+                                "--key",
+                                state.toString(),
+                                "--in",
+                                m.toString(),
+                                "--out",
+                                dir.resolve("last.sig").toString())
+                        .exit());
+        var r = CliRunner.run(
+                "verify",
+                "--pub",
+                key.resolve("key.pub").toString(),
+                "--in",
+                m.toString(),
+                "--sig",
                 dir.resolve("last.sig").toString());
         assertEquals(0, r.exit(), "signature at the very last index verifies: " + r);
-        r = CliRunner.run("sign", "--key", state.toString(), "--in", m.toString(), "--out",
+        r = CliRunner.run(
+                "sign",
+                "--key",
+                state.toString(),
+                "--in",
+                m.toString(),
+                "--out",
                 dir.resolve("none.sig").toString());
         assertEquals(1, r.exit(), r.toString());
         assertTrue(r.err().contains("exhausted"), r.err());
@@ -128,23 +189,39 @@ class XmssCliTest {
     @Test
     void badInputs_giveOneLineErrorsAndExit2() throws Exception {
         Path m = write("m", "m");
-        var r = CliRunner.run("verify", "--pub", dir.resolve("missing.pub").toString(), "--in", m.toString(), "--sig",
-                m.toString());
+        var r = CliRunner.run(
+                "verify", "--pub", dir.resolve("missing.pub").toString(), "--in", m.toString(), "--sig", m.toString());
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("missing.pub") && r.err().contains("does not exist"), r.err());
 
         Path junk = write("junk.state", "this is not a key");
-        r = CliRunner.run("sign", "--key", junk.toString(), "--in", m.toString(), "--out", dir.resolve("x").toString());
+        r = CliRunner.run(
+                "sign",
+                "--key",
+                junk.toString(),
+                "--in",
+                m.toString(),
+                "--out",
+                dir.resolve("x").toString());
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("not a pqsign private key"), r.err());
 
         Path key = dir.resolve("k");
-        assertEquals(0, CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", key.toString()).exit());
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", key.toString())
+                        .exit());
         byte[] st = Files.readAllBytes(key.resolve("key.state"));
         st[40] ^= 1;
         Path corrupt = dir.resolve("corrupt.state");
         Files.write(corrupt, st);
-        r = CliRunner.run("sign", "--key", corrupt.toString(), "--in", m.toString(), "--out",
+        r = CliRunner.run(
+                "sign",
+                "--key",
+                corrupt.toString(),
+                "--in",
+                m.toString(),
+                "--out",
                 dir.resolve("y").toString());
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("corrupt"), r.err());
@@ -157,14 +234,26 @@ class XmssCliTest {
         r = CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", key.toString());
         assertEquals(2, r.exit(), "never overwrites a key: " + r);
 
-        r = CliRunner.run("keygen", "--params", "XMSS-SHA2_10_256", "--out", dir.resolve("s").toString(), "--seed",
+        r = CliRunner.run(
+                "keygen",
+                "--params",
+                "XMSS-SHA2_10_256",
+                "--out",
+                dir.resolve("s").toString(),
+                "--seed",
                 "abcd");
         assertEquals(2, r.exit());
         assertTrue(r.err().contains("3n = 96 bytes"), r.err());
 
         Path shortSig = dir.resolve("short.sig");
         Files.write(shortSig, new byte[100]);
-        r = CliRunner.run("verify", "--pub", key.resolve("key.pub").toString(), "--in", m.toString(), "--sig",
+        r = CliRunner.run(
+                "verify",
+                "--pub",
+                key.resolve("key.pub").toString(),
+                "--in",
+                m.toString(),
+                "--sig",
                 shortSig.toString());
         assertEquals(1, r.exit(), "a truncated signature is invalid, not a crash: " + r);
 
@@ -177,8 +266,14 @@ class XmssCliTest {
     void params_listsStudySetsAndRegisteredSets() {
         var r = CliRunner.run("params");
         assertEquals(0, r.exit());
-        for (String name : new String[] {"XMSSMT-SHA2_10/2_256", "XMSSMT-SHA2_20/4_256", "XMSSMT-SHA2_30/6_256",
-            "XMSS-SHA2_10_192", "XMSSMT-SHAKE256_60/12_192", "HAETAE-5"}) {
+        for (String name : new String[] {
+            "XMSSMT-SHA2_10/2_256",
+            "XMSSMT-SHA2_20/4_256",
+            "XMSSMT-SHA2_30/6_256",
+            "XMSS-SHA2_10_192",
+            "XMSSMT-SHAKE256_60/12_192",
+            "HAETAE-5"
+        }) {
             assertTrue(r.out().contains(name), name);
         }
         assertTrue(r.out().contains("4642"));
@@ -195,21 +290,50 @@ class XmssCliTest {
     @Test
     void haetae_keygenSignVerifyWithContext() throws Exception {
         Path key = dir.resolve("h");
-        assertEquals(0, CliRunner.run("keygen", "--params", "HAETAE-2", "--out", key.toString()).exit());
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "HAETAE-2", "--out", key.toString())
+                        .exit());
         Path m = write("m", "reading");
         Path sig = dir.resolve("m.sig");
-        var r = CliRunner.run("sign", "--key", key.resolve("key.sk").toString(), "--in", m.toString(), "--out",
-                sig.toString(), "--context", "line-7");
+        var r = CliRunner.run(
+                "sign",
+                "--key",
+                key.resolve("key.sk").toString(),
+                "--in",
+                m.toString(),
+                "--out",
+                sig.toString(),
+                "--context",
+                "line-7");
         assertEquals(0, r.exit(), r.toString());
-        r = CliRunner.run("verify", "--pub", key.resolve("key.pub").toString(), "--in", m.toString(), "--sig",
-                sig.toString(), "--context", "line-7");
+        r = CliRunner.run(
+                "verify",
+                "--pub",
+                key.resolve("key.pub").toString(),
+                "--in",
+                m.toString(),
+                "--sig",
+                sig.toString(),
+                "--context",
+                "line-7");
         assertEquals(0, r.exit(), r.toString());
-        r = CliRunner.run("verify", "--pub", key.resolve("key.pub").toString(), "--in", m.toString(), "--sig",
-                sig.toString(), "--context", "line-8");
+        r = CliRunner.run(
+                "verify",
+                "--pub",
+                key.resolve("key.pub").toString(),
+                "--in",
+                m.toString(),
+                "--sig",
+                sig.toString(),
+                "--context",
+                "line-8");
         assertEquals(1, r.exit(), "other context must not verify: " + r);
         r = CliRunner.run("inspect", key.resolve("key.sk").toString());
         assertTrue(r.out().contains("HAETAE-2"), r.out());
-        assertFalse(r.out().toLowerCase().contains(Hex.encode(Files.readAllBytes(key.resolve("key.sk"))).substring(60, 100)));
+        assertFalse(r.out()
+                .toLowerCase()
+                .contains(Hex.encode(Files.readAllBytes(key.resolve("key.sk"))).substring(60, 100)));
         String pub = new String(Files.readAllBytes(key.resolve("key.pub")), StandardCharsets.ISO_8859_1);
         assertFalse(pub.isEmpty());
     }

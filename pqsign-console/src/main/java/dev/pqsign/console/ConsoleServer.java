@@ -136,7 +136,12 @@ public final class ConsoleServer implements AutoCloseable {
     }
 
     /** What a sensor's key has left; see {@link KeyStatus}. */
-    public void keyStatus(String sensor, String parameterSet, String keyIdHex, long remaining, Double secondsLeft,
+    public void keyStatus(
+            String sensor,
+            String parameterSet,
+            String keyIdHex,
+            long remaining,
+            Double secondsLeft,
             boolean nextKeyReady) {
         keyStatus(new KeyStatus(sensor, parameterSet, keyIdHex, remaining, secondsLeft, nextKeyReady));
     }

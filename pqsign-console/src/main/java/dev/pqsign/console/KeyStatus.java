@@ -13,8 +13,8 @@ import java.util.Objects;
  * @param secondsLeft estimated seconds until the key is exhausted at the current rate, or null if unknown
  * @param nextKeyReady whether the successor key is prepared for a handover
  */
-public record KeyStatus(String sensor, String parameterSet, String keyIdHex, long remaining, Double secondsLeft,
-        boolean nextKeyReady) {
+public record KeyStatus(
+        String sensor, String parameterSet, String keyIdHex, long remaining, Double secondsLeft, boolean nextKeyReady) {
 
     public KeyStatus {
         Objects.requireNonNull(sensor, "sensor");

@@ -52,8 +52,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class ConsoleBrowserTest {
 
     private static final Path CHROMIUM = Paths.get(System.getProperty("pqsign.chromium", "/usr/bin/chromium"));
-    private static final Path CHROMEDRIVER = Paths.get(System.getProperty("pqsign.chromedriver",
-            "/usr/bin/chromedriver"));
+    private static final Path CHROMEDRIVER =
+            Paths.get(System.getProperty("pqsign.chromedriver", "/usr/bin/chromedriver"));
     /** Where the screenshots go (a build artifact, not committed). */
     private static final Path ARTIFACTS = Paths.get("target", "console-browser");
     /** The signature budget this test plays for the sensor's key, to show the key-status line. */
@@ -74,7 +74,8 @@ class ConsoleBrowserTest {
     @BeforeEach
     void start() throws Exception {
         // In @BeforeEach, not @BeforeAll, so that the report counts the test as skipped, with this reason.
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+        assumeTrue(
+                Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
                 "browser test skipped: needs " + CHROMIUM + " and " + CHROMEDRIVER
                         + " (Debian packages chromium and chromium-driver)");
         // Chromium starts while the sensor and operator do: both take seconds on a busy machine.
@@ -82,12 +83,14 @@ class ConsoleBrowserTest {
         try {
             console = ConsoleServer.start(ConsoleOptions.loopback(0));
             signer = SequencedSigner.openFile(key.signer(), dir.resolve("sensor.seq"), 1);
-            sensor = SensorServer.start(SensorServer.Config.loopback("s1", dir.resolve("sensor"),
-                    TransportSecurity.NONE), new SensorKey(signer, key.keyId()));
+            sensor = SensorServer.start(
+                    SensorServer.Config.loopback("s1", dir.resolve("sensor"), TransportSecurity.NONE),
+                    new SensorKey(signer, key.keyId()));
             guard = ReplayGuard.inDirectory(dir.resolve("replay"));
-            operator = new Operator(new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
-                    new ReadingVerifier(guard, new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(),
-                            EmbeddedIndex.NONE)),
+            operator = new Operator(
+                    new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
+                    new ReadingVerifier(
+                            guard, new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE)),
                     o -> console.verdict(o.event(), o.latency()));
             operator.connect("s1", sensor.endpointUrl());
             console.connectionState("s1", "connected");
@@ -100,14 +103,22 @@ class ConsoleBrowserTest {
     private ChromeDriver startBrowser() {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1280,800", "--no-first-run", "--user-data-dir=" + dir.resolve("chromium"));
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-dev-shm-usage",
+                "--disable-gpu",
+                "--window-size=1280,800",
+                "--no-first-run",
+                "--user-data-dir=" + dir.resolve("chromium"));
         LoggingPreferences logs = new LoggingPreferences();
         logs.enable(LogType.BROWSER, Level.ALL);
         options.setCapability("goog:loggingPrefs", logs);
         // The driver binary is given, so Selenium Manager never runs (it would try to download one).
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER.toString())).usingAnyFreePort().build();
+                .usingDriverExecutable(new File(CHROMEDRIVER.toString()))
+                .usingAnyFreePort()
+                .build();
         return new ChromeDriver(service, options);
     }
 
@@ -134,9 +145,15 @@ class ConsoleBrowserTest {
     }
 
     private long publish(double rpm) {
-        long index = sensor.publish(ReadingText.format(rpm, Instant.now())).reading().index();
-        console.keyStatus("s1", Ed25519TestDouble.PARAMS.setName(), key.keyId().hex(), BUDGET - index - 1,
-                (BUDGET - index - 1) * 0.5, false);
+        long index =
+                sensor.publish(ReadingText.format(rpm, Instant.now())).reading().index();
+        console.keyStatus(
+                "s1",
+                Ed25519TestDouble.PARAMS.setName(),
+                key.keyId().hex(),
+                BUDGET - index - 1,
+                (BUDGET - index - 1) * 0.5,
+                false);
         return index;
     }
 
@@ -180,11 +197,14 @@ class ConsoleBrowserTest {
         assertEquals("same page", js("return window.pqsignTestMarker;"), "the page reloaded");
         assertEquals("accepted 5", acceptedBefore);
         assertEquals("accepted 10", field("accepted-count"));
-        assertTrue(field("remaining").startsWith(String.format(Locale.US, "%,d signatures", BUDGET - last - 1)),
+        assertTrue(
+                field("remaining").startsWith(String.format(Locale.US, "%,d signatures", BUDGET - last - 1)),
                 field("remaining"));
 
         // A reading changed after signing: rejected, with its reason on the card and in the feed.
-        long tampered = sensor.publishTampered(ReadingText.format(1600, Instant.now())).reading().index();
+        long tampered = sensor.publishTampered(ReadingText.format(1600, Instant.now()))
+                .reading()
+                .index();
         awaitIndex(tampered);
         assertEquals("REJECTED", field("verdict"));
         assertEquals("BAD_SIGNATURE", field("reason"));
@@ -208,7 +228,8 @@ class ConsoleBrowserTest {
             Thread.sleep(20);
         }
         awaitIndex(last);
-        wait.until(d -> !d.findElements(By.cssSelector("article.card[data-sensor='s1'] .chart canvas")).isEmpty());
+        wait.until(d -> !d.findElements(By.cssSelector("article.card[data-sensor='s1'] .chart canvas"))
+                .isEmpty());
         wait.until(d -> !d.findElements(By.cssSelector("#latency canvas")).isEmpty());
 
         // A validly signed reading that carries markup and a right-to-left override.
@@ -221,14 +242,19 @@ class ConsoleBrowserTest {
         assertTrue(shown.startsWith("<script>window.pqsignPwned=1</script><b>bold</b><img"), shown);
         assertTrue(shown.endsWith("12⟦U+202E⟧345"), shown);
         assertEquals("⚠ markup, bidi", field("reading-marks"));
-        assertEquals(0, browser.findElements(By.cssSelector(".reading *, article.card script, article.card img"))
-                .size(), "markup from the reading became elements");
+        assertEquals(
+                0,
+                browser.findElements(By.cssSelector(".reading *, article.card script, article.card img"))
+                        .size(),
+                "markup from the reading became elements");
         assertNull(js("return window.pqsignPwned;"), "the reading's script ran");
 
         console.alarm("s1", "demo alarm: clock skew 2 s");
         wait.until(d -> d.findElement(By.cssSelector("#feed li")).getText().contains("clock skew"));
 
-        assertEquals(Boolean.TRUE, js("return document.documentElement.scrollWidth <= window.innerWidth;"),
+        assertEquals(
+                Boolean.TRUE,
+                js("return document.documentElement.scrollWidth <= window.innerWidth;"),
                 "horizontal scrolling at 1280x800");
         Files.createDirectories(ARTIFACTS);
         Files.write(ARTIFACTS.resolve("console-1280x800.png"), browser.getScreenshotAs(OutputType.BYTES));
@@ -241,10 +267,13 @@ class ConsoleBrowserTest {
         // The probe proves the browser log is captured, so an empty list below means something.
         js("console.warn('pqsign-probe');");
         List<String> problems = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
-                .filter(e -> e.getLevel().intValue() >= Level.WARNING.intValue()).map(LogEntry::getMessage)
+                .filter(e -> e.getLevel().intValue() >= Level.WARNING.intValue())
+                .map(LogEntry::getMessage)
                 .collect(Collectors.toList());
         assertTrue(problems.stream().anyMatch(m -> m.contains("pqsign-probe")), problems.toString());
-        assertEquals(List.of(), problems.stream().filter(m -> !m.contains("pqsign-probe")).collect(Collectors.toList()),
+        assertEquals(
+                List.of(),
+                problems.stream().filter(m -> !m.contains("pqsign-probe")).collect(Collectors.toList()),
                 "browser console warnings or errors (a CSP violation would show here)");
 
         // The Content-Security-Policy is in force: an inline script added to the page does not run.

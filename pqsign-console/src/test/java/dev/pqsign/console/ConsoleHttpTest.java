@@ -14,7 +14,6 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -30,7 +29,8 @@ import org.junit.jupiter.api.Test;
 /** The console's routes over real loopback HTTP, fed with verdict events on real signed records. */
 class ConsoleHttpTest {
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Records records = new Records();
     private ConsoleServer console;
 
@@ -45,13 +45,19 @@ class ConsoleHttpTest {
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(console.uri().resolve(path)).timeout(Duration.ofSeconds(10)).build(),
+        return http.send(
+                HttpRequest.newBuilder(console.uri().resolve(path))
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> send(String method, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(console.uri().resolve(path))
-                .method(method, HttpRequest.BodyPublishers.ofString("x")).timeout(Duration.ofSeconds(10)).build(),
+        return http.send(
+                HttpRequest.newBuilder(console.uri().resolve(path))
+                        .method(method, HttpRequest.BodyPublishers.ofString("x"))
+                        .timeout(Duration.ofSeconds(10))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
@@ -81,7 +87,8 @@ class ConsoleHttpTest {
 
         HttpResponse<String> r = get("/metrics");
         assertEquals(200, r.statusCode());
-        assertTrue(r.headers().firstValue("content-type").orElseThrow().startsWith("text/plain; version=0.0.4"),
+        assertTrue(
+                r.headers().firstValue("content-type").orElseThrow().startsWith("text/plain; version=0.0.4"),
                 r.headers().toString());
         Map<String, Double> m = PrometheusText.parse(r.body());
         assertEquals(5.0, m.get("pqsign_readings_total{reason=\"ACCEPTED\",sensor=\"s1\",verdict=\"ACCEPTED\"}"));
@@ -89,8 +96,13 @@ class ConsoleHttpTest {
         assertEquals(1.0, m.get("pqsign_readings_total{reason=\"DUPLICATE\",sensor=\"s1\",verdict=\"DUPLICATE\"}"));
         assertEquals(1.0, m.get("pqsign_readings_total{reason=\"INDEX_REUSE\",sensor=\"s1\",verdict=\"INDEX_REUSE\"}"));
         assertEquals(1.0, m.get("pqsign_readings_total{reason=\"ACCEPTED\",sensor=\"s2\",verdict=\"ACCEPTED\"}"));
-        assertEquals(10.0, m.entrySet().stream().filter(e -> e.getKey().startsWith("pqsign_readings_total{"))
-                .mapToDouble(Map.Entry::getValue).sum(), "a gap is not a reading");
+        assertEquals(
+                10.0,
+                m.entrySet().stream()
+                        .filter(e -> e.getKey().startsWith("pqsign_readings_total{"))
+                        .mapToDouble(Map.Entry::getValue)
+                        .sum(),
+                "a gap is not a reading");
         assertEquals(1.0, m.get("pqsign_gaps_total{sensor=\"s1\"}"));
         assertEquals(3.0, m.get("pqsign_missing_readings_total{sensor=\"s1\"}"));
         assertEquals(1017.0, m.get("pqsign_key_remaining_signatures{sensor=\"s1\"}"));
@@ -105,8 +117,13 @@ class ConsoleHttpTest {
         // Seven verdicts carried monotonic latencies: 0.3 ms verify, 4 ms end to end.
         assertEquals(7.0, m.get("pqsign_verify_seconds_count{sensor=\"s1\"}"));
         assertEquals(7 * 0.0003, m.get("pqsign_verify_seconds_sum{sensor=\"s1\"}"), 1e-12);
-        assertEquals(0.0, m.get("pqsign_verify_seconds_bucket{le=\"2.5E-4\",sensor=\"s1\"}"), m.keySet().stream()
-                .filter(k -> k.startsWith("pqsign_verify_seconds_bucket")).toList().toString());
+        assertEquals(
+                0.0,
+                m.get("pqsign_verify_seconds_bucket{le=\"2.5E-4\",sensor=\"s1\"}"),
+                m.keySet().stream()
+                        .filter(k -> k.startsWith("pqsign_verify_seconds_bucket"))
+                        .toList()
+                        .toString());
         assertEquals(7.0, m.get("pqsign_verify_seconds_bucket{le=\"5.0E-4\",sensor=\"s1\"}"));
         // ... and the duplicate and the reuse only wall-clock end-to-end times (no verify time).
         assertEquals(9.0, m.get("pqsign_end_to_end_seconds_count{sensor=\"s1\"}"));
@@ -117,7 +134,9 @@ class ConsoleHttpTest {
     void metrics_labelWithQuotesAndNewline_escaped() throws Exception {
         console.verdict(records.event("a\"b\\c\nd", Reason.ACCEPTED, "1,t", 0));
         Map<String, Double> m = PrometheusText.parse(get("/metrics").body());
-        assertEquals(1.0, m.get("pqsign_readings_total{reason=\"ACCEPTED\",sensor=\"a\\\"b\\\\c\\nd\",verdict=\"ACCEPTED\"}"));
+        assertEquals(
+                1.0,
+                m.get("pqsign_readings_total{reason=\"ACCEPTED\",sensor=\"a\\\"b\\\\c\\nd\",verdict=\"ACCEPTED\"}"));
     }
 
     @Test
@@ -133,7 +152,8 @@ class ConsoleHttpTest {
             HttpResponse<String> r = get(path);
             String csp = r.headers().firstValue("content-security-policy").orElseThrow(() -> new AssertionError(path));
             assertTrue(csp.contains("script-src 'self'") && !csp.contains("unsafe"), csp);
-            assertEquals("nosniff", r.headers().firstValue("x-content-type-options").orElse(null), path);
+            assertEquals(
+                    "nosniff", r.headers().firstValue("x-content-type-options").orElse(null), path);
             assertEquals("DENY", r.headers().firstValue("x-frame-options").orElse(null), path);
             assertFalse(r.headers().firstValue("server").isPresent(), path + " names its server");
         }
@@ -146,8 +166,9 @@ class ConsoleHttpTest {
         String html = get("/").body();
         assertFalse(html.matches("(?s).*<script>.*"), "inline script");
         assertFalse(html.contains("http://") || html.contains("https://"), "external reference");
-        for (String path : new String[] {"/static/uPlot.iife.min.js", "/static/uPlot.min.css",
-            "/static/uPlot-LICENSE.txt", "/static/console.css"}) {
+        for (String path : new String[] {
+            "/static/uPlot.iife.min.js", "/static/uPlot.min.css", "/static/uPlot-LICENSE.txt", "/static/console.css"
+        }) {
             assertEquals(200, get(path).statusCode(), path);
         }
         assertTrue(get("/static/uPlot-LICENSE.txt").body().contains("MIT License"));
@@ -161,8 +182,11 @@ class ConsoleHttpTest {
             assertEquals(405, r.statusCode(), method);
             assertEquals("GET, HEAD", r.headers().firstValue("allow").orElse(null), method);
         }
-        HttpResponse<Void> head = http.send(HttpRequest.newBuilder(console.uri().resolve("/healthz"))
-                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
+        HttpResponse<Void> head = http.send(
+                HttpRequest.newBuilder(console.uri().resolve("/healthz"))
+                        .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.discarding());
         assertEquals(200, head.statusCode());
     }
 
@@ -195,14 +219,18 @@ class ConsoleHttpTest {
     @Test
     void events_snapshotThenDeltas() throws Exception {
         console.verdict(records.event("s1", Reason.ACCEPTED, "1500.00,t", 0));
-        HttpResponse<Stream<String>> r = http.send(HttpRequest.newBuilder(console.uri().resolve("/events")).build(),
-                HttpResponse.BodyHandlers.ofLines());
+        HttpResponse<Stream<String>> r = http.send(
+                HttpRequest.newBuilder(console.uri().resolve("/events")).build(), HttpResponse.BodyHandlers.ofLines());
         assertEquals(200, r.statusCode());
-        assertEquals("text/event-stream; charset=utf-8", r.headers().firstValue("content-type").orElse(null));
+        assertEquals(
+                "text/event-stream; charset=utf-8",
+                r.headers().firstValue("content-type").orElse(null));
         Iterator<String> lines = r.body().iterator();
         JsonNode snapshot = nextEvent(lines, "snapshot");
         assertEquals(0, snapshot.get("sensors").get(0).get("index").asLong());
-        assertEquals("1500.00,t", snapshot.get("sensors").get(0).get("reading").get("text").asText());
+        assertEquals(
+                "1500.00,t",
+                snapshot.get("sensors").get(0).get("reading").get("text").asText());
         assertEquals(1, snapshot.get("points").get("s1").size());
 
         console.verdict(records.event("s1", Reason.BAD_SIGNATURE, "<b>9</b>", 1));

@@ -34,13 +34,21 @@ class ConsoleOptionsTest {
 
     @Test
     void parse_bad_oneLineErrors() {
-        assertEquals("not a port number: x", assertThrows(IllegalArgumentException.class,
-                () -> ConsoleOptions.parse("x")).getMessage());
-        assertEquals("port must be 0..65535, got 70000", assertThrows(IllegalArgumentException.class,
-                () -> ConsoleOptions.parse("70000")).getMessage());
-        assertEquals("no host before ':' in :80", assertThrows(IllegalArgumentException.class,
-                () -> ConsoleOptions.parse(":80")).getMessage());
-        assertEquals("an IPv6 address needs brackets: [::]:80", assertThrows(IllegalArgumentException.class,
-                () -> ConsoleOptions.parse(":::80")).getMessage());
+        assertEquals(
+                "not a port number: x",
+                assertThrows(IllegalArgumentException.class, () -> ConsoleOptions.parse("x"))
+                        .getMessage());
+        assertEquals(
+                "port must be 0..65535, got 70000",
+                assertThrows(IllegalArgumentException.class, () -> ConsoleOptions.parse("70000"))
+                        .getMessage());
+        assertEquals(
+                "no host before ':' in :80",
+                assertThrows(IllegalArgumentException.class, () -> ConsoleOptions.parse(":80"))
+                        .getMessage());
+        assertEquals(
+                "an IPv6 address needs brackets: [::]:80",
+                assertThrows(IllegalArgumentException.class, () -> ConsoleOptions.parse(":::80"))
+                        .getMessage());
     }
 }

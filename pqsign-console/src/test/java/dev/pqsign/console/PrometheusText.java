@@ -18,15 +18,15 @@ final class PrometheusText {
 
     private static final String NAME = "[a-zA-Z_:][a-zA-Z0-9_:]*";
     private static final Pattern HELP = Pattern.compile("# HELP (" + NAME + ") (.*)");
-    private static final Pattern TYPE = Pattern.compile(
-            "# TYPE (" + NAME + ") (counter|gauge|histogram|summary|untyped)");
+    private static final Pattern TYPE =
+            Pattern.compile("# TYPE (" + NAME + ") (counter|gauge|histogram|summary|untyped)");
     private static final Pattern SAMPLE = Pattern.compile("(" + NAME + ")(\\{(.*)\\})? (\\S+)( -?[0-9]+)?");
-    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\\\n]|\\\\[\\\\\"n])*)\"");
-    private static final Pattern FLOAT = Pattern.compile("[-+]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
-            + "|[-+]?Inf|NaN");
+    private static final Pattern LABEL =
+            Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\\\n]|\\\\[\\\\\"n])*)\"");
+    private static final Pattern FLOAT =
+            Pattern.compile("[-+]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)(?:[eE][-+]?[0-9]+)?" + "|[-+]?Inf|NaN");
 
-    private PrometheusText() {
-    }
+    private PrometheusText() {}
 
     static Map<String, Double> parse(String text) {
         if (!text.endsWith("\n")) {

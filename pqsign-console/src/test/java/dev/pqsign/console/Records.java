@@ -18,13 +18,20 @@ public final class Records {
         SignedReading unsigned = new SignedReading(reading, index, new byte[1]);
         byte[] sig = key.signer().sign(unsigned.message(set));
         Instant now = Instant.now();
-        return SignedRecord.of(key.keyId(), set, new SignedReading(reading, index, sig), now, ++sequence, 1000,
-                System.nanoTime(), System.nanoTime());
+        return SignedRecord.of(
+                key.keyId(),
+                set,
+                new SignedReading(reading, index, sig),
+                now,
+                ++sequence,
+                1000,
+                System.nanoTime(),
+                System.nanoTime());
     }
 
     public VerdictEvent event(String sensor, Verdict.Reason reason, String reading, long index) throws Exception {
-        return VerdictEvent.of(sensor, new Verdict(reason, index, reason.name().toLowerCase()), record(reading, index),
-                Instant.now());
+        return VerdictEvent.of(
+                sensor, new Verdict(reason, index, reason.name().toLowerCase()), record(reading, index), Instant.now());
     }
 
     public VerdictEvent gap(String sensor, long from, long to) {

@@ -6,8 +6,7 @@ import java.util.Arrays;
 
 /** SHA-256 helpers shared by pqsign's file formats (check values, key identities). */
 public final class Digests {
-    private Digests() {
-    }
+    private Digests() {}
 
     /** A fresh SHA-256 digest (every Java platform has one). */
     public static MessageDigest sha256() {

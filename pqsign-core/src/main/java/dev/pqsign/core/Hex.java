@@ -4,8 +4,7 @@ package dev.pqsign.core;
 public final class Hex {
     private static final char[] DIGITS = "0123456789abcdef".toCharArray();
 
-    private Hex() {
-    }
+    private Hex() {}
 
     public static String encode(byte[] bytes) {
         return encode(bytes, 0, bytes.length);

@@ -5,8 +5,7 @@ import java.util.Arrays;
 
 /** Helpers for secret byte arrays: constant-time comparison and wiping. */
 public final class Secrets {
-    private Secrets() {
-    }
+    private Secrets() {}
 
     /**
      * Compares two arrays in time that depends only on their lengths, not on where they differ

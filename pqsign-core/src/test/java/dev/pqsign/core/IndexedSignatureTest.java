@@ -19,8 +19,8 @@ class IndexedSignatureTest {
 
     @Test
     void construct_negativeIndexOrNullSignature_throws() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new IndexedSignature(-1, new byte[1]));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> new IndexedSignature(-1, new byte[1]));
         assertEquals("index must be non-negative, got -1", e.getMessage());
         assertThrows(NullPointerException.class, () -> new IndexedSignature(3, null));
     }

@@ -31,8 +31,10 @@ class SecretsTest {
     }
 
     @Property(tries = 300)
-    void constantTimeEquals_anySingleBitFlip_isDetected(@ForAll byte[] bytes,
-            @ForAll @IntRange(min = 0, max = 7) int bit, @ForAll @IntRange(min = 0, max = 10_000) int where) {
+    void constantTimeEquals_anySingleBitFlip_isDetected(
+            @ForAll byte[] bytes,
+            @ForAll @IntRange(min = 0, max = 7) int bit,
+            @ForAll @IntRange(min = 0, max = 10_000) int where) {
         if (bytes.length == 0) {
             return;
         }

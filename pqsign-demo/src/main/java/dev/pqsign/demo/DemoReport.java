@@ -48,11 +48,30 @@ public record DemoReport(List<SetResult> sets) {
      * @param gaps indices the operator reported missing ({@code GAP}; should be 0)
      * @param duplicates readings the operator reported as {@code DUPLICATE}
      */
-    public record SetResult(String name, int readings, long accepted, long injectedTampered, long rejectedTampered,
-            long injectedReplayed, long rejectedReplayed, int signatureBytes, Summary sign, Summary verify,
-            Summary transfer, Summary endToEnd, int sensors, long lost, long rejectedGenuine, double seconds,
-            double readingsPerSecond, String link, double cpuMsPerReading, double jitCompileMs,
-            List<Double> endToEndMs, long gaps, long duplicates) {
+    public record SetResult(
+            String name,
+            int readings,
+            long accepted,
+            long injectedTampered,
+            long rejectedTampered,
+            long injectedReplayed,
+            long rejectedReplayed,
+            int signatureBytes,
+            Summary sign,
+            Summary verify,
+            Summary transfer,
+            Summary endToEnd,
+            int sensors,
+            long lost,
+            long rejectedGenuine,
+            double seconds,
+            double readingsPerSecond,
+            String link,
+            double cpuMsPerReading,
+            double jitCompileMs,
+            List<Double> endToEndMs,
+            long gaps,
+            long duplicates) {
 
         public SetResult {
             endToEndMs = List.copyOf(endToEndMs);
@@ -86,28 +105,49 @@ public record DemoReport(List<SetResult> sets) {
             if (i > 0) {
                 sb.append(',');
             }
-            sb.append("{\"name\":").append(quote(s.name()))
-                    .append(",\"readings\":").append(s.readings())
-                    .append(",\"accepted\":").append(s.accepted())
-                    .append(",\"injected_tampered\":").append(s.injectedTampered())
-                    .append(",\"rejected_tampered\":").append(s.rejectedTampered())
-                    .append(",\"injected_replayed\":").append(s.injectedReplayed())
-                    .append(",\"rejected_replayed\":").append(s.rejectedReplayed())
-                    .append(",\"signature_bytes\":").append(s.signatureBytes())
-                    .append(",\"sign_ms\":").append(summary(s.sign()))
-                    .append(",\"verify_ms\":").append(summary(s.verify()))
-                    .append(",\"transfer_ms\":").append(summary(s.transfer()))
-                    .append(",\"end_to_end_ms\":").append(summary(s.endToEnd()))
-                    .append(",\"gaps\":").append(s.gaps())
-                    .append(",\"duplicates\":").append(s.duplicates());
+            sb.append("{\"name\":")
+                    .append(quote(s.name()))
+                    .append(",\"readings\":")
+                    .append(s.readings())
+                    .append(",\"accepted\":")
+                    .append(s.accepted())
+                    .append(",\"injected_tampered\":")
+                    .append(s.injectedTampered())
+                    .append(",\"rejected_tampered\":")
+                    .append(s.rejectedTampered())
+                    .append(",\"injected_replayed\":")
+                    .append(s.injectedReplayed())
+                    .append(",\"rejected_replayed\":")
+                    .append(s.rejectedReplayed())
+                    .append(",\"signature_bytes\":")
+                    .append(s.signatureBytes())
+                    .append(",\"sign_ms\":")
+                    .append(summary(s.sign()))
+                    .append(",\"verify_ms\":")
+                    .append(summary(s.verify()))
+                    .append(",\"transfer_ms\":")
+                    .append(summary(s.transfer()))
+                    .append(",\"end_to_end_ms\":")
+                    .append(summary(s.endToEnd()))
+                    .append(",\"gaps\":")
+                    .append(s.gaps())
+                    .append(",\"duplicates\":")
+                    .append(s.duplicates());
             if (extras) {
-                sb.append(",\"sensors\":").append(s.sensors())
-                        .append(",\"lost\":").append(s.lost())
-                        .append(",\"rejected_genuine\":").append(s.rejectedGenuine())
-                        .append(",\"readings_per_second\":").append(num(s.readingsPerSecond()))
-                        .append(",\"link\":").append(quote(s.link()))
-                        .append(",\"cpu_ms_per_reading\":").append(num(s.cpuMsPerReading()))
-                        .append(",\"jit_compile_ms\":").append(num(s.jitCompileMs()));
+                sb.append(",\"sensors\":")
+                        .append(s.sensors())
+                        .append(",\"lost\":")
+                        .append(s.lost())
+                        .append(",\"rejected_genuine\":")
+                        .append(s.rejectedGenuine())
+                        .append(",\"readings_per_second\":")
+                        .append(num(s.readingsPerSecond()))
+                        .append(",\"link\":")
+                        .append(quote(s.link()))
+                        .append(",\"cpu_ms_per_reading\":")
+                        .append(num(s.cpuMsPerReading()))
+                        .append(",\"jit_compile_ms\":")
+                        .append(num(s.jitCompileMs()));
             }
             sb.append('}');
         }
@@ -117,16 +157,47 @@ public record DemoReport(List<SetResult> sets) {
     /** A fixed-width table like the study's Table 6 (averages and percentiles in milliseconds). */
     public String toTable() {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-24s %9s %9s %9s %9s %9s %9s %8s %7s %7s %9s %10s %7s %7s %5s %5s%n",
-                "parameter set", "sign avg", "verify avg", "xfer p50", "e2e p50", "e2e p99", "e2e max", "sig B", "tamper",
-                "replay", "accepted", "readings/s", "cpu ms", "jit ms", "gaps", "dups"));
+        sb.append(String.format(
+                Locale.ROOT,
+                "%-24s %9s %9s %9s %9s %9s %9s %8s %7s %7s %9s %10s %7s %7s %5s %5s%n",
+                "parameter set",
+                "sign avg",
+                "verify avg",
+                "xfer p50",
+                "e2e p50",
+                "e2e p99",
+                "e2e max",
+                "sig B",
+                "tamper",
+                "replay",
+                "accepted",
+                "readings/s",
+                "cpu ms",
+                "jit ms",
+                "gaps",
+                "dups"));
         for (SetResult s : sets) {
-            sb.append(String.format(Locale.ROOT,
+            sb.append(String.format(
+                    Locale.ROOT,
                     "%-24s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %8d %3d/%-3d %3d/%-3d %9s %10.1f %7.3f %7.0f %5d %5d%n",
-                    s.name(), s.sign().mean(), s.verify().mean(), s.transfer().p50(), s.endToEnd().p50(),
-                    s.endToEnd().p99(), s.endToEnd().max(), s.signatureBytes(), s.rejectedTampered(),
-                    s.injectedTampered(), s.rejectedReplayed(), s.injectedReplayed(), s.accepted() + "/" + s.readings(),
-                    s.readingsPerSecond(), s.cpuMsPerReading(), s.jitCompileMs(), s.gaps(), s.duplicates()));
+                    s.name(),
+                    s.sign().mean(),
+                    s.verify().mean(),
+                    s.transfer().p50(),
+                    s.endToEnd().p50(),
+                    s.endToEnd().p99(),
+                    s.endToEnd().max(),
+                    s.signatureBytes(),
+                    s.rejectedTampered(),
+                    s.injectedTampered(),
+                    s.rejectedReplayed(),
+                    s.injectedReplayed(),
+                    s.accepted() + "/" + s.readings(),
+                    s.readingsPerSecond(),
+                    s.cpuMsPerReading(),
+                    s.jitCompileMs(),
+                    s.gaps(),
+                    s.duplicates()));
         }
         return sb.toString();
     }

@@ -84,12 +84,13 @@ public final class DemoRunner {
          *
          * @param publicKey the public key encoding (its SHA-256 is the key id)
          */
-        public static SchemeSetup single(String name, IndexedSigner signer, Verifier verifier, byte[] publicKey,
-                EmbeddedIndex embeddedIndex) {
+        public static SchemeSetup single(
+                String name, IndexedSigner signer, Verifier verifier, byte[] publicKey, EmbeddedIndex embeddedIndex) {
             DemoKey key = new DemoKey(new SensorKey(signer, KeyId.ofPublicKey(publicKey)), verifier);
             return new SchemeSetup(name, embeddedIndex, i -> {
                 if (i != 0) {
-                    throw new IllegalArgumentException("setup '" + name + "' has a single key; use a KeyFactory for several sensors");
+                    throw new IllegalArgumentException(
+                            "setup '" + name + "' has a single key; use a KeyFactory for several sensors");
                 }
                 return key;
             });
@@ -110,14 +111,22 @@ public final class DemoRunner {
      * @param warmupReadings readings each sensor publishes before measuring (JIT, connections); they
      *     are verified like all others but not counted or timed
      */
-    public record Options(Path dataDir, int readings, LinkProfile link, int sensors, TransportSecurity security,
-            double publishingIntervalMs, int injectEvery, int warmupReadings) {
+    public record Options(
+            Path dataDir,
+            int readings,
+            LinkProfile link,
+            int sensors,
+            TransportSecurity security,
+            double publishingIntervalMs,
+            int injectEvery,
+            int warmupReadings) {
         public Options {
             Objects.requireNonNull(dataDir, "dataDir");
             Objects.requireNonNull(link, "link");
             Objects.requireNonNull(security, "security");
             if (readings < 1 || sensors < 1 || injectEvery < 0 || warmupReadings < 0) {
-                throw new IllegalArgumentException("need readings >= 1, sensors >= 1, injectEvery >= 0, warmupReadings >= 0");
+                throw new IllegalArgumentException(
+                        "need readings >= 1, sensors >= 1, injectEvery >= 0, warmupReadings >= 0");
             }
         }
 
@@ -132,8 +141,7 @@ public final class DemoRunner {
 
     private static final long OBSERVATION_TIMEOUT_MS = 30_000;
 
-    private DemoRunner() {
-    }
+    private DemoRunner() {}
 
     /**
      * Called once per set after its servers, connections and warm-up readings, right before the
@@ -146,7 +154,7 @@ public final class DemoRunner {
 
     /** Runs every set in turn and returns their results. */
     public static DemoReport run(List<SchemeSetup> sets, Options options) throws IOException, InterruptedException {
-        return run(sets, options, name -> { });
+        return run(sets, options, name -> {});
     }
 
     /** Like {@link #run(List, Options)}, calling {@code beforeMeasuring} before each set's measured readings. */
@@ -183,7 +191,8 @@ public final class DemoRunner {
         for (int i = 0; i < k; i++) {
             DemoKey key = set.keys().create(i);
             int share = o.readings() / k + (i < o.readings() % k ? 1 : 0);
-            long needed = (long) share + o.warmupReadings() + (o.injectEvery() == 0 ? 0 : 2L * (share / o.injectEvery()));
+            long needed =
+                    (long) share + o.warmupReadings() + (o.injectEvery() == 0 ? 0 : 2L * (share / o.injectEvery()));
             if (key.sensorKey().signer() instanceof dev.pqsign.core.StatefulSigner st && st.remaining() < needed) {
                 throw new IOException("key of sensor " + i + " of set " + set.name() + " has " + st.remaining()
                         + " signatures left, the run needs " + needed + "; use fewer readings or more sensors");
@@ -195,15 +204,18 @@ public final class DemoRunner {
         List<SensorServer> sensors = new ArrayList<>();
         List<LinkEmulator> relays = new ArrayList<>();
         Tally tally = new Tally();
-        try (ReplayGuard guard = ReplayGuard.inDirectory(setDir.resolve("operator").resolve("replay"));
-                Operator operator = new Operator(new Operator.Config(setDir.resolve("operator"), o.security(),
-                        o.publishingIntervalMs()), new ReadingVerifier(guard, trusted),
+        try (ReplayGuard guard =
+                        ReplayGuard.inDirectory(setDir.resolve("operator").resolve("replay"));
+                Operator operator = new Operator(
+                        new Operator.Config(setDir.resolve("operator"), o.security(), o.publishingIntervalMs()),
+                        new ReadingVerifier(guard, trusted),
                         obs -> inbox.get(obs.sensor()).add(obs))) {
             try {
                 for (int i = 0; i < k; i++) {
                     String name = "sensor-" + i;
-                    SensorServer sensor = SensorServer.start(SensorServer.Config.loopback(name,
-                            setDir.resolve(name), o.security()), keys.get(i).sensorKey());
+                    SensorServer sensor = SensorServer.start(
+                            SensorServer.Config.loopback(name, setDir.resolve(name), o.security()),
+                            keys.get(i).sensorKey());
                     sensors.add(sensor);
                     sensor.trustClient(operator.applicationCertificate());
                     operator.trustServer(sensor.applicationCertificate());
@@ -238,7 +250,8 @@ public final class DemoRunner {
                         try {
                             f.get();
                         } catch (java.util.concurrent.ExecutionException e) {
-                            throw new IOException("sensor loop of set " + set.name() + " failed: " + e.getCause(), e.getCause());
+                            throw new IOException(
+                                    "sensor loop of set " + set.name() + " failed: " + e.getCause(), e.getCause());
                         }
                     }
                 } finally {
@@ -247,16 +260,33 @@ public final class DemoRunner {
                 double seconds = (System.nanoTime() - start) / 1e9;
                 long cpuEnd = processCpuNanos();
                 long jitEnd = jitCompileMillis();
-                double cpuMsPerReading = cpuStart < 0 || cpuEnd < 0 || tally.accepted.get() == 0 ? Double.NaN
+                double cpuMsPerReading = cpuStart < 0 || cpuEnd < 0 || tally.accepted.get() == 0
+                        ? Double.NaN
                         : (cpuEnd - cpuStart) / 1e6 / tally.accepted.get();
-                return new DemoReport.SetResult(set.name(), o.readings(), tally.accepted.get(),
-                        tally.injectedTampered.get(), tally.rejectedTampered.get(),
-                        tally.injectedReplayed.get(), tally.rejectedReplayed.get(),
-                        (int) tally.signatureBytes.get(), tally.stats.sign().summary(), tally.stats.verify().summary(),
-                        tally.stats.transfer().summary(), tally.stats.endToEnd().summary(), k, tally.lost.get(),
-                        tally.rejectedGenuine.get(), seconds, tally.accepted.get() / seconds, o.link().name(),
-                        cpuMsPerReading, jitStart < 0 || jitEnd < 0 ? Double.NaN : jitEnd - jitStart,
-                        millis(tally.stats.endToEnd().toArray()), tally.gaps.get(), tally.duplicates.get());
+                return new DemoReport.SetResult(
+                        set.name(),
+                        o.readings(),
+                        tally.accepted.get(),
+                        tally.injectedTampered.get(),
+                        tally.rejectedTampered.get(),
+                        tally.injectedReplayed.get(),
+                        tally.rejectedReplayed.get(),
+                        (int) tally.signatureBytes.get(),
+                        tally.stats.sign().summary(),
+                        tally.stats.verify().summary(),
+                        tally.stats.transfer().summary(),
+                        tally.stats.endToEnd().summary(),
+                        k,
+                        tally.lost.get(),
+                        tally.rejectedGenuine.get(),
+                        seconds,
+                        tally.accepted.get() / seconds,
+                        o.link().name(),
+                        cpuMsPerReading,
+                        jitStart < 0 || jitEnd < 0 ? Double.NaN : jitEnd - jitStart,
+                        millis(tally.stats.endToEnd().toArray()),
+                        tally.gaps.get(),
+                        tally.duplicates.get());
             } finally {
                 for (LinkEmulator r : relays) {
                     r.close();
@@ -287,15 +317,20 @@ public final class DemoRunner {
 
     /** CPU time of this process in nanoseconds, or -1 if the platform does not report it. */
     private static long processCpuNanos() {
-        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        java.lang.management.OperatingSystemMXBean os =
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
             return sun.getProcessCpuTime();
         }
         return -1;
     }
 
-    private static void warmUp(List<SensorServer> sensors, Map<String, BlockingQueue<Operator.Observation>> inbox,
-            int n, ExecutorService pool) throws InterruptedException, IOException {
+    private static void warmUp(
+            List<SensorServer> sensors,
+            Map<String, BlockingQueue<Operator.Observation>> inbox,
+            int n,
+            ExecutorService pool)
+            throws InterruptedException, IOException {
         List<Future<?>> futures = new ArrayList<>();
         for (int i = 0; i < sensors.size(); i++) {
             SensorServer sensor = sensors.get(i);
@@ -318,8 +353,14 @@ public final class DemoRunner {
         }
     }
 
-    private static void driveSensor(SensorServer sensor, BlockingQueue<Operator.Observation> q, int readings,
-            int injectEvery, long seed, Tally tally) throws InterruptedException {
+    private static void driveSensor(
+            SensorServer sensor,
+            BlockingQueue<Operator.Observation> q,
+            int readings,
+            int injectEvery,
+            long seed,
+            Tally tally)
+            throws InterruptedException {
         SimulatedSpeedSensor source = new SimulatedSpeedSensor(1500, 5, 0, seed, Clock.systemUTC());
         SensorServer.Publication first = null;
         for (int j = 1; j <= readings; j++) {
@@ -341,12 +382,14 @@ public final class DemoRunner {
             }
             if (injectEvery > 0 && j % injectEvery == 0) {
                 tally.injectedTampered.incrementAndGet();
-                Operator.Observation t = await(q, sensor.publishTampered(source.next()).sequence(), tally);
+                Operator.Observation t =
+                        await(q, sensor.publishTampered(source.next()).sequence(), tally);
                 if (t != null && t.verdict().reason() == Reason.BAD_SIGNATURE) {
                     tally.rejectedTampered.incrementAndGet();
                 }
                 tally.injectedReplayed.incrementAndGet();
-                Operator.Observation r = await(q, sensor.publishSigned(first.reading()).sequence(), tally);
+                Operator.Observation r =
+                        await(q, sensor.publishSigned(first.reading()).sequence(), tally);
                 if (r != null && r.verdict().reason() == Reason.REPLAYED) {
                     tally.rejectedReplayed.incrementAndGet();
                 }

@@ -100,59 +100,64 @@ public final class LinkEmulator implements AutoCloseable {
         }
     }
 
-    private record Chunk(byte[] data, long deliverAt) {
-    }
+    private record Chunk(byte[] data, long deliverAt) {}
 
     /** Two threads per direction: one reads and timestamps, one waits and writes. */
     private void pipe(Socket from, Socket to, String dir) {
         BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
         Chunk eof = new Chunk(new byte[0], 0);
-        Thread reader = new Thread(() -> {
-            long linkFreeAt = 0;
-            long lastDelivery = 0;
-            byte[] buf = new byte[CHUNK];
-            try (InputStream in = from.getInputStream()) {
-                int n;
-                while ((n = in.read(buf)) >= 0) {
-                    long now = System.nanoTime();
-                    long serialization = profile.bandwidthMbitPerS() == 0 ? 0
-                            : (long) (n * 8.0 / (profile.bandwidthMbitPerS() * 1e6) * 1e9);
-                    linkFreeAt = Math.max(now, linkFreeAt) + serialization;
-                    long jitter;
-                    synchronized (random) {
-                        jitter = (long) (random.nextDouble() * profile.jitterMs() * 1e6);
+        Thread reader = new Thread(
+                () -> {
+                    long linkFreeAt = 0;
+                    long lastDelivery = 0;
+                    byte[] buf = new byte[CHUNK];
+                    try (InputStream in = from.getInputStream()) {
+                        int n;
+                        while ((n = in.read(buf)) >= 0) {
+                            long now = System.nanoTime();
+                            long serialization = profile.bandwidthMbitPerS() == 0
+                                    ? 0
+                                    : (long) (n * 8.0 / (profile.bandwidthMbitPerS() * 1e6) * 1e9);
+                            linkFreeAt = Math.max(now, linkFreeAt) + serialization;
+                            long jitter;
+                            synchronized (random) {
+                                jitter = (long) (random.nextDouble() * profile.jitterMs() * 1e6);
+                            }
+                            long deliverAt = Math.max(
+                                    lastDelivery, linkFreeAt + (long) (profile.oneWayDelayMs() * 1e6) + jitter);
+                            lastDelivery = deliverAt;
+                            queue.add(new Chunk(Arrays.copyOf(buf, n), deliverAt));
+                        }
+                    } catch (IOException e) {
+                        // connection closed by either side
+                    } finally {
+                        queue.add(eof);
                     }
-                    long deliverAt = Math.max(lastDelivery, linkFreeAt + (long) (profile.oneWayDelayMs() * 1e6) + jitter);
-                    lastDelivery = deliverAt;
-                    queue.add(new Chunk(Arrays.copyOf(buf, n), deliverAt));
-                }
-            } catch (IOException e) {
-                // connection closed by either side
-            } finally {
-                queue.add(eof);
-            }
-        }, "pqsign-link-" + dir + "-read");
-        Thread writer = new Thread(() -> {
-            try (OutputStream out = to.getOutputStream()) {
-                while (true) {
-                    Chunk c = queue.take();
-                    if (c == eof) {
-                        break;
+                },
+                "pqsign-link-" + dir + "-read");
+        Thread writer = new Thread(
+                () -> {
+                    try (OutputStream out = to.getOutputStream()) {
+                        while (true) {
+                            Chunk c = queue.take();
+                            if (c == eof) {
+                                break;
+                            }
+                            long wait;
+                            while ((wait = c.deliverAt() - System.nanoTime()) > 0) {
+                                LockSupport.parkNanos(wait);
+                            }
+                            out.write(c.data());
+                            out.flush();
+                        }
+                    } catch (IOException | InterruptedException e) {
+                        // connection closed or relay stopped
+                    } finally {
+                        closeQuietly(to);
+                        closeQuietly(from);
                     }
-                    long wait;
-                    while ((wait = c.deliverAt() - System.nanoTime()) > 0) {
-                        LockSupport.parkNanos(wait);
-                    }
-                    out.write(c.data());
-                    out.flush();
-                }
-            } catch (IOException | InterruptedException e) {
-                // connection closed or relay stopped
-            } finally {
-                closeQuietly(to);
-                closeQuietly(from);
-            }
-        }, "pqsign-link-" + dir + "-write");
+                },
+                "pqsign-link-" + dir + "-write");
         reader.setDaemon(true);
         writer.setDaemon(true);
         reader.start();

@@ -33,8 +33,12 @@ public record LinkProfile(String name, double oneWayDelayMs, double jitterMs, do
 
     public LinkProfile {
         Objects.requireNonNull(name, "name");
-        if (!(oneWayDelayMs >= 0) || !(jitterMs >= 0) || !(bandwidthMbitPerS >= 0)
-                || Double.isInfinite(oneWayDelayMs) || Double.isInfinite(jitterMs) || Double.isInfinite(bandwidthMbitPerS)) {
+        if (!(oneWayDelayMs >= 0)
+                || !(jitterMs >= 0)
+                || !(bandwidthMbitPerS >= 0)
+                || Double.isInfinite(oneWayDelayMs)
+                || Double.isInfinite(jitterMs)
+                || Double.isInfinite(bandwidthMbitPerS)) {
             throw new IllegalArgumentException("link parameters must be finite and non-negative");
         }
     }

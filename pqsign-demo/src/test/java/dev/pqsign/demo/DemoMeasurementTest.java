@@ -40,7 +40,9 @@ class DemoMeasurementTest {
 
     private static List<DemoRunner.SchemeSetup> allSets(Path keys, int batch) {
         List<DemoRunner.SchemeSetup> sets = new ArrayList<>();
-        for (XmssParameterSet p : List.of(XmssParameterSet.XMSSMT_SHA2_10_2_256, XmssParameterSet.XMSSMT_SHA2_20_4_256,
+        for (XmssParameterSet p : List.of(
+                XmssParameterSet.XMSSMT_SHA2_10_2_256,
+                XmssParameterSet.XMSSMT_SHA2_20_4_256,
                 XmssParameterSet.XMSSMT_SHA2_30_6_256)) {
             sets.add(RealSchemes.xmssMt(p, keys, batch));
         }
@@ -53,11 +55,15 @@ class DemoMeasurementTest {
     @Test
     void table_allSetsOverEachLink() throws Exception {
         int batch = prop("pqsign.demo.batch", 1);
-        for (String link : System.getProperty("pqsign.demo.links", "loopback,ethernet,5g").split(",")) {
+        for (String link :
+                System.getProperty("pqsign.demo.links", "loopback,ethernet,5g").split(",")) {
             LinkProfile profile = LinkProfile.named(link);
-            int n = profile == LinkProfile.FIVE_G ? Math.min(100, prop("pqsign.demo.readings", 300)) : prop("pqsign.demo.readings", 300);
+            int n = profile == LinkProfile.FIVE_G
+                    ? Math.min(100, prop("pqsign.demo.readings", 300))
+                    : prop("pqsign.demo.readings", 300);
             Path dir = dataDir("table-" + link);
-            DemoReport report = DemoRunner.run(allSets(dir.resolve("keys"), batch),
+            DemoReport report = DemoRunner.run(
+                    allSets(dir.resolve("keys"), batch),
                     new DemoRunner.Options(dir, n, profile, 1, TransportSecurity.NONE, 1.0, 20, 20));
             System.out.println("== link " + link + ", " + n + " readings per set, batch " + batch + ", data " + dir);
             System.out.print(report.toTable());
@@ -76,9 +82,17 @@ class DemoMeasurementTest {
         int n = prop("pqsign.demo.throughput.readings", 5000);
         Path dir = dataDir("throughput");
         DemoReport report = DemoRunner.run(
-                List.of(RealSchemes.xmssMt(XmssParameterSet.XMSSMT_SHA2_10_2_256, dir.resolve("keys"), prop("pqsign.demo.batch", 1))),
-                new DemoRunner.Options(dir, n, LinkProfile.LOOPBACK, k, TransportSecurity.NONE,
-                        Double.parseDouble(System.getProperty("pqsign.demo.publishing.ms", "1")), 0, 20));
+                List.of(RealSchemes.xmssMt(
+                        XmssParameterSet.XMSSMT_SHA2_10_2_256, dir.resolve("keys"), prop("pqsign.demo.batch", 1))),
+                new DemoRunner.Options(
+                        dir,
+                        n,
+                        LinkProfile.LOOPBACK,
+                        k,
+                        TransportSecurity.NONE,
+                        Double.parseDouble(System.getProperty("pqsign.demo.publishing.ms", "1")),
+                        0,
+                        20));
         System.out.println("== throughput, " + k + " sensors, " + n + " readings, data " + dir);
         System.out.print(report.toTable());
         Files.writeString(Path.of("target", "demo-throughput.json"), report.toJsonWithThroughput());

@@ -30,7 +30,8 @@ class DemoRunnerTest {
 
     @Test
     void run_oneSensorLoopback_allGenuineAcceptedAllInjectedRejected() throws Exception {
-        DemoReport report = DemoRunner.run(List.of(ed25519Set("ED25519-TEST-DOUBLE", dir.resolve("keys"))),
+        DemoReport report = DemoRunner.run(
+                List.of(ed25519Set("ED25519-TEST-DOUBLE", dir.resolve("keys"))),
                 new DemoRunner.Options(dir, 60, LinkProfile.LOOPBACK, 1, TransportSecurity.NONE, 1.0, 20, 5));
         System.out.print(report.toTable());
         System.out.println(report.toJson());
@@ -46,25 +47,43 @@ class DemoRunnerTest {
         assertEquals(60, r.endToEnd().count());
         // the samples are the ones summarised: same count, same maximum
         assertEquals(60, r.endToEndMs().size());
-        assertEquals(r.endToEnd().max(), r.endToEndMs().stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
+        assertEquals(
+                r.endToEnd().max(),
+                r.endToEndMs().stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
                 1e-9);
         String json = report.toJson();
-        assertTrue(json.matches("\\{\"sets\":\\[\\{\"name\":\"ED25519-TEST-DOUBLE\",\"readings\":60,\"accepted\":60,"
-                + "\"injected_tampered\":3,\"rejected_tampered\":3,\"injected_replayed\":3,\"rejected_replayed\":3,"
-                + "\"signature_bytes\":64,\"sign_ms\":\\{\"p50\":[0-9.]+,\"p99\":[0-9.]+,\"max\":[0-9.]+\\},"
-                + "\"verify_ms\":\\{[^}]*\\},\"transfer_ms\":\\{[^}]*\\},\"end_to_end_ms\":\\{[^}]*\\},"
-                + "\"gaps\":0,\"duplicates\":0\\}\\]\\}"), json);
-        assertTrue(report.toJsonWithThroughput().contains("\"sensors\":1,\"lost\":0,\"rejected_genuine\":0,"
-                + "\"readings_per_second\":"), report.toJsonWithThroughput());
-        assertTrue(report.toJsonWithThroughput().startsWith("{\"sets\":[{\"name\":\"ED25519-TEST-DOUBLE\",\"readings\":60,\"accepted\":60,"
-                + "\"injected_tampered\":3,\"rejected_tampered\":3,\"injected_replayed\":3,\"rejected_replayed\":3,"
-                + "\"signature_bytes\":64,\"sign_ms\":{\"p50\":"), report.toJson());
+        assertTrue(
+                json.matches("\\{\"sets\":\\[\\{\"name\":\"ED25519-TEST-DOUBLE\",\"readings\":60,\"accepted\":60,"
+                        + "\"injected_tampered\":3,\"rejected_tampered\":3,\"injected_replayed\":3,\"rejected_replayed\":3,"
+                        + "\"signature_bytes\":64,\"sign_ms\":\\{\"p50\":[0-9.]+,\"p99\":[0-9.]+,\"max\":[0-9.]+\\},"
+                        + "\"verify_ms\":\\{[^}]*\\},\"transfer_ms\":\\{[^}]*\\},\"end_to_end_ms\":\\{[^}]*\\},"
+                        + "\"gaps\":0,\"duplicates\":0\\}\\]\\}"),
+                json);
+        assertTrue(
+                report.toJsonWithThroughput()
+                        .contains("\"sensors\":1,\"lost\":0,\"rejected_genuine\":0," + "\"readings_per_second\":"),
+                report.toJsonWithThroughput());
+        assertTrue(
+                report.toJsonWithThroughput()
+                        .startsWith("{\"sets\":[{\"name\":\"ED25519-TEST-DOUBLE\",\"readings\":60,\"accepted\":60,"
+                                + "\"injected_tampered\":3,\"rejected_tampered\":3,\"injected_replayed\":3,\"rejected_replayed\":3,"
+                                + "\"signature_bytes\":64,\"sign_ms\":{\"p50\":"),
+                report.toJson());
     }
 
     @Test
     void run_threeSensorsOverEmulatedEthernetWithEncryption_noneLostOrRejected() throws Exception {
-        DemoReport report = DemoRunner.run(List.of(ed25519Set("ED25519-TEST-DOUBLE", dir.resolve("keys"))),
-                new DemoRunner.Options(dir, 45, LinkProfile.ETHERNET, 3, TransportSecurity.BASIC256SHA256_SIGN_AND_ENCRYPT, 1.0, 15, 0));
+        DemoReport report = DemoRunner.run(
+                List.of(ed25519Set("ED25519-TEST-DOUBLE", dir.resolve("keys"))),
+                new DemoRunner.Options(
+                        dir,
+                        45,
+                        LinkProfile.ETHERNET,
+                        3,
+                        TransportSecurity.BASIC256SHA256_SIGN_AND_ENCRYPT,
+                        1.0,
+                        15,
+                        0));
         System.out.print(report.toTable());
         DemoReport.SetResult r = report.sets().get(0);
         assertEquals(45, r.accepted());

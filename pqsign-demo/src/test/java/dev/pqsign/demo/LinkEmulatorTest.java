@@ -33,7 +33,9 @@ class LinkEmulatorTest {
     private static ServerSocket echoServer() throws IOException {
         ServerSocket ss = new ServerSocket(0, 5, InetAddress.getLoopbackAddress());
         Thread t = new Thread(() -> {
-            try (Socket s = ss.accept(); InputStream in = s.getInputStream(); OutputStream out = s.getOutputStream()) {
+            try (Socket s = ss.accept();
+                    InputStream in = s.getInputStream();
+                    OutputStream out = s.getOutputStream()) {
                 in.transferTo(out);
             } catch (IOException ignored) {
                 // test finished
@@ -49,7 +51,8 @@ class LinkEmulatorTest {
         LinkProfile p = new LinkProfile("test", 20, 5, 2);
         byte[] payload = new byte[25_000];
         new Random(1).nextBytes(payload);
-        try (ServerSocket echo = echoServer(); LinkEmulator relay = LinkEmulator.start(p, echo.getLocalPort(), 7);
+        try (ServerSocket echo = echoServer();
+                LinkEmulator relay = LinkEmulator.start(p, echo.getLocalPort(), 7);
                 Socket s = new Socket(InetAddress.getLoopbackAddress(), relay.port())) {
             long t0 = System.nanoTime();
             Thread writer = new Thread(() -> {
@@ -76,8 +79,11 @@ class LinkEmulatorTest {
 
     @Test
     void endpointUrl_replacesHostAndPortKeepsPath() throws Exception {
-        try (ServerSocket echo = echoServer(); LinkEmulator relay = LinkEmulator.start(LinkProfile.ETHERNET, echo.getLocalPort(), 1)) {
-            assertEquals("opc.tcp://127.0.0.1:" + relay.port() + "/pqsign", relay.endpointUrl("opc.tcp://127.0.0.1:4840/pqsign"));
+        try (ServerSocket echo = echoServer();
+                LinkEmulator relay = LinkEmulator.start(LinkProfile.ETHERNET, echo.getLocalPort(), 1)) {
+            assertEquals(
+                    "opc.tcp://127.0.0.1:" + relay.port() + "/pqsign",
+                    relay.endpointUrl("opc.tcp://127.0.0.1:4840/pqsign"));
         }
     }
 
@@ -96,12 +102,15 @@ class LinkEmulatorTest {
      */
     @Test
     void demoOver5g_transferAtLeastOneOneWayDelay() throws Exception {
-        DemoReport report = DemoRunner.run(List.of(DemoRunnerTest.ed25519Set("ED25519-TEST-DOUBLE", dir.resolve("keys"))),
+        DemoReport report = DemoRunner.run(
+                List.of(DemoRunnerTest.ed25519Set("ED25519-TEST-DOUBLE", dir.resolve("keys"))),
                 new DemoRunner.Options(dir, 8, LinkProfile.FIVE_G, 1, TransportSecurity.NONE, 1.0, 0, 2));
         System.out.print(report.toTable());
         DemoReport.SetResult r = report.sets().get(0);
         assertEquals(8, r.accepted());
-        assertTrue(r.transfer().p50() >= LinkProfile.FIVE_G.oneWayDelayMs(), "transfer p50 " + r.transfer().p50());
+        assertTrue(
+                r.transfer().p50() >= LinkProfile.FIVE_G.oneWayDelayMs(),
+                "transfer p50 " + r.transfer().p50());
         assertTrue(r.transfer().max() >= r.transfer().p50());
     }
 }

@@ -24,8 +24,7 @@ import java.security.SecureRandom;
 /** Demo setups with the project's real XMSS^MT and HAETAE implementations (test scope only). */
 final class RealSchemes {
 
-    private RealSchemes() {
-    }
+    private RealSchemes() {}
 
     /** Fresh XMSS^MT keys, one per sensor, state in a {@link FileStateStore}, {@code batch} indices per write. */
     static DemoRunner.SchemeSetup xmssMt(XmssParameterSet p, Path keyDir, int batch) {
@@ -33,11 +32,13 @@ final class RealSchemes {
             Files.createDirectories(keyDir);
             XmssPrivateKey key = XmssKeyGenerator.generate(p);
             Path state = keyDir.resolve(p.setName().replace('/', '-') + "-" + i + "-" + System.nanoTime() + ".state");
-            FileStateStore.create(state, XmssKeyState.fresh(key).encode(), FileStateStore.DEFAULT_LOCK_TIMEOUT).close();
+            FileStateStore.create(state, XmssKeyState.fresh(key).encode(), FileStateStore.DEFAULT_LOCK_TIMEOUT)
+                    .close();
             XmssVerifier verifier = new XmssVerifier(key.publicKey());
             byte[] pub = key.publicKey().encoded();
             key.destroy();
-            XmssStatefulSigner signer = XmssStatefulSigner.open(FileStateStore.open(state),
+            XmssStatefulSigner signer = XmssStatefulSigner.open(
+                    FileStateStore.open(state),
                     Options.defaults().withBatch(batch).withThreads(1));
             return new DemoRunner.DemoKey(new SensorKey(signer, KeyId.ofPublicKey(pub)), verifier);
         });
@@ -48,9 +49,12 @@ final class RealSchemes {
         return new DemoRunner.SchemeSetup(p.setName(), EmbeddedIndex.NONE, i -> {
             Files.createDirectories(keyDir);
             HaetaeKeyPair kp = HaetaeKeyPairGenerator.generate(p, new SecureRandom());
-            SequencedSigner signer = SequencedSigner.openFile(new HaetaeSigner(kp.privateKey()),
-                    keyDir.resolve(p.setName() + "-" + i + "-" + System.nanoTime() + ".seq"), block);
-            return new DemoRunner.DemoKey(new SensorKey(signer, KeyId.ofPublicKey(kp.publicKey().getEncoded())),
+            SequencedSigner signer = SequencedSigner.openFile(
+                    new HaetaeSigner(kp.privateKey()),
+                    keyDir.resolve(p.setName() + "-" + i + "-" + System.nanoTime() + ".seq"),
+                    block);
+            return new DemoRunner.DemoKey(
+                    new SensorKey(signer, KeyId.ofPublicKey(kp.publicKey().getEncoded())),
                     new HaetaeVerifier(kp.publicKey()));
         });
     }

@@ -23,8 +23,7 @@ import org.bouncycastle.pqc.crypto.haetae.HAETAESigner;
  * thrown by BouncyCastle on a malformed signature counts as a rejection (it accepted nothing).
  */
 final class BouncyCastle {
-    private BouncyCastle() {
-    }
+    private BouncyCastle() {}
 
     /** A BouncyCastle verifier for one XMSS / XMSS^MT public key (SHA-256, n = 32 sets only). */
     static final class Xmss {
@@ -38,10 +37,14 @@ final class BouncyCastle {
             }
             this.pub = set.family() == XmssParameterSet.Family.XMSS
                     ? new XMSSPublicKeyParameters.Builder(new XMSSParameters(set.height(), new SHA256Digest()))
-                            .withRoot(key.root()).withPublicSeed(key.pubSeed()).build()
+                            .withRoot(key.root())
+                            .withPublicSeed(key.pubSeed())
+                            .build()
                     : new XMSSMTPublicKeyParameters.Builder(
-                            new XMSSMTParameters(set.height(), set.layers(), new SHA256Digest()))
-                            .withRoot(key.root()).withPublicSeed(key.pubSeed()).build();
+                                    new XMSSMTParameters(set.height(), set.layers(), new SHA256Digest()))
+                            .withRoot(key.root())
+                            .withPublicSeed(key.pubSeed())
+                            .build();
         }
 
         boolean verify(byte[] message, byte[] signature) {

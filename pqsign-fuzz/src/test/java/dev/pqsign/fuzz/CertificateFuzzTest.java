@@ -39,9 +39,12 @@ import java.util.Map;
  * its input (strict DER).
  */
 class CertificateFuzzTest {
-    private static final Instant[] TIMES = {Instant.parse("2025-06-01T00:00:00Z"),
-        Instant.parse("2030-01-01T00:00:00Z"), Instant.parse("2038-01-01T00:00:00Z"),
-        Instant.parse("2050-01-01T00:00:00Z")};
+    private static final Instant[] TIMES = {
+        Instant.parse("2025-06-01T00:00:00Z"),
+        Instant.parse("2030-01-01T00:00:00Z"),
+        Instant.parse("2038-01-01T00:00:00Z"),
+        Instant.parse("2050-01-01T00:00:00Z")
+    };
     private static Map<String, PqCertificate> issued;
 
     private static synchronized Map<String, PqCertificate> issued() {
@@ -104,7 +107,8 @@ class CertificateFuzzTest {
             if (original == null) {
                 fail("false accept: a chain with a certificate that was never issued is valid: " + c.subject());
             }
-            assertTrue(!now.isBefore(original.notBefore()) && !now.isAfter(original.notAfter()),
+            assertTrue(
+                    !now.isBefore(original.notBefore()) && !now.isAfter(original.notAfter()),
                     "false accept: " + c.subject() + " is not valid at " + now);
         }
     }

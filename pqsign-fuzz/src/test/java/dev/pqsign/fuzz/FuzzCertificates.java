@@ -36,8 +36,7 @@ final class FuzzCertificates {
 
     private static List<PqCertificate> committed;
 
-    private FuzzCertificates() {
-    }
+    private FuzzCertificates() {}
 
     static String file(int i) {
         return "cert-" + NAMES[i] + ".der";
@@ -69,21 +68,43 @@ final class FuzzCertificates {
         try (FileStateStore store = FileStateStore.open(tmp.resolve("root.state"))) {
             XmssStatefulSigner.create(store, FuzzKeys.xmss(rootSet));
             try (XmssStatefulSigner rootSigner = XmssStatefulSigner.open(store)) {
-                PqCertificate root = Certificates.selfSigned(rootSigner, PqPublicKey.of(rootSigner.publicKey()),
-                        CertificateTemplate.of("CN=pqsign fuzz root,O=pqsign", NOT_BEFORE, ROOT_NOT_AFTER).ca(true)
-                                .pathLength(1).serial(BigInteger.ONE));
-                PqPublicKey caKey = PqPublicKey.of(FuzzKeys.haetae(HaetaeParameterSet.HAETAE_3).publicKey());
-                PqCertificate ca = Certificates.issue(rootSigner, root, caKey,
-                        CertificateTemplate.of("CN=pqsign fuzz line CA,O=pqsign", NOT_BEFORE, CA_NOT_AFTER).ca(true)
-                                .pathLength(0).serial(BigInteger.TWO));
-                PqPublicKey xmssSensorKey = PqPublicKey.of(FuzzKeys.xmss(XmssParameterSet.XMSS_SHA2_10_256).publicKey());
-                PqCertificate xmssSensor = Certificates.issue(rootSigner, root, xmssSensorKey,
+                PqCertificate root = Certificates.selfSigned(
+                        rootSigner,
+                        PqPublicKey.of(rootSigner.publicKey()),
+                        CertificateTemplate.of("CN=pqsign fuzz root,O=pqsign", NOT_BEFORE, ROOT_NOT_AFTER)
+                                .ca(true)
+                                .pathLength(1)
+                                .serial(BigInteger.ONE));
+                PqPublicKey caKey = PqPublicKey.of(
+                        FuzzKeys.haetae(HaetaeParameterSet.HAETAE_3).publicKey());
+                PqCertificate ca = Certificates.issue(
+                        rootSigner,
+                        root,
+                        caKey,
+                        CertificateTemplate.of("CN=pqsign fuzz line CA,O=pqsign", NOT_BEFORE, CA_NOT_AFTER)
+                                .ca(true)
+                                .pathLength(0)
+                                .serial(BigInteger.TWO));
+                PqPublicKey xmssSensorKey = PqPublicKey.of(
+                        FuzzKeys.xmss(XmssParameterSet.XMSS_SHA2_10_256).publicKey());
+                PqCertificate xmssSensor = Certificates.issue(
+                        rootSigner,
+                        root,
+                        xmssSensorKey,
                         CertificateTemplate.of("CN=sensor-x,O=pqsign", NOT_BEFORE, LEAF_NOT_AFTER)
                                 .serial(BigInteger.valueOf(3)));
-                HaetaeSigner caSigner = new HaetaeSigner(FuzzKeys.haetae(HaetaeParameterSet.HAETAE_3).privateKey(),
-                        new byte[0], HaetaeSampler.V1_1_2, HaetaeEngine.FAST, new DeterministicRandom("ca signing"));
-                PqPublicKey sensorKey = PqPublicKey.of(FuzzKeys.haetae(HaetaeParameterSet.HAETAE_2).publicKey());
-                PqCertificate sensor = Certificates.issue(caSigner, ca, sensorKey,
+                HaetaeSigner caSigner = new HaetaeSigner(
+                        FuzzKeys.haetae(HaetaeParameterSet.HAETAE_3).privateKey(),
+                        new byte[0],
+                        HaetaeSampler.V1_1_2,
+                        HaetaeEngine.FAST,
+                        new DeterministicRandom("ca signing"));
+                PqPublicKey sensorKey = PqPublicKey.of(
+                        FuzzKeys.haetae(HaetaeParameterSet.HAETAE_2).publicKey());
+                PqCertificate sensor = Certificates.issue(
+                        caSigner,
+                        ca,
+                        sensorKey,
                         CertificateTemplate.of("CN=sensor-h,O=pqsign", NOT_BEFORE, LEAF_NOT_AFTER)
                                 .serial(BigInteger.valueOf(4)));
                 return List.of(root, ca, sensor, xmssSensor);

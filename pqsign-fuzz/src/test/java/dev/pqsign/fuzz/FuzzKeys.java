@@ -21,8 +21,11 @@ import java.util.List;
  */
 final class FuzzKeys {
     /** The XMSS sets of the differential target: XMSS^MT with n = 32 (two shapes) and single-tree XMSS. */
-    static final List<XmssParameterSet> XMSS_SETS = List.of(XmssParameterSet.XMSSMT_SHA2_20_2_256,
-            XmssParameterSet.XMSSMT_SHA2_20_4_256, XmssParameterSet.XMSS_SHA2_10_256);
+    static final List<XmssParameterSet> XMSS_SETS = List.of(
+            XmssParameterSet.XMSSMT_SHA2_20_2_256,
+            XmssParameterSet.XMSSMT_SHA2_20_4_256,
+            XmssParameterSet.XMSS_SHA2_10_256);
+
     static final List<HaetaeParameterSet> HAETAE_SETS = List.of(HaetaeParameterSet.values());
 
     /** The message every seed signature signs. */
@@ -33,15 +36,18 @@ final class FuzzKeys {
     private static final XmssPrivateKey[] XMSS = new XmssPrivateKey[XMSS_SETS.size()];
     private static final HaetaeKeyPair[] HAETAE = new HaetaeKeyPair[HAETAE_SETS.size()];
 
-    private FuzzKeys() {
-    }
+    private FuzzKeys() {}
 
     /** The XMSS key of {@code set} (RFC 8391 derivation, so BouncyCastle computes the same key). */
     static synchronized XmssPrivateKey xmss(XmssParameterSet set) {
         int i = XMSS_SETS.indexOf(set);
         if (XMSS[i] == null) {
-            XMSS[i] = XmssKeyGenerator.fromSeed(set, WotsDerivation.RFC8391,
-                    DeterministicRandom.bytes("xmss " + set.setName(), 3 * set.n()), 1, null);
+            XMSS[i] = XmssKeyGenerator.fromSeed(
+                    set,
+                    WotsDerivation.RFC8391,
+                    DeterministicRandom.bytes("xmss " + set.setName(), 3 * set.n()),
+                    1,
+                    null);
         }
         return XMSS[i];
     }
@@ -75,8 +81,8 @@ final class FuzzKeys {
     static synchronized HaetaeKeyPair haetae(HaetaeParameterSet set) {
         int i = HAETAE_SETS.indexOf(set);
         if (HAETAE[i] == null) {
-            HAETAE[i] = HaetaeKeyPairGenerator.fromSeed(set,
-                    DeterministicRandom.bytes("haetae " + set.setName(), HaetaeKeyPairGenerator.SEED_BYTES));
+            HAETAE[i] = HaetaeKeyPairGenerator.fromSeed(
+                    set, DeterministicRandom.bytes("haetae " + set.setName(), HaetaeKeyPairGenerator.SEED_BYTES));
         }
         return HAETAE[i];
     }

@@ -48,8 +48,11 @@ class HaetaeKeyFuzzTest {
             publicKey(key);
         } else {
             int choice = mode / 2;
-            privateKey(FuzzKeys.HAETAE_SETS.get(choice % 3), HaetaeEngine.values()[(choice / 3) % 2],
-                    HaetaeSampler.values()[(choice / 6) % 2], key);
+            privateKey(
+                    FuzzKeys.HAETAE_SETS.get(choice % 3),
+                    HaetaeEngine.values()[(choice / 3) % 2],
+                    HaetaeSampler.values()[(choice / 6) % 2],
+                    key);
         }
     }
 
@@ -66,8 +69,11 @@ class HaetaeKeyFuzzTest {
         boolean theirs = new BouncyCastle.Haetae(pk).verify(FuzzKeys.MESSAGE, FuzzKeys.CONTEXT, sig);
         for (HaetaeEngine engine : HaetaeEngine.values()) {
             boolean ours = new HaetaeVerifier(pk, FuzzKeys.CONTEXT, engine).verify(FuzzKeys.MESSAGE, sig);
-            assertEquals(theirs, ours, engine + " engine and BouncyCastle disagree on the " + set
-                    + " seed signature under a changed public key");
+            assertEquals(
+                    theirs,
+                    ours,
+                    engine + " engine and BouncyCastle disagree on the " + set
+                            + " seed signature under a changed public key");
         }
     }
 
@@ -82,8 +88,8 @@ class HaetaeKeyFuzzTest {
         assertArrayEquals(encoded, again, "a parsed private key re-encodes to its input");
         Arrays.fill(again, (byte) 0);
         assertSame(set, sk.parameterSet());
-        HaetaeSigner signer = new HaetaeSigner(sk, FuzzKeys.CONTEXT, sampler, engine,
-                new DeterministicRandom("haetae key fuzz randomness"));
+        HaetaeSigner signer = new HaetaeSigner(
+                sk, FuzzKeys.CONTEXT, sampler, engine, new DeterministicRandom("haetae key fuzz randomness"));
         assertEquals(set.signatureBytes(), signer.sign(FuzzKeys.MESSAGE).length);
         sk.destroy();
     }

@@ -52,9 +52,13 @@ class HaetaeSignatureFuzzTest {
         byte[] sig = Arrays.copyOfRange(data, 1, data.length);
         boolean theirs = s.bc.verify(FuzzKeys.MESSAGE, FuzzKeys.CONTEXT, sig);
         String set = FuzzKeys.HAETAE_SETS.get(i).setName();
-        assertEquals(theirs, s.fast.verify(FuzzKeys.MESSAGE, sig), "fast engine and BouncyCastle disagree on a " + set
-                + " signature");
-        assertEquals(theirs, s.compact.verify(FuzzKeys.MESSAGE, sig), "compact engine and BouncyCastle disagree on a "
-                + set + " signature");
+        assertEquals(
+                theirs,
+                s.fast.verify(FuzzKeys.MESSAGE, sig),
+                "fast engine and BouncyCastle disagree on a " + set + " signature");
+        assertEquals(
+                theirs,
+                s.compact.verify(FuzzKeys.MESSAGE, sig),
+                "compact engine and BouncyCastle disagree on a " + set + " signature");
     }
 }

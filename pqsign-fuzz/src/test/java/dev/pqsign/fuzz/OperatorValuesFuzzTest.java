@@ -43,8 +43,7 @@ class OperatorValuesFuzzTest {
         static final int BOOLEAN = 9;
         static final int TAGS = 11;
 
-        private Values() {
-        }
+        private Values() {}
 
         /** The values in {@code b}, stopping at the first one that is cut off. */
         static List<DataValue> parse(ByteBuffer b) {
@@ -72,7 +71,8 @@ class OperatorValuesFuzzTest {
                 case BYTE_STRING:
                     return new DataValue(Variant.ofByteString(ByteString.of(bytes(b))));
                 case UINT32:
-                    return new DataValue(Variant.ofUInt32(UInteger.valueOf(b.remaining() >= 4 ? b.getInt() & 0xffffffffL : 0)));
+                    return new DataValue(
+                            Variant.ofUInt32(UInteger.valueOf(b.remaining() >= 4 ? b.getInt() & 0xffffffffL : 0)));
                 case DOUBLE:
                     return new DataValue(Variant.ofDouble(b.remaining() >= 8 ? b.getDouble() : 0.0));
                 case NULL_VARIANT:
@@ -87,12 +87,20 @@ class OperatorValuesFuzzTest {
         }
 
         /** The nine values a sensor publishes for one reading, in {@link SensorNodes#SNAPSHOT} order. */
-        static byte[] encode(String raw, byte[] sig, long index, String setName, byte[] keyId, double signMs,
-                long signStart, long published, long sequence) {
+        static byte[] encode(
+                String raw,
+                byte[] sig,
+                long index,
+                String setName,
+                byte[] keyId,
+                double signMs,
+                long signStart,
+                long published,
+                long sequence) {
             byte[] r = raw.getBytes(StandardCharsets.UTF_8);
             byte[] n = setName.getBytes(StandardCharsets.UTF_8);
-            ByteBuffer b = ByteBuffer.allocate(1 + 9 + 2 + r.length + 2 + sig.length + 4 + 2 + n.length + 2 + keyId.length
-                    + 4 * 8);
+            ByteBuffer b = ByteBuffer.allocate(
+                    1 + 9 + 2 + r.length + 2 + sig.length + 4 + 2 + n.length + 2 + keyId.length + 4 * 8);
             b.put((byte) SensorNodes.SNAPSHOT.size());
             b.put((byte) STRING).putShort((short) r.length).put(r);
             b.put((byte) BYTE_STRING).putShort((short) sig.length).put(sig);

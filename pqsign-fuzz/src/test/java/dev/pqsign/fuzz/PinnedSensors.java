@@ -47,11 +47,15 @@ final class PinnedSensors {
 
     private PinnedSensors() throws IOException {
         ReplayGuard guard = ReplayGuard.inDirectory(ScratchDirectory.create("pqsign-fuzz-readings"));
-        verifier = new ReadingVerifier(guard, List.of(
-                ReadingVerifier.TrustedKey.forPublicKey(xmss.encoded(), XmssVerifier.withUpperLayerCache(xmss),
-                        EmbeddedIndex.xmssMt(XMSS_SET.height())),
-                ReadingVerifier.TrustedKey.forPublicKey(haetae.getEncoded(), new HaetaeVerifier(haetae),
-                        EmbeddedIndex.NONE)));
+        verifier = new ReadingVerifier(
+                guard,
+                List.of(
+                        ReadingVerifier.TrustedKey.forPublicKey(
+                                xmss.encoded(),
+                                XmssVerifier.withUpperLayerCache(xmss),
+                                EmbeddedIndex.xmssMt(XMSS_SET.height())),
+                        ReadingVerifier.TrustedKey.forPublicKey(
+                                haetae.getEncoded(), new HaetaeVerifier(haetae), EmbeddedIndex.NONE)));
     }
 
     static synchronized PinnedSensors get() {
@@ -82,18 +86,25 @@ final class PinnedSensors {
         if (r == Verdict.Reason.ACCEPTED || r == Verdict.Reason.REPLAYED || r == Verdict.Reason.BAD_SIGNATURE) {
             String setName = isXmss ? XMSS_SET.setName() : HAETAE_SET.setName();
             byte[] message = ReadingMessage.encode(setName, reading.index(), reading.readingBytes());
-            boolean theirs = isXmss ? bcXmss.verify(message, reading.signature())
+            boolean theirs = isXmss
+                    ? bcXmss.verify(message, reading.signature())
                     : bcHaetae.verify(message, new byte[0], reading.signature());
-            assertEquals(r != Verdict.Reason.BAD_SIGNATURE, theirs,
+            assertEquals(
+                    r != Verdict.Reason.BAD_SIGNATURE,
+                    theirs,
                     "verdict " + r + " but BouncyCastle " + (theirs ? "accepts" : "rejects") + " the signature");
             if (theirs && isXmss) {
-                assertEquals(reading.index(), XmssSignatures.index(XMSS_SET, reading.signature()),
+                assertEquals(
+                        reading.index(),
+                        XmssSignatures.index(XMSS_SET, reading.signature()),
                         "accepted an XMSS^MT signature whose index is not the published one");
             }
         }
         if (r == Verdict.Reason.ACCEPTED) {
             Long before = highestAccepted.get(claimed);
-            assertTrue(before == null || reading.index() > before, "accepted index " + reading.index() + " after " + before);
+            assertTrue(
+                    before == null || reading.index() > before,
+                    "accepted index " + reading.index() + " after " + before);
             highestAccepted.put(claimed, reading.index());
         } else {
             assertFalse(v.accepted());

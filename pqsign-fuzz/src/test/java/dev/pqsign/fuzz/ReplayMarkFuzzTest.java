@@ -80,8 +80,10 @@ class ReplayMarkFuzzTest {
                 for (long i : tries) {
                     boolean accepted = guard.tryAccept(key, i);
                     long after = guard.lastAccepted(key);
-                    assertTrue(after >= i, "index " + i + " was " + (accepted ? "accepted" : "refused")
-                            + " but the last accepted index is " + after);
+                    assertTrue(
+                            after >= i,
+                            "index " + i + " was " + (accepted ? "accepted" : "refused")
+                                    + " but the last accepted index is " + after);
                     if (accepted) {
                         assertFalse(guard.tryAccept(key, i), "index " + i + " accepted twice");
                         acceptedKeys.add(key);
@@ -94,7 +96,8 @@ class ReplayMarkFuzzTest {
         }
         try (ReplayGuard reopened = ReplayGuard.inDirectory(dir)) {
             for (int k = 0; k < acceptedKeys.size(); k++) {
-                assertFalse(reopened.tryAccept(acceptedKeys.get(k), acceptedIndices.get(k)),
+                assertFalse(
+                        reopened.tryAccept(acceptedKeys.get(k), acceptedIndices.get(k)),
                         "index " + acceptedIndices.get(k) + " accepted again after reopening");
             }
         } catch (IOException e) {

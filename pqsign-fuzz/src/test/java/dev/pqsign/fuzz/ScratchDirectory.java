@@ -8,8 +8,7 @@ import java.nio.file.Paths;
 
 /** A per-JVM scratch directory for the targets that need files, deleted when the JVM exits. */
 final class ScratchDirectory {
-    private ScratchDirectory() {
-    }
+    private ScratchDirectory() {}
 
     /**
      * A new directory on tmpfs ({@code /dev/shm}) where there is one — the targets exercise the
@@ -18,7 +17,8 @@ final class ScratchDirectory {
     static Path create(String prefix) {
         try {
             Path shm = Paths.get("/dev/shm");
-            Path dir = Files.isDirectory(shm) && Files.isWritable(shm) ? Files.createTempDirectory(shm, prefix)
+            Path dir = Files.isDirectory(shm) && Files.isWritable(shm)
+                    ? Files.createTempDirectory(shm, prefix)
                     : Files.createTempDirectory(prefix);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {

@@ -66,8 +66,7 @@ import org.bouncycastle.operator.ContentSigner;
 final class SeedCorpus {
     static final String PACKAGE_DIR = "dev/pqsign/fuzz";
 
-    private SeedCorpus() {
-    }
+    private SeedCorpus() {}
 
     /** Writes the corpus under {@code args[0]} (a test resources directory). */
     public static void main(String[] args) throws IOException {
@@ -111,7 +110,8 @@ final class SeedCorpus {
             XmssParameterSet set = FuzzKeys.XMSS_SETS.get(i);
             for (byte[] sig : xmssSign(set, tmp, 3)) {
                 long index = XmssSignatures.index(set, sig);
-                out.put(inputs(XmssSignatureFuzzTest.class, fileName(set.setName()) + "-index" + index),
+                out.put(
+                        inputs(XmssSignatureFuzzTest.class, fileName(set.setName()) + "-index" + index),
                         prefixed((byte) i, sig));
             }
         }
@@ -120,8 +120,12 @@ final class SeedCorpus {
     private static void xmssKeys(Map<String, byte[]> out) {
         for (XmssParameterSet set : FuzzKeys.XMSS_SETS) {
             String name = fileName(set.setName());
-            out.put(inputs(XmssKeyFuzzTest.class, name + "-public"), prefixed((byte) 0, FuzzKeys.xmss(set).publicKey().encoded()));
-            out.put(material(FuzzKeys.xmssPublicKeyFile(set)), FuzzKeys.xmss(set).publicKey().encoded());
+            out.put(
+                    inputs(XmssKeyFuzzTest.class, name + "-public"),
+                    prefixed((byte) 0, FuzzKeys.xmss(set).publicKey().encoded()));
+            out.put(
+                    material(FuzzKeys.xmssPublicKeyFile(set)),
+                    FuzzKeys.xmss(set).publicKey().encoded());
             XmssKeyState fresh = XmssKeyState.fresh(FuzzKeys.xmss(set));
             out.put(inputs(XmssKeyFuzzTest.class, name + "-state-fresh"), prefixed((byte) 1, fresh.encode()));
             out.put(inputs(XmssKeyFuzzTest.class, name + "-state-range"), prefixed((byte) 2, secondHalf(fresh)));
@@ -134,8 +138,7 @@ final class SeedCorpus {
         try {
             XmssKeySplit.split(MemoryStateStore.holding(fresh.encode()), 2, new XmssKeySplit.PartWriter() {
                 @Override
-                public void checkAbsent(int n) {
-                }
+                public void checkAbsent(int n) {}
 
                 @Override
                 public void create(int n, byte[] encodedState) {
@@ -158,7 +161,8 @@ final class SeedCorpus {
             HaetaeParameterSet set = FuzzKeys.HAETAE_SETS.get(i);
             for (HaetaeSampler sampler : HaetaeSampler.values()) {
                 for (int k = 0; k < 2; k++) {
-                    out.put(inputs(HaetaeSignatureFuzzTest.class, set.setName() + "-" + sampler + "-" + k),
+                    out.put(
+                            inputs(HaetaeSignatureFuzzTest.class, set.setName() + "-" + sampler + "-" + k),
                             prefixed((byte) i, haetaeSign(set, sampler, k)));
                 }
             }
@@ -169,11 +173,15 @@ final class SeedCorpus {
         for (int i = 0; i < FuzzKeys.HAETAE_SETS.size(); i++) {
             HaetaeParameterSet set = FuzzKeys.HAETAE_SETS.get(i);
             HaetaeKeyPair kp = FuzzKeys.haetae(set);
-            out.put(inputs(HaetaeKeyFuzzTest.class, set.setName() + "-public"), prefixed((byte) 0, kp.publicKey().getEncoded()));
+            out.put(
+                    inputs(HaetaeKeyFuzzTest.class, set.setName() + "-public"),
+                    prefixed((byte) 0, kp.publicKey().getEncoded()));
             // private keys: mode 2c + 1 with c = set + 3 engine + 6 sampler (see HaetaeKeyFuzzTest)
-            out.put(inputs(HaetaeKeyFuzzTest.class, set.setName() + "-private-fast-v120"),
+            out.put(
+                    inputs(HaetaeKeyFuzzTest.class, set.setName() + "-private-fast-v120"),
                     prefixed((byte) (2 * i + 1), kp.privateKey().getEncoded()));
-            out.put(inputs(HaetaeKeyFuzzTest.class, set.setName() + "-private-compact-v112"),
+            out.put(
+                    inputs(HaetaeKeyFuzzTest.class, set.setName() + "-private-compact-v112"),
                     prefixed((byte) (2 * (i + 3 + 6) + 1), kp.privateKey().getEncoded()));
         }
     }
@@ -187,19 +195,25 @@ final class SeedCorpus {
             out.put(material(FuzzCertificates.file(i)), c.encoded());
             out.put(inputs(CertificateFuzzTest.class, names[i] + ".der"), prefixed((byte) 4, c.encoded()));
             out.put(inputs(CertificateFuzzTest.class, names[i] + ".pem"), prefixed((byte) 4, ascii(Pem.write(c))));
-            out.put(inputs(CertificateFuzzTest.class, names[i] + "-key.der"),
+            out.put(
+                    inputs(CertificateFuzzTest.class, names[i] + "-key.der"),
                     prefixed((byte) 6, PublicKeys.encode(c.publicKey())));
-            out.put(inputs(CertificateFuzzTest.class, names[i] + "-key.pem"),
+            out.put(
+                    inputs(CertificateFuzzTest.class, names[i] + "-key.pem"),
                     prefixed((byte) 7, ascii(Pem.write(c.publicKey()))));
         }
         // regression for the pathLenConstraint finding (docs/fuzzing.md): parsed only up to the check
-        out.put(inputs(CertificateFuzzTest.class, "ca-pathlen-2pow40.der"),
+        out.put(
+                inputs(CertificateFuzzTest.class, "ca-pathlen-2pow40.der"),
                 prefixed((byte) 4, caWithPathLength(BigInteger.ONE.shiftLeft(40))));
-        out.put(inputs(CertificateFuzzTest.class, "ca-pathlen-intmax.der"),
+        out.put(
+                inputs(CertificateFuzzTest.class, "ca-pathlen-intmax.der"),
                 prefixed((byte) 4, caWithPathLength(BigInteger.valueOf(Integer.MAX_VALUE))));
-        out.put(inputs(CertificateFuzzTest.class, "chain-sensor-h.pem"),
+        out.put(
+                inputs(CertificateFuzzTest.class, "chain-sensor-h.pem"),
                 prefixed((byte) 5, ascii(Pem.write(List.of(all.get(2), all.get(1))))));
-        out.put(inputs(CertificateFuzzTest.class, "chain-sensor-x.pem"),
+        out.put(
+                inputs(CertificateFuzzTest.class, "chain-sensor-x.pem"),
                 prefixed((byte) 5, ascii(Pem.write(List.of(all.get(3), all.get(0))))));
     }
 
@@ -210,11 +224,16 @@ final class SeedCorpus {
     static byte[] caWithPathLength(BigInteger pathLen) throws IOException {
         SubjectPublicKeyInfo spki = PublicKeys.toSubjectPublicKeyInfo(
                 PqPublicKey.of(FuzzKeys.haetae(HaetaeParameterSet.HAETAE_2).publicKey()));
-        X509v3CertificateBuilder b = new X509v3CertificateBuilder(new X500Name("CN=pathlen"), BigInteger.valueOf(5),
-                Date.from(FuzzCertificates.NOT_BEFORE), Date.from(FuzzCertificates.LEAF_NOT_AFTER),
-                new X500Name("CN=pathlen"), spki);
-        b.addExtension(Extension.basicConstraints, true,
-                new DERSequence(new ASN1Encodable[] {ASN1Boolean.TRUE, new ASN1Integer(pathLen)}));
+        X509v3CertificateBuilder b = new X509v3CertificateBuilder(
+                new X500Name("CN=pathlen"),
+                BigInteger.valueOf(5),
+                Date.from(FuzzCertificates.NOT_BEFORE),
+                Date.from(FuzzCertificates.LEAF_NOT_AFTER),
+                new X500Name("CN=pathlen"),
+                spki);
+        b.addExtension(Extension.basicConstraints, true, new DERSequence(new ASN1Encodable[] {
+            ASN1Boolean.TRUE, new ASN1Integer(pathLen)
+        }));
         return b.build(new FixedSignature()).getEncoded();
     }
 
@@ -249,13 +268,27 @@ final class SeedCorpus {
                     String text = ReadingText.format(1500 + 12.5 * k, t0.plusSeconds(k));
                     IndexedSignature s = signer.signIndexed(
                             i -> ReadingMessage.encode(xs.setName(), i, text.getBytes(StandardCharsets.UTF_8)));
-                    byte[] message = ReadingMessage.encode(xs.setName(), s.index(), text.getBytes(StandardCharsets.UTF_8));
+                    byte[] message =
+                            ReadingMessage.encode(xs.setName(), s.index(), text.getBytes(StandardCharsets.UTF_8));
                     out.put(inputs(SignedReadingFuzzTest.class, "message-xmss-" + k), prefixed((byte) 0, message));
-                    out.put(inputs(SignedReadingFuzzTest.class, "published-xmss-" + k), prefixed((byte) 1,
-                            new SignedReadingFuzzTest.Published(s.index(), text, xs.setName(), s.signature()).encode()));
-                    out.put(inputs(OperatorValuesFuzzTest.class, "read-xmss-" + k), OperatorValuesFuzzTest.Values.encode(
-                            text, s.signature(), s.index(), xs.setName(), keyId(FuzzKeys.xmss(xs).publicKey().encoded()),
-                            40.5, 1_000_000L * k, 1_000_000L * k + 50_000_000L, k + 1));
+                    out.put(
+                            inputs(SignedReadingFuzzTest.class, "published-xmss-" + k),
+                            prefixed(
+                                    (byte) 1,
+                                    new SignedReadingFuzzTest.Published(s.index(), text, xs.setName(), s.signature())
+                                            .encode()));
+                    out.put(
+                            inputs(OperatorValuesFuzzTest.class, "read-xmss-" + k),
+                            OperatorValuesFuzzTest.Values.encode(
+                                    text,
+                                    s.signature(),
+                                    s.index(),
+                                    xs.setName(),
+                                    keyId(FuzzKeys.xmss(xs).publicKey().encoded()),
+                                    40.5,
+                                    1_000_000L * k,
+                                    1_000_000L * k + 50_000_000L,
+                                    k + 1));
                 }
             }
         }
@@ -263,13 +296,28 @@ final class SeedCorpus {
             String text = ReadingText.format(900 + 3.25 * k, t0.plusSeconds(60 + k));
             byte[] message = ReadingMessage.encode(hs.setName(), k, text.getBytes(StandardCharsets.UTF_8));
             // The signer draws its 32 bytes of randomness from the stream named here.
-            byte[] sig = new HaetaeSigner(FuzzKeys.haetae(hs).privateKey(), new byte[0], HaetaeSampler.V1_1_2,
-                    HaetaeEngine.FAST, new DeterministicRandom("reading randomness " + k)).sign(message);
-            out.put(inputs(SignedReadingFuzzTest.class, "published-haetae-" + k), prefixed((byte) 3,
-                    new SignedReadingFuzzTest.Published(k, text, hs.setName(), sig).encode()));
-            out.put(inputs(OperatorValuesFuzzTest.class, "read-haetae-" + k), OperatorValuesFuzzTest.Values.encode(
-                    text, sig, k, hs.setName(), keyId(FuzzKeys.haetae(hs).publicKey().getEncoded()), 0.8,
-                    1_000_000L * k, 1_000_000L * k + 2_000_000L, k + 10));
+            byte[] sig = new HaetaeSigner(
+                            FuzzKeys.haetae(hs).privateKey(),
+                            new byte[0],
+                            HaetaeSampler.V1_1_2,
+                            HaetaeEngine.FAST,
+                            new DeterministicRandom("reading randomness " + k))
+                    .sign(message);
+            out.put(
+                    inputs(SignedReadingFuzzTest.class, "published-haetae-" + k),
+                    prefixed((byte) 3, new SignedReadingFuzzTest.Published(k, text, hs.setName(), sig).encode()));
+            out.put(
+                    inputs(OperatorValuesFuzzTest.class, "read-haetae-" + k),
+                    OperatorValuesFuzzTest.Values.encode(
+                            text,
+                            sig,
+                            k,
+                            hs.setName(),
+                            keyId(FuzzKeys.haetae(hs).publicKey().getEncoded()),
+                            0.8,
+                            1_000_000L * k,
+                            1_000_000L * k + 2_000_000L,
+                            k + 10));
         }
     }
 
@@ -281,11 +329,16 @@ final class SeedCorpus {
             g.tryAccept(ReplayMarkFuzzTest.KEY_B, 0);
             g.tryAccept(ReplayMarkFuzzTest.KEY_A, 9);
         }
-        out.put(inputs(ReplayMarkFuzzTest.class, "mark-file"),
+        out.put(
+                inputs(ReplayMarkFuzzTest.class, "mark-file"),
                 prefixed((byte) 0, Files.readAllBytes(dir.resolve(ReplayGuard.MARK_FILE_NAME))));
         // the 45-byte per-key state of earlier versions: "PQRG", version 1, key id, next acceptable index
-        byte[] state = ByteBuffer.allocate(45).put("PQRG".getBytes(StandardCharsets.US_ASCII)).put((byte) 1)
-                .put(ReplayMarkFuzzTest.KEY_A.bytes()).putLong(7).array();
+        byte[] state = ByteBuffer.allocate(45)
+                .put("PQRG".getBytes(StandardCharsets.US_ASCII))
+                .put((byte) 1)
+                .put(ReplayMarkFuzzTest.KEY_A.bytes())
+                .putLong(7)
+                .array();
         Path slots = tmp.resolve("legacy.marks");
         try (SlotFileStore s = SlotFileStore.open(slots)) {
             s.create(state);
@@ -305,8 +358,12 @@ final class SeedCorpus {
     /** Signature number {@code k} of the fixed HAETAE key of {@code set}: fixed randomness, fast engine. */
     static byte[] haetaeSign(HaetaeParameterSet set, HaetaeSampler sampler, int k) {
         // The signer draws its 32 bytes of randomness from the stream named here.
-        HaetaeSigner signer = new HaetaeSigner(FuzzKeys.haetae(set).privateKey(), FuzzKeys.CONTEXT, sampler,
-                HaetaeEngine.FAST, new DeterministicRandom("haetae signing " + set.setName() + " " + sampler + " " + k));
+        HaetaeSigner signer = new HaetaeSigner(
+                FuzzKeys.haetae(set).privateKey(),
+                FuzzKeys.CONTEXT,
+                sampler,
+                HaetaeEngine.FAST,
+                new DeterministicRandom("haetae signing " + set.setName() + " " + sampler + " " + k));
         return signer.sign(FuzzKeys.MESSAGE);
     }
 

@@ -22,7 +22,8 @@ class SeedCorpusTest {
         for (Map.Entry<String, byte[]> e : SeedCorpus.generate().entrySet()) {
             try (InputStream in = SeedCorpusTest.class.getClassLoader().getResourceAsStream(e.getKey())) {
                 assertNotNull(in, "seed " + e.getKey() + " is not committed; regenerate the corpus");
-                assertArrayEquals(e.getValue(), in.readAllBytes(), "seed " + e.getKey() + " differs from the generator's");
+                assertArrayEquals(
+                        e.getValue(), in.readAllBytes(), "seed " + e.getKey() + " differs from the generator's");
             }
         }
     }
@@ -30,6 +31,10 @@ class SeedCorpusTest {
     @Test
     @EnabledIfSystemProperty(named = "pqsign.fuzz.writeSeeds", matches = ".+")
     void writeSeeds() throws IOException {
-        SeedCorpus.main(new String[] {Paths.get(System.getProperty("pqsign.fuzz.writeSeeds")).toAbsolutePath().toString()});
+        SeedCorpus.main(new String[] {
+            Paths.get(System.getProperty("pqsign.fuzz.writeSeeds"))
+                    .toAbsolutePath()
+                    .toString()
+        });
     }
 }

@@ -56,15 +56,21 @@ class SignedReadingFuzzTest {
             b.get(name);
             byte[] sig = new byte[b.remaining()];
             b.get(sig);
-            return new Published(index, new String(reading, StandardCharsets.UTF_8),
-                    new String(name, StandardCharsets.UTF_8), sig);
+            return new Published(
+                    index, new String(reading, StandardCharsets.UTF_8), new String(name, StandardCharsets.UTF_8), sig);
         }
 
         byte[] encode() {
             byte[] r = reading.getBytes(StandardCharsets.UTF_8);
             byte[] n = setName.getBytes(StandardCharsets.UTF_8);
-            return ByteBuffer.allocate(8 + 2 + r.length + 1 + n.length + signature.length).putLong(index)
-                    .putShort((short) r.length).put(r).put((byte) n.length).put(n).put(signature).array();
+            return ByteBuffer.allocate(8 + 2 + r.length + 1 + n.length + signature.length)
+                    .putLong(index)
+                    .putShort((short) r.length)
+                    .put(r)
+                    .put((byte) n.length)
+                    .put(n)
+                    .put(signature)
+                    .array();
         }
     }
 
@@ -95,7 +101,9 @@ class SignedReadingFuzzTest {
             return;
         }
         assertNotNull(d.parameterSetName());
-        assertArrayEquals(m, ReadingMessage.encode(d.parameterSetName(), d.index(), d.reading()),
+        assertArrayEquals(
+                m,
+                ReadingMessage.encode(d.parameterSetName(), d.index(), d.reading()),
                 "a decoded signed-reading message re-encodes to its input");
     }
 

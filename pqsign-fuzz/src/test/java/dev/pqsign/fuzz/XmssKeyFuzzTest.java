@@ -88,7 +88,8 @@ class XmssKeyFuzzTest {
             return;
         }
         byte[] sig = seedSignature(set);
-        assertEquals(new BouncyCastle.Xmss(pk).verify(FuzzKeys.MESSAGE, sig),
+        assertEquals(
+                new BouncyCastle.Xmss(pk).verify(FuzzKeys.MESSAGE, sig),
                 new XmssVerifier(pk).verify(FuzzKeys.MESSAGE, sig),
                 "pqsign and BouncyCastle disagree on the " + set + " seed signature under a changed public key");
     }
@@ -102,7 +103,8 @@ class XmssKeyFuzzTest {
         }
         assertArrayEquals(b, state.encode(), "a decoded key state re-encodes to its input");
         long max = state.key().parameterSet().maxSignatures();
-        assertTrue(0 <= state.nextIndex() && state.nextIndex() <= state.endIndex() && state.endIndex() <= max,
+        assertTrue(
+                0 <= state.nextIndex() && state.nextIndex() <= state.endIndex() && state.endIndex() <= max,
                 "index range [" + state.nextIndex() + ", " + state.endIndex() + ") outside 0 .. " + max);
         state.key().destroy();
     }

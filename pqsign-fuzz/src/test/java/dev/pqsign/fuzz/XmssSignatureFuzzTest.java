@@ -49,9 +49,13 @@ class XmssSignatureFuzzTest {
         Side s = side((data[0] & 0xff) % SIDES.length);
         byte[] sig = Arrays.copyOfRange(data, 1, data.length);
         boolean theirs = s.bc.verify(FuzzKeys.MESSAGE, sig);
-        assertEquals(theirs, new XmssVerifier(s.key).verify(FuzzKeys.MESSAGE, sig),
+        assertEquals(
+                theirs,
+                new XmssVerifier(s.key).verify(FuzzKeys.MESSAGE, sig),
                 "pqsign and BouncyCastle disagree on a " + s.key.parameterSet() + " signature");
-        assertEquals(theirs, s.cached.verify(FuzzKeys.MESSAGE, sig),
+        assertEquals(
+                theirs,
+                s.cached.verify(FuzzKeys.MESSAGE, sig),
                 "the caching verifier disagrees with BouncyCastle on a " + s.key.parameterSet() + " signature");
     }
 }

@@ -72,6 +72,7 @@ final class Cdt83 {
     static final long[] TOP42 = new long[LEN];
     /** Bits 0..40 of every entry. */
     static final long[] LOW41 = new long[LEN];
+
     static final long MASK41 = (1L << 41) - 1;
     /**
      * 2 * TOP42 for the sampler, padded to 168 entries (a multiple of 8 lanes) with 2^83 - 1, which no
@@ -93,6 +94,5 @@ final class Cdt83 {
         }
     }
 
-    private Cdt83() {
-    }
+    private Cdt83() {}
 }

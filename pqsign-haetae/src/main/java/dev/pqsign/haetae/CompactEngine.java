@@ -6,7 +6,6 @@ import static dev.pqsign.haetae.HaetaeParameterSet.Q;
 import static dev.pqsign.haetae.HaetaeParameterSet.SEEDBYTES;
 
 import dev.pqsign.haetae.FixedPoint.Fp;
-
 import java.util.Arrays;
 
 /**
@@ -35,12 +34,13 @@ import java.util.Arrays;
  * </ul>
  */
 final class CompactEngine {
-    private CompactEngine() {
-    }
+    private CompactEngine() {}
 
     /** What a context is used for; each operation gets a context holding only what it needs. */
     enum Op {
-        KEYGEN, SIGN, VERIFY
+        KEYGEN,
+        SIGN,
+        VERIFY
     }
 
     /** Largest k of the parameter sets: rows of the commitment kept by signing and verification. */
@@ -53,6 +53,7 @@ final class CompactEngine {
      * the record is simply replayed in full).
      */
     static final int FATE_DRAWS = 320;
+
     static final int FATE_BYTES = FATE_DRAWS / 8;
 
     /**
@@ -64,6 +65,7 @@ final class CompactEngine {
         final Keccak xof = new Keccak();
         /** Second polynomial work buffer (key generation only). */
         final int[] acc;
+
         final int[] tmp = new int[N];
         /** Third polynomial (key generation: FFT bin sums; signing: row i in the time domain, then c s). */
         final int[] aux;
@@ -78,6 +80,7 @@ final class CompactEngine {
          * pass 1 of the current attempt, so that replays skip the rejection step (and rejected draws).
          */
         final byte[] fate;
+
         final byte[] mu;
         final byte[] seed;
         final byte[] signs;
@@ -104,6 +107,7 @@ final class CompactEngine {
         final int replayLimit;
         /** Nonce of y_0 in the current signing attempt and the sampler's bit pair b. */
         int base;
+
         int bBits;
 
         Context(Op op) {
@@ -112,8 +116,8 @@ final class CompactEngine {
 
         Context(Op op, int replayLimit) {
             if (replayLimit < 0 || replayLimit > FATE_DRAWS) {
-                throw new IllegalArgumentException("replay limit must be in [0, " + FATE_DRAWS + "], got "
-                        + replayLimit);
+                throw new IllegalArgumentException(
+                        "replay limit must be in [0, " + FATE_DRAWS + "], got " + replayLimit);
             }
             this.replayLimit = replayLimit;
             boolean sign = op == Op.SIGN;
@@ -202,9 +206,12 @@ final class CompactEngine {
     /** The calling thread's context for {@code op}. */
     static Context forThread(Op op) {
         switch (op) {
-            case KEYGEN: return KEYGEN.get();
-            case SIGN: return SIGN.get();
-            default: return VERIFY.get();
+            case KEYGEN:
+                return KEYGEN.get();
+            case SIGN:
+                return SIGN.get();
+            default:
+                return VERIFY.get();
         }
     }
 

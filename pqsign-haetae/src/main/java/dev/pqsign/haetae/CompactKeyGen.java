@@ -14,12 +14,11 @@ import java.util.Arrays;
  * bins in one polynomial (see {@link CompactEngine} for the streaming design).
  */
 final class CompactKeyGen {
-    private CompactKeyGen() {
-    }
+    private CompactKeyGen() {}
 
     /** KeyGenInternal from a 32-byte seed: the same (pk, sk) as {@link FastEngine#keyPair}. Wipes the context. */
-    static void keyPair(HaetaeParameterSet p, Context c, byte[] seed, int seedOff, byte[] pk, int pkOff, byte[] sk,
-            int skOff) {
+    static void keyPair(
+            HaetaeParameterSet p, Context c, byte[] seed, int seedOff, byte[] pk, int pkOff, byte[] sk, int skOff) {
         try {
             byte[] buf = c.seed; // rho (32) || sigma (64) || key (32)
             c.xof.initShake256().absorb(seed, seedOff, SEEDBYTES).squeeze(buf, 0, buf.length);

@@ -18,8 +18,7 @@ import java.util.Arrays;
  * rejection while the rANS codes are written backwards into the signature (see {@link CompactEngine}).
  */
 final class CompactSign {
-    private CompactSign() {
-    }
+    private CompactSign() {}
 
     /**
      * Replays the Gaussian stream of component {@code poly}: with {@code out == null} adds the squares of
@@ -45,8 +44,10 @@ final class CompactSign {
                 int at = xof.viewOrCopy(drawBytes, c.draw); // -1: copied to c.draw
                 byte[] src = at < 0 ? c.draw : xof.buffer();
                 at = Math.max(at, 0);
-                long accepted = (v120 ? HyperballSampler.drawV120(src, at, c.sqr, c.y)
-                        : HyperballSampler.drawV112(src, at, c.sqr, c.y)) & 1;
+                long accepted = (v120
+                                ? HyperballSampler.drawV120(src, at, c.sqr, c.y)
+                                : HyperballSampler.drawV112(src, at, c.sqr, c.y))
+                        & 1;
                 lo += c.sqr.lo & -accepted;
                 hi += c.sqr.hi & -accepted;
                 count += (int) accepted;
@@ -70,14 +71,17 @@ final class CompactSign {
                 if (d < known) {
                     // replay: the fate of this draw is known from pass 1
                     if (((fate[fateOff + (d >>> 3)] >> (d & 7)) & 1) != 0) {
-                        long r = v120 ? HyperballSampler.acceptedValueV120(src, at)
+                        long r = v120
+                                ? HyperballSampler.acceptedValueV120(src, at)
                                 : HyperballSampler.acceptedValueV112(src, at);
                         out[count] = FixedPoint.mulRound13(r, rlo, rhi, CompactEngine.bit(signs, count));
                         count++;
                     }
                 } else {
-                    long accepted = (v120 ? HyperballSampler.drawV120(src, at, c.sqr, c.y)
-                            : HyperballSampler.drawV112(src, at, c.sqr, c.y)) & 1;
+                    long accepted = (v120
+                                    ? HyperballSampler.drawV120(src, at, c.sqr, c.y)
+                                    : HyperballSampler.drawV112(src, at, c.sqr, c.y))
+                            & 1;
                     out[count] = FixedPoint.mulRound13(c.y.lo, rlo, rhi, CompactEngine.bit(signs, count));
                     count += (int) accepted;
                 }
@@ -92,8 +96,8 @@ final class CompactSign {
      * each row is finished with its y2_i; rows are kept as w / 2 (see {@link Context#rows}) together with
      * LSB(round(y1_0)) in {@code c.lsb}. Leaves the base nonce and b in the context; returns the next nonce.
      */
-    private static int sampleAndCommit(HaetaeParameterSet p, HaetaeSampler v, Context c, byte[] sk, int skOff,
-            int counter) {
+    private static int sampleAndCommit(
+            HaetaeParameterSet p, HaetaeSampler v, Context c, byte[] sk, int skOff, int counter) {
         int dims = p.l + p.k;
         long bound = p.b0sq * LN * LN;
         HyperballSampler.startValues(p, c.startCube, c.startThreeHalves);
@@ -182,8 +186,22 @@ final class CompactSign {
      * SignInternal, streamed: the same signature as {@link FastEngine#sign} into
      * {@code sig[sigOff..sigOff + p.sigBytes)}. Wipes the context afterwards.
      */
-    static void sign(HaetaeParameterSet p, HaetaeSampler v, Context c, byte[] sk, int skOff, byte[] msg, int mOff,
-            int mLen, byte[] context, int cOff, int cLen, byte[] rnd, int rndOff, byte[] sig, int sigOff) {
+    static void sign(
+            HaetaeParameterSet p,
+            HaetaeSampler v,
+            Context c,
+            byte[] sk,
+            int skOff,
+            byte[] msg,
+            int mOff,
+            int mLen,
+            byte[] context,
+            int cOff,
+            int cLen,
+            byte[] rnd,
+            int rndOff,
+            byte[] sig,
+            int sigOff) {
         try {
             Keccak xof = c.xof;
             xof.initShake256().absorb(sk, skOff, p.pkBytes).absorbByte(cLen);
@@ -192,8 +210,11 @@ final class CompactSign {
             }
             xof.absorb(msg, mOff, mLen).squeeze(c.mu, 0, CRHBYTES);
             int keyOff = skOff + p.skBytes - SEEDBYTES;
-            xof.initShake256().absorb(sk, keyOff, SEEDBYTES).absorb(rnd, rndOff, SEEDBYTES)
-                    .absorb(c.mu, 0, CRHBYTES).squeeze(c.seed, 0, CRHBYTES);
+            xof.initShake256()
+                    .absorb(sk, keyOff, SEEDBYTES)
+                    .absorb(rnd, rndOff, SEEDBYTES)
+                    .absorb(c.mu, 0, CRHBYTES)
+                    .squeeze(c.seed, 0, CRHBYTES);
             int counter = 0;
             while (true) {
                 counter = sampleAndCommit(p, v, c, sk, skOff, counter);
@@ -223,8 +244,8 @@ final class CompactSign {
      * into the tail of {@code sig} and writing LowBits(z1) in place. False means "reject this attempt";
      * the checks are those of the reference, only their order differs, which does not change the outcome.
      */
-    private static boolean responseAndEncode(HaetaeParameterSet p, HaetaeSampler v, Context c, byte[] sk, int skOff,
-            byte[] sig, int sigOff) {
+    private static boolean responseAndEncode(
+            HaetaeParameterSet p, HaetaeSampler v, Context c, byte[] sk, int skOff, byte[] sig, int sigOff) {
         int sign = 1 - 2 * (c.bBits & 1);
         long b1bound = p.b1sq * LN * LN;
         long b0bound = p.b0sq * LN * LN;

@@ -12,13 +12,23 @@ import dev.pqsign.haetae.CompactEngine.Context;
  * one component (column of A) at a time and h one row at a time (see {@link CompactEngine}).
  */
 final class CompactVerify {
-    private CompactVerify() {
-    }
-
+    private CompactVerify() {}
 
     /** VerifyInternal: the same verdict as {@link FastEngine#verify}; never throws on malformed signatures. */
-    static boolean verify(HaetaeParameterSet p, Context c, byte[] pk, int pkOff, byte[] msg, int mOff, int mLen,
-            byte[] context, int cOff, int cLen, byte[] sig, int sigOff, int sigLen) {
+    static boolean verify(
+            HaetaeParameterSet p,
+            Context c,
+            byte[] pk,
+            int pkOff,
+            byte[] msg,
+            int mOff,
+            int mLen,
+            byte[] context,
+            int cOff,
+            int cLen,
+            byte[] sig,
+            int sigOff,
+            int sigLen) {
         try {
             return verifyInternal(p, c, pk, pkOff, msg, mOff, mLen, context, cOff, cLen, sig, sigOff, sigLen);
         } finally {
@@ -27,8 +37,20 @@ final class CompactVerify {
         }
     }
 
-    private static boolean verifyInternal(HaetaeParameterSet p, Context c, byte[] pk, int pkOff, byte[] msg, int mOff,
-            int mLen, byte[] context, int cOff, int cLen, byte[] sig, int sigOff, int sigLen) {
+    private static boolean verifyInternal(
+            HaetaeParameterSet p,
+            Context c,
+            byte[] pk,
+            int pkOff,
+            byte[] msg,
+            int mOff,
+            int mLen,
+            byte[] context,
+            int cOff,
+            int cLen,
+            byte[] sig,
+            int sigOff,
+            int sigLen) {
         if (sigLen != p.sigBytes || cLen < 0 || cLen > 255) {
             return false;
         }

@@ -16,8 +16,7 @@ import java.util.Arrays;
  * SignInternal, VerifyInternal). All state lives in a {@link HaetaeContext}.
  */
 final class FastEngine {
-    private FastEngine() {
-    }
+    private FastEngine() {}
 
     // ---------------------------------------------------------------- key generation
 
@@ -175,8 +174,8 @@ final class FastEngine {
      * Absorbs pk || (ctxlen || ctx) || msg and squeezes {@code muLen} bytes into ctx.mu. Must follow
      * {@link #expandPublic} for the same key, whose cached pk absorb it resumes.
      */
-    private static void computeMu(HaetaeContext ctx, byte[] context, int cOff, int cLen,
-            byte[] msg, int mOff, int mLen, int muLen) {
+    private static void computeMu(
+            HaetaeContext ctx, byte[] context, int cOff, int cLen, byte[] msg, int mOff, int mLen, int muLen) {
         ctx.xof.copyFrom(ctx.pkAbsorbed).absorbByte(cLen);
         if (cLen > 0) {
             ctx.xof.absorb(context, cOff, cLen);
@@ -212,16 +211,33 @@ final class FastEngine {
      * response with its rejection test, hint, encode; a rejected attempt starts over with the next
      * nonce.
      */
-    static void sign(HaetaeContext ctx, HaetaeSampler sampler, byte[] sk, int skOff, byte[] msg, int mOff, int mLen,
-            byte[] context, int cOff, int cLen, byte[] rnd, int rndOff, byte[] sig, int sigOff) {
+    static void sign(
+            HaetaeContext ctx,
+            HaetaeSampler sampler,
+            byte[] sk,
+            int skOff,
+            byte[] msg,
+            int mOff,
+            int mLen,
+            byte[] context,
+            int cOff,
+            int cLen,
+            byte[] rnd,
+            int rndOff,
+            byte[] sig,
+            int sigOff) {
         HaetaeParameterSet p = ctx.p;
         try {
             expandPublic(ctx, sk, skOff);
             unpackSecret(ctx, sk, skOff);
             computeMu(ctx, context, cOff, cLen, msg, mOff, mLen, CRHBYTES);
             byte[] seed = ctx.seedbuf;
-            ctx.xof.initShake256().absorb(ctx.key, 0, SEEDBYTES).absorb(rnd, rndOff, SEEDBYTES)
-                    .absorb(ctx.mu, 0, CRHBYTES).squeeze(seed, 0, CRHBYTES);
+            ctx.xof
+                    .initShake256()
+                    .absorb(ctx.key, 0, SEEDBYTES)
+                    .absorb(rnd, rndOff, SEEDBYTES)
+                    .absorb(ctx.mu, 0, CRHBYTES)
+                    .squeeze(seed, 0, CRHBYTES);
             for (int[] s : ctx.s1) {
                 Ntt.forward(s);
             }
@@ -443,8 +459,19 @@ final class FastEngine {
     // ---------------------------------------------------------------- verification
 
     /** VerifyInternal. Never throws for any signature bytes. */
-    static boolean verify(HaetaeContext ctx, byte[] pk, int pkOff, byte[] msg, int mOff, int mLen,
-            byte[] context, int cOff, int cLen, byte[] sig, int sigOff, int sigLen) {
+    static boolean verify(
+            HaetaeContext ctx,
+            byte[] pk,
+            int pkOff,
+            byte[] msg,
+            int mOff,
+            int mLen,
+            byte[] context,
+            int cOff,
+            int cLen,
+            byte[] sig,
+            int sigOff,
+            int sigLen) {
         HaetaeParameterSet p = ctx.p;
         if (sigLen != p.sigBytes || cLen < 0 || cLen > 255) {
             return false;

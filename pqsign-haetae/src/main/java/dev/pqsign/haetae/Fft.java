@@ -9,6 +9,7 @@ import static dev.pqsign.haetae.HaetaeParameterSet.N;
 final class Fft {
     /** exp(-i pi j / 256) scaled by 2^16, rounded. */
     private static final int[] ROOT_RE = new int[N];
+
     private static final int[] ROOT_IM = new int[N];
 
     static {
@@ -18,8 +19,7 @@ final class Fft {
         }
     }
 
-    private Fft() {
-    }
+    private Fft() {}
 
     private static int mulrnd16(long x, long y) {
         return (int) ((x * y + (1 << 15)) >> 16);
@@ -37,6 +37,7 @@ final class Fft {
 
     /** Per-stage twiddles, contiguous so that the inner butterfly loop streams through arrays. */
     private static final int[][] STAGE_RE = new int[9][];
+
     private static final int[][] STAGE_IM = new int[9][];
 
     static {
@@ -114,8 +115,8 @@ final class Fft {
      * The reference's estimate of the squared largest singular value of the key matrix: sum over the
      * n/tau + 1 largest FFT bins of |s|^2, weighted as in the specification, rounded.
      */
-    static long skSingularValue(HaetaeParameterSet p, int[][] s1, int[][] s2, int[] re, int[] im, int[] sum,
-            int[] best) {
+    static long skSingularValue(
+            HaetaeParameterSet p, int[][] s1, int[][] s2, int[] re, int[] im, int[] sum, int[] best) {
         java.util.Arrays.fill(sum, 0);
         for (int[] poly : s1) {
             accumulate(poly, re, im, sum);

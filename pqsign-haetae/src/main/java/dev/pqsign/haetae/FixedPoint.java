@@ -28,8 +28,7 @@ final class FixedPoint {
         }
     }
 
-    private FixedPoint() {
-    }
+    private FixedPoint() {}
 
     /** High 64 bits of the unsigned 128-bit product a * b. */
     static long umulh(long a, long b) {

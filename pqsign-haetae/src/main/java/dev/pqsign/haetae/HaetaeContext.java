@@ -24,6 +24,7 @@ final class HaetaeContext {
     final int[][][] a0;
     /** Cached public key the expanded matrix belongs to (avoids re-expansion for the same key). */
     final byte[] aKey;
+
     boolean aValid;
 
     final int[][] s1;

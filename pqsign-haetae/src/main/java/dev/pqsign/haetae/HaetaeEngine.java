@@ -15,17 +15,38 @@ public enum HaetaeEngine {
         }
 
         @Override
-        void sign(HaetaeParameterSet p, HaetaeSampler sampler, byte[] sk, byte[] msg, int mOff, int mLen,
-                byte[] ctx, int cOff, int cLen, byte[] rnd, byte[] sig, int sigOff) {
-            FastEngine.sign(HaetaeContext.forThread(p), sampler, sk, 0, msg, mOff, mLen, ctx, cOff, cLen, rnd, 0,
-                    sig, sigOff);
+        void sign(
+                HaetaeParameterSet p,
+                HaetaeSampler sampler,
+                byte[] sk,
+                byte[] msg,
+                int mOff,
+                int mLen,
+                byte[] ctx,
+                int cOff,
+                int cLen,
+                byte[] rnd,
+                byte[] sig,
+                int sigOff) {
+            FastEngine.sign(
+                    HaetaeContext.forThread(p), sampler, sk, 0, msg, mOff, mLen, ctx, cOff, cLen, rnd, 0, sig, sigOff);
         }
 
         @Override
-        boolean verify(HaetaeParameterSet p, byte[] pk, byte[] msg, int mOff, int mLen, byte[] ctx, int cOff,
-                int cLen, byte[] sig, int sOff, int sLen) {
-            return FastEngine.verify(HaetaeContext.forThread(p), pk, 0, msg, mOff, mLen, ctx, cOff, cLen, sig, sOff,
-                    sLen);
+        boolean verify(
+                HaetaeParameterSet p,
+                byte[] pk,
+                byte[] msg,
+                int mOff,
+                int mLen,
+                byte[] ctx,
+                int cOff,
+                int cLen,
+                byte[] sig,
+                int sOff,
+                int sLen) {
+            return FastEngine.verify(
+                    HaetaeContext.forThread(p), pk, 0, msg, mOff, mLen, ctx, cOff, cLen, sig, sOff, sLen);
         }
     },
 
@@ -45,23 +66,71 @@ public enum HaetaeEngine {
         }
 
         @Override
-        void sign(HaetaeParameterSet p, HaetaeSampler sampler, byte[] sk, byte[] msg, int mOff, int mLen,
-                byte[] ctx, int cOff, int cLen, byte[] rnd, byte[] sig, int sigOff) {
-            CompactSign.sign(p, sampler, CompactEngine.forThread(CompactEngine.Op.SIGN), sk, 0, msg, mOff, mLen,
-                    ctx, cOff, cLen, rnd, 0, sig, sigOff);
+        void sign(
+                HaetaeParameterSet p,
+                HaetaeSampler sampler,
+                byte[] sk,
+                byte[] msg,
+                int mOff,
+                int mLen,
+                byte[] ctx,
+                int cOff,
+                int cLen,
+                byte[] rnd,
+                byte[] sig,
+                int sigOff) {
+            CompactSign.sign(
+                    p,
+                    sampler,
+                    CompactEngine.forThread(CompactEngine.Op.SIGN),
+                    sk,
+                    0,
+                    msg,
+                    mOff,
+                    mLen,
+                    ctx,
+                    cOff,
+                    cLen,
+                    rnd,
+                    0,
+                    sig,
+                    sigOff);
         }
 
         @Override
-        boolean verify(HaetaeParameterSet p, byte[] pk, byte[] msg, int mOff, int mLen, byte[] ctx, int cOff,
-                int cLen, byte[] sig, int sOff, int sLen) {
-            return CompactVerify.verify(p, CompactEngine.forThread(CompactEngine.Op.VERIFY), pk, 0, msg, mOff,
-                    mLen, ctx, cOff, cLen, sig, sOff, sLen);
+        boolean verify(
+                HaetaeParameterSet p,
+                byte[] pk,
+                byte[] msg,
+                int mOff,
+                int mLen,
+                byte[] ctx,
+                int cOff,
+                int cLen,
+                byte[] sig,
+                int sOff,
+                int sLen) {
+            return CompactVerify.verify(
+                    p,
+                    CompactEngine.forThread(CompactEngine.Op.VERIFY),
+                    pk,
+                    0,
+                    msg,
+                    mOff,
+                    mLen,
+                    ctx,
+                    cOff,
+                    cLen,
+                    sig,
+                    sOff,
+                    sLen);
         }
     };
 
     static {
         // the engines' live work areas, for measurement tools only (an internal package)
-        HaetaeWorkingSet.install((engine, set, operation) -> engine == FAST ? HaetaeContext.forThread(set)
+        HaetaeWorkingSet.install((engine, set, operation) -> engine == FAST
+                ? HaetaeContext.forThread(set)
                 : CompactEngine.forThread(CompactEngine.Op.valueOf(operation.name())));
     }
 
@@ -87,9 +156,30 @@ public enum HaetaeEngine {
 
     abstract void keyPair(HaetaeParameterSet p, byte[] seed, byte[] pk, byte[] sk);
 
-    abstract void sign(HaetaeParameterSet p, HaetaeSampler sampler, byte[] sk, byte[] msg, int mOff, int mLen,
-            byte[] ctx, int cOff, int cLen, byte[] rnd, byte[] sig, int sigOff);
+    abstract void sign(
+            HaetaeParameterSet p,
+            HaetaeSampler sampler,
+            byte[] sk,
+            byte[] msg,
+            int mOff,
+            int mLen,
+            byte[] ctx,
+            int cOff,
+            int cLen,
+            byte[] rnd,
+            byte[] sig,
+            int sigOff);
 
-    abstract boolean verify(HaetaeParameterSet p, byte[] pk, byte[] msg, int mOff, int mLen, byte[] ctx, int cOff,
-            int cLen, byte[] sig, int sOff, int sLen);
+    abstract boolean verify(
+            HaetaeParameterSet p,
+            byte[] pk,
+            byte[] msg,
+            int mOff,
+            int mLen,
+            byte[] ctx,
+            int cOff,
+            int cLen,
+            byte[] sig,
+            int sOff,
+            int sLen);
 }

@@ -1,7 +1,6 @@
 package dev.pqsign.haetae;
 
 import dev.pqsign.core.Secrets;
-
 import java.security.SecureRandom;
 import java.util.Objects;
 
@@ -14,8 +13,7 @@ public final class HaetaeKeyPairGenerator {
     /** Length of the key generation seed. */
     public static final int SEED_BYTES = HaetaeParameterSet.SEEDBYTES;
 
-    private HaetaeKeyPairGenerator() {
-    }
+    private HaetaeKeyPairGenerator() {}
 
     /** A fresh key pair from 32 bytes of {@code random}. */
     public static HaetaeKeyPair generate(HaetaeParameterSet params, SecureRandom random) {
@@ -42,8 +40,8 @@ public final class HaetaeKeyPairGenerator {
     public static HaetaeKeyPair fromSeed(HaetaeParameterSet params, byte[] seed, HaetaeEngine engine) {
         Objects.requireNonNull(params, "params");
         if (seed.length != SEED_BYTES) {
-            throw new IllegalArgumentException("HAETAE key generation seed must be " + SEED_BYTES
-                    + " bytes, got " + seed.length);
+            throw new IllegalArgumentException(
+                    "HAETAE key generation seed must be " + SEED_BYTES + " bytes, got " + seed.length);
         }
         byte[] pk = new byte[params.pkBytes];
         byte[] sk = new byte[params.skBytes];

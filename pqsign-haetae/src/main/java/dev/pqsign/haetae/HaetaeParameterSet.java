@@ -12,14 +12,71 @@ import dev.pqsign.core.ParameterSet;
  */
 public enum HaetaeParameterSet implements ParameterSet {
     /** HAETAE-2 (NIST level 2): k = 2, l = 4. */
-    HAETAE_2("HAETAE-2", "haetae_mode2", "1.3.6.1.4.1.22554.2.18.1", 2, 4, 58,
-            9846.02, 9838.98, 12777.52, 48.858, 39.191835884530846, 1474, 132, 7, 512, 9, 13, 239, 13, 6),
+    HAETAE_2(
+            "HAETAE-2",
+            "haetae_mode2",
+            "1.3.6.1.4.1.22554.2.18.1",
+            2,
+            4,
+            58,
+            9846.02,
+            9838.98,
+            12777.52,
+            48.858,
+            39.191835884530846,
+            1474,
+            132,
+            7,
+            512,
+            9,
+            13,
+            239,
+            13,
+            6),
     /** HAETAE-3 (NIST level 3): k = 3, l = 6. */
-    HAETAE_3("HAETAE-3", "haetae_mode3", "1.3.6.1.4.1.22554.2.18.2", 3, 6, 80,
-            18314.98, 18307.70, 21906.65, 57.707, 48.0, 2349, 376, 127, 512, 9, 17, 235, 17, 8),
+    HAETAE_3(
+            "HAETAE-3",
+            "haetae_mode3",
+            "1.3.6.1.4.1.22554.2.18.2",
+            3,
+            6,
+            80,
+            18314.98,
+            18307.70,
+            21906.65,
+            57.707,
+            48.0,
+            2349,
+            376,
+            127,
+            512,
+            9,
+            17,
+            235,
+            17,
+            8),
     /** HAETAE-5 (NIST level 5): k = 4, l = 7; the public key holds NTT(-2b) directly. */
-    HAETAE_5("HAETAE-5", "haetae_mode5", "1.3.6.1.4.1.22554.2.18.3", 4, 7, 128,
-            22343.66, 22334.95, 24441.49, 55.13, 53.0659966456864, 2948, 501, 358, 256, 8, 33, 471, 19, 9);
+    HAETAE_5(
+            "HAETAE-5",
+            "haetae_mode5",
+            "1.3.6.1.4.1.22554.2.18.3",
+            4,
+            7,
+            128,
+            22343.66,
+            22334.95,
+            24441.49,
+            55.13,
+            53.0659966456864,
+            2948,
+            501,
+            358,
+            256,
+            8,
+            33,
+            471,
+            19,
+            9);
 
     static final int N = 256;
     static final int Q = 64513;
@@ -28,6 +85,7 @@ public enum HaetaeParameterSet implements ParameterSet {
     static final int CRHBYTES = 64;
     /** Fixed-point scale of the hyperball samples: 2^13. */
     static final int LN = 8192;
+
     static final int LNBITS = 13;
     static final int POLYETA_PACKEDBYTES = 64;
     static final int POLYC_PACKEDBYTES = 32;
@@ -54,6 +112,7 @@ public enum HaetaeParameterSet implements ParameterSet {
     final int logAlphaHint;
     /** (2q - 2) / alpha_h: the modulus of the hint symbols. */
     final int hintModulus;
+
     final int polyQPackedBytes;
     final int poly2EtaPackedBytes;
     final int pkBytes;
@@ -64,9 +123,27 @@ public enum HaetaeParameterSet implements ParameterSet {
     final int mHbZ1;
     final int offsetHbZ1;
 
-    HaetaeParameterSet(String displayName, String katName, String oid, int k, int l, int tau,
-            double b0, double b1, double b2, double gamma, double sqnm, int sigBytes, int baseEncHbZ1,
-            int baseEncH, int alphaHint, int logAlphaHint, int mH, int offsetH, int mHbZ1, int offsetHbZ1) {
+    HaetaeParameterSet(
+            String displayName,
+            String katName,
+            String oid,
+            int k,
+            int l,
+            int tau,
+            double b0,
+            double b1,
+            double b2,
+            double gamma,
+            double sqnm,
+            int sigBytes,
+            int baseEncHbZ1,
+            int baseEncH,
+            int alphaHint,
+            int logAlphaHint,
+            int mH,
+            int offsetH,
+            int mHbZ1,
+            int offsetHbZ1) {
         this.displayName = displayName;
         this.katName = katName;
         this.oid = oid;
@@ -170,13 +247,15 @@ public enum HaetaeParameterSet implements ParameterSet {
     public static HaetaeParameterSet fromName(String name) {
         String s = name.trim();
         for (HaetaeParameterSet p : values()) {
-            if (p.displayName.equalsIgnoreCase(s) || p.name().equalsIgnoreCase(s)
-                    || p.katName.equalsIgnoreCase(s) || p.oid.equals(s)) {
+            if (p.displayName.equalsIgnoreCase(s)
+                    || p.name().equalsIgnoreCase(s)
+                    || p.katName.equalsIgnoreCase(s)
+                    || p.oid.equals(s)) {
                 return p;
             }
         }
-        throw new IllegalArgumentException("unknown HAETAE parameter set '" + name
-                + "'; expected one of HAETAE-2, HAETAE-3, HAETAE-5");
+        throw new IllegalArgumentException(
+                "unknown HAETAE parameter set '" + name + "'; expected one of HAETAE-2, HAETAE-3, HAETAE-5");
     }
 
     /** The set whose public keys are {@code length} bytes long, or {@code null}. */

@@ -5,7 +5,6 @@ import static dev.pqsign.haetae.HaetaeParameterSet.POLYETA_PACKEDBYTES;
 
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
-
 import java.util.Arrays;
 import javax.security.auth.Destroyable;
 
@@ -35,16 +34,16 @@ public final class HaetaePrivateKey implements Destroyable {
      */
     public static HaetaePrivateKey fromEncoded(HaetaeParameterSet params, byte[] encoded) {
         if (encoded.length != params.skBytes) {
-            throw new KeyFormatException(params.setName() + " private key must be " + params.skBytes
-                    + " bytes, got " + encoded.length);
+            throw new KeyFormatException(
+                    params.setName() + " private key must be " + params.skBytes + " bytes, got " + encoded.length);
         }
         HaetaePublicKey.check(params, encoded, 0);
         int o = params.pkBytes;
         for (int i = 0; i < params.m * POLYETA_PACKEDBYTES * 4; i++) {
             int v = (encoded[o + i / 4] >>> (2 * (i % 4))) & 3;
             if (v == 3) {
-                throw new KeyFormatException(params.setName() + " private key: s1 coefficient " + i
-                        + " is out of range");
+                throw new KeyFormatException(
+                        params.setName() + " private key: s1 coefficient " + i + " is out of range");
             }
         }
         o += params.m * POLYETA_PACKEDBYTES;
@@ -52,12 +51,15 @@ public final class HaetaePrivateKey implements Destroyable {
         int limit = params.roundedKey() ? 4 : 2;
         for (int i = 0; i < params.k * N; i++) {
             int bit = i * perPolyBits;
-            int v = ((encoded[o + bit / 8] & 0xff) | (bit / 8 + 1 < params.k * params.poly2EtaPackedBytes
-                    ? (encoded[o + bit / 8 + 1] & 0xff) << 8 : 0)) >>> (bit % 8);
+            int v = ((encoded[o + bit / 8] & 0xff)
+                            | (bit / 8 + 1 < params.k * params.poly2EtaPackedBytes
+                                    ? (encoded[o + bit / 8 + 1] & 0xff) << 8
+                                    : 0))
+                    >>> (bit % 8);
             v &= (1 << perPolyBits) - 1;
             if (v > limit) {
-                throw new KeyFormatException(params.setName() + " private key: s2 coefficient " + i
-                        + " is out of range");
+                throw new KeyFormatException(
+                        params.setName() + " private key: s2 coefficient " + i + " is out of range");
             }
         }
         return new HaetaePrivateKey(params, encoded.clone());

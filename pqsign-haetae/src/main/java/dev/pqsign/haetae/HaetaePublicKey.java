@@ -2,7 +2,6 @@ package dev.pqsign.haetae;
 
 import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
-
 import java.util.Arrays;
 
 /**
@@ -26,8 +25,8 @@ public final class HaetaePublicKey {
      */
     public static HaetaePublicKey fromEncoded(HaetaeParameterSet params, byte[] encoded) {
         if (encoded.length != params.pkBytes) {
-            throw new KeyFormatException(params.setName() + " public key must be " + params.pkBytes
-                    + " bytes, got " + encoded.length);
+            throw new KeyFormatException(
+                    params.setName() + " public key must be " + params.pkBytes + " bytes, got " + encoded.length);
         }
         byte[] copy = encoded.clone();
         check(params, copy, 0);
@@ -38,8 +37,8 @@ public final class HaetaePublicKey {
     public static HaetaePublicKey fromEncoded(byte[] encoded) {
         HaetaeParameterSet p = HaetaeParameterSet.byPublicKeyLength(encoded.length);
         if (p == null) {
-            throw new KeyFormatException("no HAETAE parameter set has " + encoded.length
-                    + "-byte public keys (expected 992, 1472 or 2080)");
+            throw new KeyFormatException(
+                    "no HAETAE parameter set has " + encoded.length + "-byte public keys (expected 992, 1472 or 2080)");
         }
         return fromEncoded(p, encoded);
     }
@@ -78,7 +77,8 @@ public final class HaetaePublicKey {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof HaetaePublicKey && ((HaetaePublicKey) o).params == params
+        return o instanceof HaetaePublicKey
+                && ((HaetaePublicKey) o).params == params
                 && Arrays.equals(((HaetaePublicKey) o).encoded, encoded);
     }
 

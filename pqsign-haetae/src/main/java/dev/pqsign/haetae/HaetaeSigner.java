@@ -1,7 +1,6 @@
 package dev.pqsign.haetae;
 
 import dev.pqsign.core.Signer;
-
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Objects;
@@ -18,7 +17,8 @@ public final class HaetaeSigner implements Signer {
     public static final int MAX_CONTEXT_BYTES = 255;
 
     private static final byte[] EMPTY = new byte[0];
-    private static final ThreadLocal<byte[]> RND = ThreadLocal.withInitial(() -> new byte[HaetaeParameterSet.SEEDBYTES]);
+    private static final ThreadLocal<byte[]> RND =
+            ThreadLocal.withInitial(() -> new byte[HaetaeParameterSet.SEEDBYTES]);
 
     private final HaetaePrivateKey key;
     private final byte[] context;
@@ -37,8 +37,8 @@ public final class HaetaeSigner implements Signer {
      * @param context default context string (at most 255 bytes), copied
      * @throws IllegalArgumentException if the context is longer than 255 bytes
      */
-    public HaetaeSigner(HaetaePrivateKey key, byte[] context, HaetaeSampler sampler, HaetaeEngine engine,
-            SecureRandom random) {
+    public HaetaeSigner(
+            HaetaePrivateKey key, byte[] context, HaetaeSampler sampler, HaetaeEngine engine, SecureRandom random) {
         this.key = Objects.requireNonNull(key, "key");
         this.context = checkContext(context).clone();
         this.sampler = Objects.requireNonNull(sampler, "sampler");

@@ -1,7 +1,6 @@
 package dev.pqsign.haetae;
 
 import dev.pqsign.core.Verifier;
-
 import java.util.Objects;
 
 /**

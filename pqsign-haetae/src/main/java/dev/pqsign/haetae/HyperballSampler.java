@@ -22,8 +22,7 @@ final class HyperballSampler {
         65508, 65514, 65519, 65523, 65527, 65529, 65531, 65533, 65534,
     };
 
-    private HyperballSampler() {
-    }
+    private HyperballSampler() {}
 
     /** Slots per polynomial in {@code Work.samples}: n, plus one for the 257th draw of y1_0 and y1_1. */
     static final int SAMPLE_STRIDE = N + 1;
@@ -57,6 +56,7 @@ final class HyperballSampler {
          * stream's read position, end of data and accepted-draw count.
          */
         final int lanes;
+
         final long[] vstate;
         final byte[] vbuf;
         final int[] vpos;
@@ -64,6 +64,7 @@ final class HyperballSampler {
         final int[] vcount;
         /** Vector v1.1.2 draws per batch ({@link VectorDraws}), or 0; results of one batch. */
         final int drawLanes;
+
         final long[] vdraws;
 
         Work(HaetaeParameterSet p) {
@@ -128,7 +129,13 @@ final class HyperballSampler {
      * (rounding), as the reference does; shared by the fast and the compact engine so both compute
      * bit for bit the same value.
      */
-    static void radius(HaetaeParameterSet p, Fp sqsum, Fp invsqrt, Fp radius, Fp startCube, Fp startThreeHalves,
+    static void radius(
+            HaetaeParameterSet p,
+            Fp sqsum,
+            Fp invsqrt,
+            Fp radius,
+            Fp startCube,
+            Fp startThreeHalves,
             FixedPoint.Scratch scratch) {
         Fp s = sqsum;
         s.lo += 1;
@@ -146,8 +153,15 @@ final class HyperballSampler {
      * Samples y = (y1, y2) from the hyperball. Writes y1 (l polynomials) and y2 (k polynomials) in
      * fixed point, sets {@code w.b}, and returns the next nonce.
      */
-    static int sample(HaetaeParameterSet p, HaetaeSampler version, Keccak xof, Work w, byte[] seed,
-            int nonce, int[][] y1, int[][] y2) {
+    static int sample(
+            HaetaeParameterSet p,
+            HaetaeSampler version,
+            Keccak xof,
+            Work w,
+            byte[] seed,
+            int nonce,
+            int[][] y1,
+            int[][] y2) {
         int ni = nonce;
         long bound = p.b0sq * LN * LN;
         int dims = p.l + p.k;
@@ -207,8 +221,7 @@ final class HyperballSampler {
      * len/8 sign bytes first, then fixed-size draws. With len = 257 the last accepted sample only
      * contributes to the norm (the two extra hyperball dimensions).
      */
-    static void gaussPoly(HaetaeSampler version, Keccak xof, Work w, byte[] seed, int nonce,
-            int poly, int len) {
+    static void gaussPoly(HaetaeSampler version, Keccak xof, Work w, byte[] seed, int nonce, int poly, int len) {
         xof.initShake256().absorb(seed, 0, HaetaeParameterSet.CRHBYTES).absorbU16(nonce & 0xffff);
         xof.squeeze(w.signs, poly * (N / 8), len / 8);
         int base = poly * SAMPLE_STRIDE;
@@ -313,7 +326,8 @@ final class HyperballSampler {
                 int count = w.vcount[j];
                 int base = poly * SAMPLE_STRIDE;
                 while (count < len && pos + drawBytes <= end) {
-                    if (dw > 0 && pos + dw * drawBytes <= end
+                    if (dw > 0
+                            && pos + dw * drawBytes <= end
                             && (v120 ? VectorDraws.drawV120(buf, pos, vd) : VectorDraws.drawV112(buf, pos, vd))) {
                         // consume the batch draw by draw, up to the len-th acceptance
                         for (int t = 0; t < dw && count < len; t++) {
@@ -350,8 +364,8 @@ final class HyperballSampler {
         }
     }
 
-    private static final java.lang.invoke.VarHandle LE64 = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final java.lang.invoke.VarHandle LE64 =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
     /**
      * The v1.1.2 CDT in SWAR form: three 21-bit fields per long, field f of word w holding
@@ -360,6 +374,7 @@ final class HyperballSampler {
      * fields never borrow from each other and bit 16 of a field is set exactly when c &lt; rand16.
      */
     static final long[] CDT16_SWAR = new long[(CDT16.length + 2) / 3];
+
     private static final long SWAR_ONES = 1L | 1L << 21 | 1L << 42;
     static final long SWAR_BIT16 = SWAR_ONES << 16;
 

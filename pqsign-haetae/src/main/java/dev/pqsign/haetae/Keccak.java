@@ -36,6 +36,7 @@ final class Keccak {
     private int rate;
     /** Absorb: bytes buffered in {@code block}. Squeeze: next unread byte of {@code block}. */
     private int pos;
+
     private boolean squeezing;
 
     /** Starts a fresh SHAKE128 instance. */
@@ -308,16 +309,56 @@ final class Keccak {
             long eso = b3 ^ (~b4 & b0);
             long esu = b4 ^ (~b0 & b1);
 
-            aba = eba; abe = ebe; abi = ebi; abo = ebo; abu = ebu;
-            aga = ega; age = ege; agi = egi; ago = ego; agu = egu;
-            aka = eka; ake = eke; aki = eki; ako = eko; aku = eku;
-            ama = ema; ame = eme; ami = emi; amo = emo; amu = emu;
-            asa = esa; ase = ese; asi = esi; aso = eso; asu = esu;
+            aba = eba;
+            abe = ebe;
+            abi = ebi;
+            abo = ebo;
+            abu = ebu;
+            aga = ega;
+            age = ege;
+            agi = egi;
+            ago = ego;
+            agu = egu;
+            aka = eka;
+            ake = eke;
+            aki = eki;
+            ako = eko;
+            aku = eku;
+            ama = ema;
+            ame = eme;
+            ami = emi;
+            amo = emo;
+            amu = emu;
+            asa = esa;
+            ase = ese;
+            asi = esi;
+            aso = eso;
+            asu = esu;
         }
-        s[0] = aba; s[1] = abe; s[2] = abi; s[3] = abo; s[4] = abu;
-        s[5] = aga; s[6] = age; s[7] = agi; s[8] = ago; s[9] = agu;
-        s[10] = aka; s[11] = ake; s[12] = aki; s[13] = ako; s[14] = aku;
-        s[15] = ama; s[16] = ame; s[17] = ami; s[18] = amo; s[19] = amu;
-        s[20] = asa; s[21] = ase; s[22] = asi; s[23] = aso; s[24] = asu;
+        s[0] = aba;
+        s[1] = abe;
+        s[2] = abi;
+        s[3] = abo;
+        s[4] = abu;
+        s[5] = aga;
+        s[6] = age;
+        s[7] = agi;
+        s[8] = ago;
+        s[9] = agu;
+        s[10] = aka;
+        s[11] = ake;
+        s[12] = aki;
+        s[13] = ako;
+        s[14] = aku;
+        s[15] = ama;
+        s[16] = ame;
+        s[17] = ami;
+        s[18] = amo;
+        s[19] = amu;
+        s[20] = asa;
+        s[21] = ase;
+        s[22] = asi;
+        s[23] = aso;
+        s[24] = asu;
     }
 }

@@ -26,8 +26,7 @@ final class Ntt {
         INV_SCALE = (int) (f > Q / 2 ? f - Q : f);
     }
 
-    private Ntt() {
-    }
+    private Ntt() {}
 
     private static long powMod(long b, int e) {
         long r = 1;

@@ -10,8 +10,7 @@ import static dev.pqsign.haetae.HaetaeParameterSet.POLY_HIGHBITS_PACKEDBYTES;
  * stream a polynomial through its fused loops without a buffer for it.
  */
 final class Packing {
-    private Packing() {
-    }
+    private Packing() {}
 
     /** b (15-bit coefficients, modes 2/3) or NTT(-2b) (16-bit, mode 5). */
     static void packPolyQ(byte[] r, int off, int[] a, boolean fifteenBit) {

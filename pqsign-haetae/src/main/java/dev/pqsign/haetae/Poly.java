@@ -7,8 +7,7 @@ import static dev.pqsign.haetae.HaetaeParameterSet.SEEDBYTES;
 
 /** Operations on single polynomials (int[256]): expansion from seeds, decompositions, the challenge. */
 final class Poly {
-    private Poly() {
-    }
+    private Poly() {}
 
     /** Uniform polynomial mod q from SHAKE128(seed || nonce): rejection on 16-bit little-endian words. */
     static void uniform(int[] a, Keccak xof, byte[] seed, int seedOff, int nonce) {

@@ -51,23 +51,30 @@ final class Rans {
     static final Table HB_Z1_2 = new Table(1, 1, 1, 5, 58, 246, 398, 247, 59, 5, 1, 1, 1);
     static final Table H_3 = new Table(266, 213, 113, 40, 9, 1, 1, 1, 1, 1, 1, 1, 1, 9, 40, 113, 213);
     static final Table HB_Z1_3 = new Table(1, 1, 1, 1, 8, 37, 112, 216, 269, 216, 112, 38, 8, 1, 1, 1, 1);
-    static final Table H_5 = new Table(122, 117, 102, 81, 59, 39, 23, 13, 6, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-            1, 1, 1, 1, 1, 3, 6, 13, 24, 39, 59, 81, 102, 118);
+    static final Table H_5 = new Table(
+            122, 117, 102, 81, 59, 39, 23, 13, 6, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 6, 13, 24, 39, 59, 81,
+            102, 118);
     static final Table HB_Z1_5 = new Table(1, 1, 1, 1, 2, 13, 48, 118, 204, 245, 204, 118, 48, 14, 2, 1, 1, 1, 1);
 
     static Table hTable(HaetaeParameterSet p) {
         switch (p) {
-            case HAETAE_2: return H_2;
-            case HAETAE_3: return H_3;
-            default: return H_5;
+            case HAETAE_2:
+                return H_2;
+            case HAETAE_3:
+                return H_3;
+            default:
+                return H_5;
         }
     }
 
     static Table hbZ1Table(HaetaeParameterSet p) {
         switch (p) {
-            case HAETAE_2: return HB_Z1_2;
-            case HAETAE_3: return HB_Z1_3;
-            default: return HB_Z1_5;
+            case HAETAE_2:
+                return HB_Z1_2;
+            case HAETAE_3:
+                return HB_Z1_3;
+            default:
+                return HB_Z1_5;
         }
     }
 
@@ -134,7 +141,9 @@ final class Rans {
             if (len < 4) {
                 return false;
             }
-            long v = (buf[off] & 0xffL) | (buf[off + 1] & 0xffL) << 8 | (buf[off + 2] & 0xffL) << 16
+            long v = (buf[off] & 0xffL)
+                    | (buf[off + 1] & 0xffL) << 8
+                    | (buf[off + 2] & 0xffL) << 16
                     | (buf[off + 3] & 0xffL) << 24;
             if (v < L || v >= (L << 8)) {
                 return false;
@@ -168,6 +177,5 @@ final class Rans {
         }
     }
 
-    private Rans() {
-    }
+    private Rans() {}
 }

@@ -16,8 +16,7 @@ final class Reduce {
     /** floor(2^32 / 2q). */
     private static final long DQREC = 33287;
 
-    private Reduce() {
-    }
+    private Reduce() {}
 
     /** For |a| &lt;= q * 2^31 returns r = a * 2^-32 mod q with -q &lt; r &lt; q. */
     static int montgomery(long a) {

@@ -13,7 +13,6 @@ import static jdk.incubator.vector.VectorOperators.XOR;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -35,8 +34,7 @@ final class VectorDraws {
     private static final long MASK48 = FixedPoint.MASK48;
     private static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private VectorDraws() {
-    }
+    private VectorDraws() {}
 
     /**
      * Evaluates the draws at {@code rand[o + 17 t]}, t &lt; W (bytes up to {@code o + 17 W} are read).
@@ -109,9 +107,14 @@ final class VectorDraws {
         long[] tableLow = Cdt83.LOW41_PADDED;
         LongVector x = LongVector.zero(S);
         for (int i = 0; i < tableTop2.length; i++) {
-            LongVector borrow = LongVector.broadcast(S, tableLow[i]).lanewise(SUB, low).lanewise(LSHR, 63);
-            x = x.lanewise(ADD, LongVector.broadcast(S, tableTop2[i]).lanewise(SUB, top2).lanewise(SUB, borrow)
-                    .lanewise(LSHR, 63));
+            LongVector borrow =
+                    LongVector.broadcast(S, tableLow[i]).lanewise(SUB, low).lanewise(LSHR, 63);
+            x = x.lanewise(
+                    ADD,
+                    LongVector.broadcast(S, tableTop2[i])
+                            .lanewise(SUB, top2)
+                            .lanewise(SUB, borrow)
+                            .lanewise(LSHR, 63));
         }
         x.intoArray(out, 0);
     }
@@ -134,14 +137,19 @@ final class VectorDraws {
         for (int i = 0; i < table.length; i++) {
             acc = acc.lanewise(ADD, rr.lanewise(SUB, table[i]).lanewise(AND, bit16));
         }
-        LongVector x = acc.lanewise(LSHR, 16).lanewise(AND, 0x1fL)
+        LongVector x = acc.lanewise(LSHR, 16)
+                .lanewise(AND, 0x1fL)
                 .lanewise(ADD, acc.lanewise(LSHR, 37).lanewise(AND, 0x1fL))
                 .lanewise(ADD, acc.lanewise(LSHR, 58));
 
         LongVector ylo = w1.lanewise(AND, MASK48);
-        LongVector yhi = w1.lanewise(LSHR, 48).lanewise(OR, b16.lanewise(LSHL, 16)).lanewise(OR, x.lanewise(LSHL, 24));
+        LongVector yhi =
+                w1.lanewise(LSHR, 48).lanewise(OR, b16.lanewise(LSHL, 16)).lanewise(OR, x.lanewise(LSHL, 24));
         // roundV112
-        LongVector r = ylo.lanewise(LSHR, 15).lanewise(XOR, yhi.lanewise(LSHL, 33)).lanewise(ADD, 1L).lanewise(LSHR, 1);
+        LongVector r = ylo.lanewise(LSHR, 15)
+                .lanewise(XOR, yhi.lanewise(LSHL, 33))
+                .lanewise(ADD, 1L)
+                .lanewise(LSHR, 1);
         r.intoArray(out, 0);
         w0.lanewise(LSHR, 16).intoArray(out, W); // randRej
         ylo.intoArray(out, 2 * W);
@@ -161,11 +169,18 @@ final class VectorDraws {
         LongVector a = ylo.lanewise(LSHR, 24);
         LongVector b = ylo.lanewise(AND, M24);
         // floor(ylo^2 / 2^48) = a^2 + floor((2ab + floor(b^2 / 2^24)) / 2^24)
-        LongVector s0 = a.lanewise(MUL, a).lanewise(ADD,
-                a.lanewise(MUL, b).lanewise(LSHL, 1).lanewise(ADD, b.lanewise(MUL, b).lanewise(LSHR, 24)).lanewise(LSHR, 24));
+        LongVector s0 = a.lanewise(MUL, a)
+                .lanewise(
+                        ADD,
+                        a.lanewise(MUL, b)
+                                .lanewise(LSHL, 1)
+                                .lanewise(ADD, b.lanewise(MUL, b).lanewise(LSHR, 24))
+                                .lanewise(LSHR, 24));
         // P = ylo yhi < 2^79: P mod 2^48 from the wrapping product, floor(P / 2^48) from the limbs
         s0 = s0.lanewise(ADD, ylo.lanewise(MUL, yhi).lanewise(AND, MASK48).lanewise(LSHL, 1));
-        LongVector s1 = a.lanewise(MUL, yhi).lanewise(ADD, b.lanewise(MUL, yhi).lanewise(LSHR, 24)).lanewise(LSHR, 24)
+        LongVector s1 = a.lanewise(MUL, yhi)
+                .lanewise(ADD, b.lanewise(MUL, yhi).lanewise(LSHR, 24))
+                .lanewise(LSHR, 24)
                 .lanewise(LSHL, 1);
         s0 = s0.lanewise(LSHR, 28);
         s0 = s0.lanewise(ADD, s1.lanewise(LSHL, 20).lanewise(AND, MASK48));
@@ -176,8 +191,11 @@ final class VectorDraws {
         s1 = s1.lanewise(ADD, s0.lanewise(LSHR, 48));
         s0 = s0.lanewise(AND, MASK48);
 
-        LongVector expIn = s1.lanewise(SUB, x.lanewise(MUL, x).lanewise(LSHL, 20)).lanewise(LSHL, 20)
-                .lanewise(OR, s0.lanewise(LSHR, 28)).lanewise(ADD, 1L).lanewise(LSHR, 1);
+        LongVector expIn = s1.lanewise(SUB, x.lanewise(MUL, x).lanewise(LSHL, 20))
+                .lanewise(LSHL, 20)
+                .lanewise(OR, s0.lanewise(LSHR, 28))
+                .lanewise(ADD, 1L)
+                .lanewise(LSHR, 1);
         s0.intoArray(out, 2 * W);
         s1.intoArray(out, 3 * W);
         expIn.intoArray(out, 4 * W);
@@ -192,10 +210,20 @@ final class VectorDraws {
         -0x0000B6C6340925AEL, 0x0000B4BD4DF85227L, -0x0000887F727491E2L, 0x0000AAAA643C7E8DL,
         -0x0000AAAAA98179E6L, 0x0000FFFFFFFB2E7AL, -0x0000FFFFFFFFF85FL, 0x0000FFFFFFFFFFFCL,
     };
+
     private static final int[] SHIFT112 = {0, 3, 3, 2, 2, 1, 1, 0};
     private static final long[] EXP120 = {
-        55868746L, -743564434L, 6953427278L, -55833338892L, 390932311155L, -2345623661771L,
-        11728123872951L, -46912496106200L, 140737488354861L, -281474976710650L, 281474976710657L,
+        55868746L,
+        -743564434L,
+        6953427278L,
+        -55833338892L,
+        390932311155L,
+        -2345623661771L,
+        11728123872951L,
+        -46912496106200L,
+        140737488354861L,
+        -281474976710650L,
+        281474976710657L,
     };
     private static final int[] SHIFT120 = new int[EXP120.length];
 
@@ -218,8 +246,17 @@ final class VectorDraws {
             bad = bad.lanewise(OR, e.lanewise(ADD, 1L << 48).lanewise(LSHR, 49));
             LongVector ah = e.lanewise(ASHR, 24);
             LongVector al = e.lanewise(AND, M24);
-            LongVector m = ah.lanewise(MUL, bh).lanewise(ADD, ah.lanewise(MUL, bl).lanewise(ADD, al.lanewise(MUL, bh))
-                    .lanewise(ADD, al.lanewise(MUL, bl).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(ASHR, 24));
+            LongVector m = ah.lanewise(MUL, bh)
+                    .lanewise(
+                            ADD,
+                            ah.lanewise(MUL, bl)
+                                    .lanewise(ADD, al.lanewise(MUL, bh))
+                                    .lanewise(
+                                            ADD,
+                                            al.lanewise(MUL, bl)
+                                                    .lanewise(LSHR, 24)
+                                                    .lanewise(ADD, 1L << 23))
+                                    .lanewise(ASHR, 24));
             int shift = shifts[k];
             long round = shift == 0 ? 0 : 1L << (shift - 1);
             e = m.lanewise(ADD, round).lanewise(ASHR, shift).lanewise(ADD, coefficients[k]);
@@ -229,7 +266,9 @@ final class VectorDraws {
         }
         LongVector r = LongVector.fromArray(S, out, 0);
         LongVector randRej = LongVector.fromArray(S, out, W);
-        LongVector below = randRej.lanewise(XOR, randRej.lanewise(AND, 1L)).lanewise(SUB, e).lanewise(ASHR, 63);
+        LongVector below = randRej.lanewise(XOR, randRej.lanewise(AND, 1L))
+                .lanewise(SUB, e)
+                .lanewise(ASHR, 63);
         // r != 0 (NEG is not intrinsified for longs in Java 17: 0 - r)
         LongVector nonzero = r.lanewise(OR, LongVector.zero(S).lanewise(SUB, r)).lanewise(LSHR, 63);
         below.lanewise(AND, nonzero.lanewise(OR, randRej)).lanewise(AND, 1L).intoArray(out, W);
@@ -245,8 +284,8 @@ final class VectorDraws {
      * each 48 x 48 and 48 x 32-bit product is rebuilt from 24-bit limbs (all partial products below
      * 2^63), and xhi * rhi &lt; 2^63 has no high word.
      */
-    static long scalePoly(long[] samples, int sOff, byte[] signs, int sBit, long rlo, long rhi, int[] out, int n,
-            long[] tmp) {
+    static long scalePoly(
+            long[] samples, int sOff, byte[] signs, int sBit, long rlo, long rhi, int[] out, int n, long[] tmp) {
         LongVector ylo = LongVector.broadcast(S, rlo);
         LongVector yhi = LongVector.broadcast(S, rhi);
         LongVector yh24 = ylo.lanewise(LSHR, 24);
@@ -268,17 +307,29 @@ final class VectorDraws {
             LongVector xh24 = xlo.lanewise(LSHR, 24);
             LongVector xl24 = xlo.lanewise(AND, M24);
             // floor((xlo rlo + 2^47) / 2^48)
-            LongVector zlo = xh24.lanewise(MUL, yh24).lanewise(ADD, xh24.lanewise(MUL, yl24)
-                    .lanewise(ADD, xl24.lanewise(MUL, yh24))
-                    .lanewise(ADD, xl24.lanewise(MUL, yl24).lanewise(LSHR, 24).lanewise(ADD, 1L << 23)).lanewise(LSHR, 24));
+            LongVector zlo = xh24.lanewise(MUL, yh24)
+                    .lanewise(
+                            ADD,
+                            xh24.lanewise(MUL, yl24)
+                                    .lanewise(ADD, xl24.lanewise(MUL, yh24))
+                                    .lanewise(
+                                            ADD,
+                                            xl24.lanewise(MUL, yl24)
+                                                    .lanewise(LSHR, 24)
+                                                    .lanewise(ADD, 1L << 23))
+                                    .lanewise(LSHR, 24));
             // xlo rhi: low 48 bits and floor(/ 2^48)
             zlo = zlo.lanewise(ADD, xlo.lanewise(MUL, yhi).lanewise(AND, MASK48));
-            LongVector zhi = xh24.lanewise(MUL, yhi).lanewise(ADD, xl24.lanewise(MUL, yhi).lanewise(LSHR, 24))
+            LongVector zhi = xh24.lanewise(MUL, yhi)
+                    .lanewise(ADD, xl24.lanewise(MUL, yhi).lanewise(LSHR, 24))
                     .lanewise(LSHR, 24);
             // xhi rlo
             zlo = zlo.lanewise(ADD, xhi.lanewise(MUL, ylo).lanewise(AND, MASK48));
-            zhi = zhi.lanewise(ADD, xhi.lanewise(MUL, yh24).lanewise(ADD, xhi.lanewise(MUL, yl24).lanewise(LSHR, 24))
-                    .lanewise(LSHR, 24));
+            zhi = zhi.lanewise(
+                    ADD,
+                    xhi.lanewise(MUL, yh24)
+                            .lanewise(ADD, xhi.lanewise(MUL, yl24).lanewise(LSHR, 24))
+                            .lanewise(LSHR, 24));
             zlo = zlo.lanewise(ADD, 1L << 27).lanewise(LSHR, 28);
             zlo = zlo.lanewise(ADD, zhi.lanewise(LSHL, 20).lanewise(AND, MASK48));
             zhi = zhi.lanewise(LSHR, 28);

@@ -20,8 +20,7 @@ final class VectorKeccak {
     /** States per call (vector length in 64-bit lanes). */
     static final int W = S.length();
 
-    private VectorKeccak() {
-    }
+    private VectorKeccak() {}
 
     /** Length of the array {@link #permute} works on: the interleaved states and as much scratch. */
     static final int STATE_LONGS = 2 * 25 * W;
@@ -59,55 +58,105 @@ final class VectorKeccak {
             b2 = LongVector.fromArray(S, s, src + 12 * W).lanewise(XOR, d2).lanewise(ROL, 43); // aki
             b3 = LongVector.fromArray(S, s, src + 18 * W).lanewise(XOR, d3).lanewise(ROL, 21); // amo
             b4 = LongVector.fromArray(S, s, src + 24 * W).lanewise(XOR, d4).lanewise(ROL, 14); // asu
-            e = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1)).lanewise(XOR, Keccak.RC[round]); e.intoArray(s, dst + 0 * W); c0 = e;
-            e = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2)); e.intoArray(s, dst + 1 * W); c1 = e;
-            e = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3)); e.intoArray(s, dst + 2 * W); c2 = e;
-            e = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4)); e.intoArray(s, dst + 3 * W); c3 = e;
-            e = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0)); e.intoArray(s, dst + 4 * W); c4 = e;
+            e = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1)).lanewise(XOR, Keccak.RC[round]);
+            e.intoArray(s, dst + 0 * W);
+            c0 = e;
+            e = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2));
+            e.intoArray(s, dst + 1 * W);
+            c1 = e;
+            e = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3));
+            e.intoArray(s, dst + 2 * W);
+            c2 = e;
+            e = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4));
+            e.intoArray(s, dst + 3 * W);
+            c3 = e;
+            e = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0));
+            e.intoArray(s, dst + 4 * W);
+            c4 = e;
             // output plane 1: rho and pi gather its five lanes, chi combines them
             b0 = LongVector.fromArray(S, s, src + 3 * W).lanewise(XOR, d3).lanewise(ROL, 28); // abo
             b1 = LongVector.fromArray(S, s, src + 9 * W).lanewise(XOR, d4).lanewise(ROL, 20); // agu
             b2 = LongVector.fromArray(S, s, src + 10 * W).lanewise(XOR, d0).lanewise(ROL, 3); // aka
             b3 = LongVector.fromArray(S, s, src + 16 * W).lanewise(XOR, d1).lanewise(ROL, 45); // ame
             b4 = LongVector.fromArray(S, s, src + 22 * W).lanewise(XOR, d2).lanewise(ROL, 61); // asi
-            e = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1)); e.intoArray(s, dst + 5 * W); c0 = c0.lanewise(XOR, e);
-            e = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2)); e.intoArray(s, dst + 6 * W); c1 = c1.lanewise(XOR, e);
-            e = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3)); e.intoArray(s, dst + 7 * W); c2 = c2.lanewise(XOR, e);
-            e = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4)); e.intoArray(s, dst + 8 * W); c3 = c3.lanewise(XOR, e);
-            e = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0)); e.intoArray(s, dst + 9 * W); c4 = c4.lanewise(XOR, e);
+            e = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1));
+            e.intoArray(s, dst + 5 * W);
+            c0 = c0.lanewise(XOR, e);
+            e = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2));
+            e.intoArray(s, dst + 6 * W);
+            c1 = c1.lanewise(XOR, e);
+            e = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3));
+            e.intoArray(s, dst + 7 * W);
+            c2 = c2.lanewise(XOR, e);
+            e = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4));
+            e.intoArray(s, dst + 8 * W);
+            c3 = c3.lanewise(XOR, e);
+            e = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0));
+            e.intoArray(s, dst + 9 * W);
+            c4 = c4.lanewise(XOR, e);
             // output plane 2: rho and pi gather its five lanes, chi combines them
             b0 = LongVector.fromArray(S, s, src + 1 * W).lanewise(XOR, d1).lanewise(ROL, 1); // abe
             b1 = LongVector.fromArray(S, s, src + 7 * W).lanewise(XOR, d2).lanewise(ROL, 6); // agi
             b2 = LongVector.fromArray(S, s, src + 13 * W).lanewise(XOR, d3).lanewise(ROL, 25); // ako
             b3 = LongVector.fromArray(S, s, src + 19 * W).lanewise(XOR, d4).lanewise(ROL, 8); // amu
             b4 = LongVector.fromArray(S, s, src + 20 * W).lanewise(XOR, d0).lanewise(ROL, 18); // asa
-            e = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1)); e.intoArray(s, dst + 10 * W); c0 = c0.lanewise(XOR, e);
-            e = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2)); e.intoArray(s, dst + 11 * W); c1 = c1.lanewise(XOR, e);
-            e = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3)); e.intoArray(s, dst + 12 * W); c2 = c2.lanewise(XOR, e);
-            e = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4)); e.intoArray(s, dst + 13 * W); c3 = c3.lanewise(XOR, e);
-            e = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0)); e.intoArray(s, dst + 14 * W); c4 = c4.lanewise(XOR, e);
+            e = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1));
+            e.intoArray(s, dst + 10 * W);
+            c0 = c0.lanewise(XOR, e);
+            e = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2));
+            e.intoArray(s, dst + 11 * W);
+            c1 = c1.lanewise(XOR, e);
+            e = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3));
+            e.intoArray(s, dst + 12 * W);
+            c2 = c2.lanewise(XOR, e);
+            e = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4));
+            e.intoArray(s, dst + 13 * W);
+            c3 = c3.lanewise(XOR, e);
+            e = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0));
+            e.intoArray(s, dst + 14 * W);
+            c4 = c4.lanewise(XOR, e);
             // output plane 3: rho and pi gather its five lanes, chi combines them
             b0 = LongVector.fromArray(S, s, src + 4 * W).lanewise(XOR, d4).lanewise(ROL, 27); // abu
             b1 = LongVector.fromArray(S, s, src + 5 * W).lanewise(XOR, d0).lanewise(ROL, 36); // aga
             b2 = LongVector.fromArray(S, s, src + 11 * W).lanewise(XOR, d1).lanewise(ROL, 10); // ake
             b3 = LongVector.fromArray(S, s, src + 17 * W).lanewise(XOR, d2).lanewise(ROL, 15); // ami
             b4 = LongVector.fromArray(S, s, src + 23 * W).lanewise(XOR, d3).lanewise(ROL, 56); // aso
-            e = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1)); e.intoArray(s, dst + 15 * W); c0 = c0.lanewise(XOR, e);
-            e = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2)); e.intoArray(s, dst + 16 * W); c1 = c1.lanewise(XOR, e);
-            e = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3)); e.intoArray(s, dst + 17 * W); c2 = c2.lanewise(XOR, e);
-            e = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4)); e.intoArray(s, dst + 18 * W); c3 = c3.lanewise(XOR, e);
-            e = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0)); e.intoArray(s, dst + 19 * W); c4 = c4.lanewise(XOR, e);
+            e = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1));
+            e.intoArray(s, dst + 15 * W);
+            c0 = c0.lanewise(XOR, e);
+            e = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2));
+            e.intoArray(s, dst + 16 * W);
+            c1 = c1.lanewise(XOR, e);
+            e = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3));
+            e.intoArray(s, dst + 17 * W);
+            c2 = c2.lanewise(XOR, e);
+            e = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4));
+            e.intoArray(s, dst + 18 * W);
+            c3 = c3.lanewise(XOR, e);
+            e = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0));
+            e.intoArray(s, dst + 19 * W);
+            c4 = c4.lanewise(XOR, e);
             // output plane 4: rho and pi gather its five lanes, chi combines them
             b0 = LongVector.fromArray(S, s, src + 2 * W).lanewise(XOR, d2).lanewise(ROL, 62); // abi
             b1 = LongVector.fromArray(S, s, src + 8 * W).lanewise(XOR, d3).lanewise(ROL, 55); // ago
             b2 = LongVector.fromArray(S, s, src + 14 * W).lanewise(XOR, d4).lanewise(ROL, 39); // aku
             b3 = LongVector.fromArray(S, s, src + 15 * W).lanewise(XOR, d0).lanewise(ROL, 41); // ama
             b4 = LongVector.fromArray(S, s, src + 21 * W).lanewise(XOR, d1).lanewise(ROL, 2); // ase
-            e = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1)); e.intoArray(s, dst + 20 * W); c0 = c0.lanewise(XOR, e);
-            e = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2)); e.intoArray(s, dst + 21 * W); c1 = c1.lanewise(XOR, e);
-            e = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3)); e.intoArray(s, dst + 22 * W); c2 = c2.lanewise(XOR, e);
-            e = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4)); e.intoArray(s, dst + 23 * W); c3 = c3.lanewise(XOR, e);
-            e = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0)); e.intoArray(s, dst + 24 * W); c4 = c4.lanewise(XOR, e);
+            e = b0.lanewise(XOR, b2.lanewise(AND_NOT, b1));
+            e.intoArray(s, dst + 20 * W);
+            c0 = c0.lanewise(XOR, e);
+            e = b1.lanewise(XOR, b3.lanewise(AND_NOT, b2));
+            e.intoArray(s, dst + 21 * W);
+            c1 = c1.lanewise(XOR, e);
+            e = b2.lanewise(XOR, b4.lanewise(AND_NOT, b3));
+            e.intoArray(s, dst + 22 * W);
+            c2 = c2.lanewise(XOR, e);
+            e = b3.lanewise(XOR, b0.lanewise(AND_NOT, b4));
+            e.intoArray(s, dst + 23 * W);
+            c3 = c3.lanewise(XOR, e);
+            e = b4.lanewise(XOR, b1.lanewise(AND_NOT, b0));
+            e.intoArray(s, dst + 24 * W);
+            c4 = c4.lanewise(XOR, e);
 
             int t = src;
             src = dst;

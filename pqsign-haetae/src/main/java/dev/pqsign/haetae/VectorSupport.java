@@ -31,8 +31,7 @@ final class VectorSupport {
     /** States per vector permutation, or 0 if the vector path is off. */
     static final int LANES = choose(System.getProperty(PROPERTY), modulePresent(), VectorSupport::probe);
 
-    private VectorSupport() {
-    }
+    private VectorSupport() {}
 
     /**
      * The decision, as a function of its inputs only.

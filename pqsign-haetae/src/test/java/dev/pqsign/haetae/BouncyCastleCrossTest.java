@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
-
 import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
 import org.bouncycastle.crypto.params.ParametersWithContext;
 import org.bouncycastle.crypto.params.ParametersWithRandom;
@@ -27,9 +26,12 @@ class BouncyCastleCrossTest {
 
     static HAETAEParameters bc(HaetaeParameterSet p) {
         switch (p) {
-            case HAETAE_2: return HAETAEParameters.haetae2;
-            case HAETAE_3: return HAETAEParameters.haetae3;
-            default: return HAETAEParameters.haetae5;
+            case HAETAE_2:
+                return HAETAEParameters.haetae2;
+            case HAETAE_3:
+                return HAETAEParameters.haetae3;
+            default:
+                return HAETAEParameters.haetae5;
         }
     }
 
@@ -52,7 +54,9 @@ class BouncyCastleCrossTest {
 
     private static byte[] bcSign(AsymmetricCipherKeyPair kp, byte[] ctx, byte[] rnd, byte[] msg) {
         HAETAESigner s = new HAETAESigner();
-        s.init(true, new ParametersWithContext(new ParametersWithRandom(kp.getPrivate(), new FixedRandom(rnd)), pre(ctx)));
+        s.init(
+                true,
+                new ParametersWithContext(new ParametersWithRandom(kp.getPrivate(), new FixedRandom(rnd)), pre(ctx)));
         return s.generateSignature(msg);
     }
 
@@ -73,13 +77,17 @@ class BouncyCastleCrossTest {
             byte[] ctx = bytes(r, r.nextInt(3) == 0 ? 0 : r.nextInt(256));
             AsymmetricCipherKeyPair theirs = bcKeys(p, seed);
             HaetaeKeyPair ours = HaetaeKeyPairGenerator.fromSeed(p, seed);
-            assertArrayEquals(((HAETAEPublicKeyParameters) theirs.getPublic()).getEncoded(), ours.publicKey().getEncoded(),
+            assertArrayEquals(
+                    ((HAETAEPublicKeyParameters) theirs.getPublic()).getEncoded(),
+                    ours.publicKey().getEncoded(),
                     "public key, round " + i);
-            assertArrayEquals(((HAETAEPrivateKeyParameters) theirs.getPrivate()).getEncoded(),
-                    ours.privateKey().getEncoded(), "private key, round " + i);
+            assertArrayEquals(
+                    ((HAETAEPrivateKeyParameters) theirs.getPrivate()).getEncoded(),
+                    ours.privateKey().getEncoded(),
+                    "private key, round " + i);
             byte[] bcSig = bcSign(theirs, ctx, rnd, msg);
-            HaetaeSigner signer = new HaetaeSigner(ours.privateKey(), ctx, HaetaeSampler.V1_1_2, HaetaeEngine.FAST,
-                    new FixedRandom(rnd));
+            HaetaeSigner signer = new HaetaeSigner(
+                    ours.privateKey(), ctx, HaetaeSampler.V1_1_2, HaetaeEngine.FAST, new FixedRandom(rnd));
             assertArrayEquals(bcSig, signer.sign(msg, ctx), "v1.1.2 signature, round " + i);
         }
     }
@@ -101,8 +109,8 @@ class BouncyCastleCrossTest {
             assertFalse(verifier.verify(msg, bytes(r, ctx.length + 1), bcSig), "other context, round " + i);
 
             for (HaetaeSampler s : HaetaeSampler.values()) {
-                HaetaeSigner signer = new HaetaeSigner(ours.privateKey(), ctx, s, HaetaeEngine.FAST,
-                        new FixedRandom(bytes(r, 32)));
+                HaetaeSigner signer =
+                        new HaetaeSigner(ours.privateKey(), ctx, s, HaetaeEngine.FAST, new FixedRandom(bytes(r, 32)));
                 byte[] sig = signer.sign(msg);
                 assertTrue(bcVerify(theirs, ctx, msg, sig), "BC accepts our " + s + " signature, round " + i);
                 sig[r.nextInt(sig.length)] ^= (byte) (1 << r.nextInt(8));
@@ -121,7 +129,8 @@ class BouncyCastleCrossTest {
         HAETAESigner s = new HAETAESigner();
         s.init(true, new ParametersWithRandom(theirs.getPrivate(), new FixedRandom(bytes(r, 32))));
         byte[] sig = s.generateSignature(msg);
-        HaetaeVerifier verifier = new HaetaeVerifier(HaetaeKeyPairGenerator.fromSeed(p, seed).publicKey());
+        HaetaeVerifier verifier =
+                new HaetaeVerifier(HaetaeKeyPairGenerator.fromSeed(p, seed).publicKey());
         assertFalse(verifier.verify(msg, new byte[0], sig), "BC's no-context signature has pre = empty, not 0x00");
         HAETAESigner v = new HAETAESigner();
         v.init(false, theirs.getPublic());

@@ -8,7 +8,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
 import org.junit.jupiter.api.Test;
 
 /** Shared signers and verifiers used from several threads at once (per-thread contexts). */
@@ -18,11 +17,21 @@ class ConcurrencyTest {
     void sharedSignerAndVerifier_acrossThreadsAndSets_allSignaturesVerify() throws Exception {
         HaetaeKeyPair k2 = HaetaeKeyPairGenerator.fromSeed(HaetaeParameterSet.HAETAE_2, new byte[32]);
         HaetaeKeyPair k5 = HaetaeKeyPairGenerator.fromSeed(HaetaeParameterSet.HAETAE_5, new byte[32]);
-        HaetaeSigner[] signers = {new HaetaeSigner(k2.privateKey()), new HaetaeSigner(k5.privateKey()),
-            new HaetaeSigner(k2.privateKey(), new byte[] {9}, HaetaeSampler.V1_1_2, HaetaeEngine.COMPACT,
-                    new java.security.SecureRandom())};
-        HaetaeVerifier[] verifiers = {new HaetaeVerifier(k2.publicKey()), new HaetaeVerifier(k5.publicKey()),
-            new HaetaeVerifier(k2.publicKey(), new byte[] {9}, HaetaeEngine.FAST)};
+        HaetaeSigner[] signers = {
+            new HaetaeSigner(k2.privateKey()),
+            new HaetaeSigner(k5.privateKey()),
+            new HaetaeSigner(
+                    k2.privateKey(),
+                    new byte[] {9},
+                    HaetaeSampler.V1_1_2,
+                    HaetaeEngine.COMPACT,
+                    new java.security.SecureRandom())
+        };
+        HaetaeVerifier[] verifiers = {
+            new HaetaeVerifier(k2.publicKey()),
+            new HaetaeVerifier(k5.publicKey()),
+            new HaetaeVerifier(k2.publicKey(), new byte[] {9}, HaetaeEngine.FAST)
+        };
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Future<Integer>> results = new ArrayList<>();

@@ -6,13 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
-
+import java.util.stream.Stream;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.util.stream.Stream;
 
 /**
  * FAST and COMPACT must be indistinguishable: byte-identical keys and signatures for the same inputs,
@@ -55,11 +53,25 @@ class EngineDifferentialTest {
             byte[] msg = bytes(r, r.nextInt(120));
             byte[] ctx = bytes(r, r.nextInt(4) == 0 ? 0 : r.nextInt(256));
             byte[] rnd = bytes(r, 32);
-            byte[] fast = new HaetaeSigner(kp.privateKey(), ctx, s, HaetaeEngine.FAST, new FixedRandom(rnd))
-                    .sign(msg, ctx);
+            byte[] fast =
+                    new HaetaeSigner(kp.privateKey(), ctx, s, HaetaeEngine.FAST, new FixedRandom(rnd)).sign(msg, ctx);
             byte[] replayed = new byte[p.signatureBytes()];
-            CompactSign.sign(p, s, lowLimit, kp.privateKey().encodedRef(), 0, msg, 0, msg.length, ctx, 0,
-                    ctx.length, rnd, 0, replayed, 0);
+            CompactSign.sign(
+                    p,
+                    s,
+                    lowLimit,
+                    kp.privateKey().encodedRef(),
+                    0,
+                    msg,
+                    0,
+                    msg.length,
+                    ctx,
+                    0,
+                    ctx.length,
+                    rnd,
+                    0,
+                    replayed,
+                    0);
             assertArrayEquals(fast, replayed, "signature, case " + i);
         }
     }
@@ -79,12 +91,13 @@ class EngineDifferentialTest {
             byte[] kseed = bytes(r, 32);
             HaetaeKeyPair fast = HaetaeKeyPairGenerator.fromSeed(p, kseed, HaetaeEngine.FAST);
             HaetaeKeyPair compact = HaetaeKeyPairGenerator.fromSeed(p, kseed, HaetaeEngine.COMPACT);
-            assertArrayEquals(fast.privateKey().getEncoded(), compact.privateKey().getEncoded(), "keys, case " + i);
+            assertArrayEquals(
+                    fast.privateKey().getEncoded(), compact.privateKey().getEncoded(), "keys, case " + i);
             byte[] msg = bytes(r, r.nextInt(120));
             byte[] ctx = bytes(r, r.nextInt(4) == 0 ? 0 : r.nextInt(256));
             byte[] rnd = bytes(r, 32);
-            byte[] sigF = new HaetaeSigner(fast.privateKey(), ctx, s, HaetaeEngine.FAST, new FixedRandom(rnd))
-                    .sign(msg, ctx);
+            byte[] sigF =
+                    new HaetaeSigner(fast.privateKey(), ctx, s, HaetaeEngine.FAST, new FixedRandom(rnd)).sign(msg, ctx);
             byte[] sigC = new HaetaeSigner(fast.privateKey(), ctx, s, HaetaeEngine.COMPACT, new FixedRandom(rnd))
                     .sign(msg, ctx);
             assertArrayEquals(sigF, sigC, "signature, case " + i);

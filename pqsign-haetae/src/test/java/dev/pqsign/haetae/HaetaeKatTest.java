@@ -6,13 +6,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.pqsign.haetae.internal.HaetaeKat;
 import java.nio.charset.StandardCharsets;
-
+import java.util.stream.Stream;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.util.stream.Stream;
 
 /** Regenerates the official KAT files and compares them byte for byte (via their SHA-256). */
 class HaetaeKatTest {
@@ -32,7 +30,9 @@ class HaetaeKatTest {
     void kat_first3Records_matchCommittedExcerpt(HaetaeParameterSet p, HaetaeSampler s) {
         String expected = KatFiles.resource(KatFiles.dir(s) + "/PQCsignKAT_" + p.katName() + ".head3.rsp");
         String actual = new String(KatFiles.generate(p, s, HaetaeEngine.FAST, 3), StandardCharsets.US_ASCII);
-        assertNull(KatFiles.firstDifference(expected, actual), () -> "KAT mismatch: " + KatFiles.firstDifference(expected, actual));
+        assertNull(
+                KatFiles.firstDifference(expected, actual),
+                () -> "KAT mismatch: " + KatFiles.firstDifference(expected, actual));
         assertEquals(expected, actual);
     }
 
@@ -55,7 +55,8 @@ class HaetaeKatTest {
         String want = KatFiles.officialSha256(p, s);
         if (!sha.equals(want)) {
             String full = KatFiles.officialFullIfPresent(p, s);
-            String where = full == null ? "(official file not available for a field diff)"
+            String where = full == null
+                    ? "(official file not available for a field diff)"
                     : KatFiles.firstDifference(full, new String(generated, StandardCharsets.US_ASCII));
             fail(p.setName() + " " + s + " " + engine + ": SHA-256 " + sha + " != official " + want + "; " + where);
         }

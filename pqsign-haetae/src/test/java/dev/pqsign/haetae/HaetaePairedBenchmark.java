@@ -6,7 +6,6 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
-
 import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
 import org.bouncycastle.crypto.params.ParametersWithContext;
 import org.bouncycastle.crypto.params.ParametersWithRandom;
@@ -33,8 +32,7 @@ import org.bouncycastle.pqc.crypto.haetae.HAETAESigner;
 public final class HaetaePairedBenchmark {
     private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
 
-    private HaetaePairedBenchmark() {
-    }
+    private HaetaePairedBenchmark() {}
 
     /** A SecureRandom that hands out the bytes last set, for BouncyCastle's per-signature randomness. */
     static final class ReplayRandom extends SecureRandom {
@@ -78,20 +76,34 @@ public final class HaetaePairedBenchmark {
             AsymmetricCipherKeyPair bcKeys = g.generateKeyPair();
             ReplayRandom replay = new ReplayRandom();
             HAETAESigner bc = new HAETAESigner();
-            bc.init(true, new ParametersWithContext(new ParametersWithRandom(bcKeys.getPrivate(), replay),
-                    BouncyCastleCrossTest.pre(none)));
+            bc.init(
+                    true,
+                    new ParametersWithContext(
+                            new ParametersWithRandom(bcKeys.getPrivate(), replay), BouncyCastleCrossTest.pre(none)));
             Signer bcSigner = (msg, rnd, out) -> {
                 replay.next = rnd;
                 byte[] s = bc.generateSignature(msg);
                 System.arraycopy(s, 0, out, 0, s.length);
             };
 
-            run(p, "BC 1.87", bcSigner, "FAST v1.1.2", engine(HaetaeEngine.FAST, p, HaetaeSampler.V1_1_2, sk), n,
+            run(
+                    p,
+                    "BC 1.87",
+                    bcSigner,
+                    "FAST v1.1.2",
+                    engine(HaetaeEngine.FAST, p, HaetaeSampler.V1_1_2, sk),
+                    n,
                     report);
             for (HaetaeSampler s : bcOnly ? new HaetaeSampler[0] : HaetaeSampler.values()) {
                 String v = s == HaetaeSampler.V1_2_0 ? "v1.2.0" : "v1.1.2";
-                run(p, "FAST " + v, engine(HaetaeEngine.FAST, p, s, sk), "COMPACT " + v,
-                        engine(HaetaeEngine.COMPACT, p, s, sk), Math.max(100, n / 2), report);
+                run(
+                        p,
+                        "FAST " + v,
+                        engine(HaetaeEngine.FAST, p, s, sk),
+                        "COMPACT " + v,
+                        engine(HaetaeEngine.COMPACT, p, s, sk),
+                        Math.max(100, n / 2),
+                        report);
             }
         }
     }
@@ -101,8 +113,8 @@ public final class HaetaePairedBenchmark {
         return (msg, rnd, out) -> e.sign(p, s, sk, msg, 0, msg.length, none, 0, 0, rnd, out, 0);
     }
 
-    private static void run(HaetaeParameterSet p, String name1, Signer first, String name2, Signer second, int n,
-            boolean report) {
+    private static void run(
+            HaetaeParameterSet p, String name1, Signer first, String name2, Signer second, int n, boolean report) {
         SplittableRandom r = new SplittableRandom(0xBE7C4 + p.ordinal());
         byte[] msg = new byte[64];
         byte[] rnd = new byte[32];
@@ -144,8 +156,18 @@ public final class HaetaePairedBenchmark {
         Arrays.sort(t1);
         Arrays.sort(t2);
         Arrays.sort(ratio);
-        System.out.printf(Locale.ROOT, "%-9s %-15s %-18s %9.1f %9.1f %9.1f %9.1f %17.2f %13.2f %15.2f%n",
-                p.setName(), name1, name2, t1[n / 2] / 1e3, t2[n / 2] / 1e3, sum1 / 1e3 / n, sum2 / 1e3 / n,
-                (double) t2[n / 2] / t1[n / 2], ratio[n / 2], (double) sum2 / sum1);
+        System.out.printf(
+                Locale.ROOT,
+                "%-9s %-15s %-18s %9.1f %9.1f %9.1f %9.1f %17.2f %13.2f %15.2f%n",
+                p.setName(),
+                name1,
+                name2,
+                t1[n / 2] / 1e3,
+                t2[n / 2] / 1e3,
+                sum1 / 1e3 / n,
+                sum2 / 1e3 / n,
+                (double) t2[n / 2] / t1[n / 2],
+                ratio[n / 2],
+                (double) sum2 / sum1);
     }
 }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Random;
-
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -36,8 +35,8 @@ class HaetaePropertiesTest {
     }
 
     @Property(tries = 300)
-    void verify_anyFlippedSignatureBit_returnsFalse(@ForAll HaetaeParameterSet p,
-            @ForAll @IntRange(min = 0, max = 2948 * 8 - 1) int bit) {
+    void verify_anyFlippedSignatureBit_returnsFalse(
+            @ForAll HaetaeParameterSet p, @ForAll @IntRange(min = 0, max = 2948 * 8 - 1) int bit) {
         byte[] sig = SIGS.get(p).clone();
         int b = bit % (sig.length * 8);
         sig[b >>> 3] ^= (byte) (1 << (b & 7));
@@ -46,8 +45,8 @@ class HaetaePropertiesTest {
     }
 
     @Property(tries = 100)
-    void verify_anyFlippedMessageOrContextBit_returnsFalse(@ForAll HaetaeParameterSet p,
-            @ForAll @IntRange(min = 0, max = 1000) int bit) {
+    void verify_anyFlippedMessageOrContextBit_returnsFalse(
+            @ForAll HaetaeParameterSet p, @ForAll @IntRange(min = 0, max = 1000) int bit) {
         HaetaeVerifier v = new HaetaeVerifier(KEYS.get(p).publicKey());
         byte[] msg = MSG.clone();
         byte[] ctx = CTX.clone();
@@ -70,8 +69,8 @@ class HaetaePropertiesTest {
     }
 
     @Property(tries = 200)
-    void verify_garbageOfTheExactLength_returnsFalseOnBothEngines(@ForAll HaetaeParameterSet p, @ForAll long seed,
-            @ForAll boolean keepHeader) {
+    void verify_garbageOfTheExactLength_returnsFalseOnBothEngines(
+            @ForAll HaetaeParameterSet p, @ForAll long seed, @ForAll boolean keepHeader) {
         Random r = new Random(seed);
         byte[] sig = new byte[p.signatureBytes()];
         r.nextBytes(sig);
@@ -89,8 +88,8 @@ class HaetaePropertiesTest {
     }
 
     @Property(tries = 200)
-    void rans_encodeThenDecode_returnsTheSymbols(@ForAll HaetaeParameterSet p, @ForAll boolean hint,
-            @ForAll long seed) {
+    void rans_encodeThenDecode_returnsTheSymbols(
+            @ForAll HaetaeParameterSet p, @ForAll boolean hint, @ForAll long seed) {
         Rans.Table t = hint ? Rans.hTable(p) : Rans.hbZ1Table(p);
         int count = (hint ? p.k() : p.l()) * 256;
         Random r = new Random(seed);
@@ -167,7 +166,9 @@ class HaetaePropertiesTest {
     }
 
     @Property(tries = 100)
-    void keccak_matchesBouncyCastleShake(@ForAll @Size(max = 700) byte[] in, @ForAll boolean s256,
+    void keccak_matchesBouncyCastleShake(
+            @ForAll @Size(max = 700) byte[] in,
+            @ForAll boolean s256,
             @ForAll @IntRange(min = 0, max = 700) int outLen) {
         Keccak k = s256 ? new Keccak().initShake256() : new Keccak().initShake128();
         // absorb in two uneven pieces to exercise buffering

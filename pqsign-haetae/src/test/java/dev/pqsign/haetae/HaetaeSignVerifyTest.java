@@ -10,11 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
-
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -47,8 +45,8 @@ class HaetaeSignVerifyTest {
 
     @Test
     void fromName_unknown_throwsListingChoices() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> HaetaeParameterSet.fromName("HAETAE-4"));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> HaetaeParameterSet.fromName("HAETAE-4"));
         assertTrue(e.getMessage().contains("HAETAE-2, HAETAE-3, HAETAE-5"), e.getMessage());
     }
 
@@ -87,8 +85,7 @@ class HaetaeSignVerifyTest {
         assertFalse(v.verify(msg, Arrays.copyOf(sig, sig.length - 1)));
         assertFalse(v.verify(msg, Arrays.copyOf(sig, sig.length + 1)));
         assertFalse(v.verify(msg, new byte[256], sig), "context of 256 bytes");
-        assertThrows(IllegalArgumentException.class,
-                () -> new HaetaeSigner(kp.privateKey()).sign(msg, new byte[256]));
+        assertThrows(IllegalArgumentException.class, () -> new HaetaeSigner(kp.privateKey()).sign(msg, new byte[256]));
         assertThrows(NullPointerException.class, () -> v.verify(null, sig));
     }
 
@@ -103,7 +100,8 @@ class HaetaeSignVerifyTest {
         for (int attempt = 0; attempt < 20; attempt++) {
             msg[0] = (byte) attempt;
             byte[] sig = signer.sign(msg);
-            int used = sizeField + 2 + (sig[sizeField] & 0xff) + p.baseEncHbZ1 + (sig[sizeField + 1] & 0xff) + p.baseEncH;
+            int used =
+                    sizeField + 2 + (sig[sizeField] & 0xff) + p.baseEncHbZ1 + (sig[sizeField + 1] & 0xff) + p.baseEncH;
             byte[] bad = sig.clone();
             bad[sizeField] = (byte) 0xff;
             assertFalse(v.verify(msg, bad), "size field of HighBits(z1) code");
@@ -142,7 +140,8 @@ class HaetaeSignVerifyTest {
     @ParameterizedTest
     @EnumSource(HaetaeParameterSet.class)
     void keyGeneration_isDeterministicInTheSeed(HaetaeParameterSet p) {
-        assertArrayEquals(keys(p, 8).privateKey().getEncoded(), keys(p, 8).privateKey().getEncoded());
+        assertArrayEquals(
+                keys(p, 8).privateKey().getEncoded(), keys(p, 8).privateKey().getEncoded());
         assertNotEquals(keys(p, 8).publicKey(), keys(p, 9).publicKey());
         assertEquals(keys(p, 8).publicKey(), keys(p, 8).publicKey());
         assertThrows(IllegalArgumentException.class, () -> HaetaeKeyPairGenerator.fromSeed(p, new byte[31]));
@@ -156,8 +155,8 @@ class HaetaeSignVerifyTest {
         byte[] sk = kp.privateKey().getEncoded();
         assertEquals(kp.publicKey(), HaetaePublicKey.fromEncoded(pk));
         assertArrayEquals(sk, HaetaePrivateKey.fromEncoded(p, sk).getEncoded());
-        KeyFormatException e = assertThrows(KeyFormatException.class,
-                () -> HaetaePublicKey.fromEncoded(p, Arrays.copyOf(pk, pk.length - 1)));
+        KeyFormatException e = assertThrows(
+                KeyFormatException.class, () -> HaetaePublicKey.fromEncoded(p, Arrays.copyOf(pk, pk.length - 1)));
         assertTrue(e.getMessage().contains("expected") || e.getMessage().contains("must be"), e.getMessage());
         assertThrows(KeyFormatException.class, () -> HaetaePrivateKey.fromEncoded(p, Arrays.copyOf(sk, sk.length + 1)));
         assertThrows(KeyFormatException.class, () -> HaetaePublicKey.fromEncoded(new byte[100]));

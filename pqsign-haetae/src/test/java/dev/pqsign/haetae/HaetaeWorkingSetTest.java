@@ -14,46 +14,55 @@ class HaetaeWorkingSetTest {
     @Test
     void forThread_isTheEnginesOwnContext() {
         HaetaeParameterSet p = HaetaeParameterSet.HAETAE_3;
-        assertSame(HaetaeContext.forThread(p),
+        assertSame(
+                HaetaeContext.forThread(p),
                 HaetaeWorkingSet.forThread(HaetaeEngine.FAST, p, HaetaeWorkingSet.Operation.SIGN));
         for (HaetaeWorkingSet.Operation op : HaetaeWorkingSet.Operation.values()) {
-            assertSame(CompactEngine.forThread(CompactEngine.Op.valueOf(op.name())),
+            assertSame(
+                    CompactEngine.forThread(CompactEngine.Op.valueOf(op.name())),
                     HaetaeWorkingSet.forThread(HaetaeEngine.COMPACT, p, op));
         }
     }
 
     @Test
     void forThread_fastPerSet_compactPerOperation() {
-        assertNotSame(HaetaeWorkingSet.forThread(HaetaeEngine.FAST, HaetaeParameterSet.HAETAE_2,
-                HaetaeWorkingSet.Operation.SIGN),
-                HaetaeWorkingSet.forThread(HaetaeEngine.FAST, HaetaeParameterSet.HAETAE_5,
-                        HaetaeWorkingSet.Operation.SIGN));
-        assertSame(HaetaeWorkingSet.forThread(HaetaeEngine.COMPACT, HaetaeParameterSet.HAETAE_2,
-                HaetaeWorkingSet.Operation.SIGN),
-                HaetaeWorkingSet.forThread(HaetaeEngine.COMPACT, HaetaeParameterSet.HAETAE_5,
-                        HaetaeWorkingSet.Operation.SIGN));
-        assertNotSame(HaetaeWorkingSet.forThread(HaetaeEngine.COMPACT, HaetaeParameterSet.HAETAE_2,
-                HaetaeWorkingSet.Operation.SIGN),
-                HaetaeWorkingSet.forThread(HaetaeEngine.COMPACT, HaetaeParameterSet.HAETAE_2,
-                        HaetaeWorkingSet.Operation.VERIFY));
+        assertNotSame(
+                HaetaeWorkingSet.forThread(
+                        HaetaeEngine.FAST, HaetaeParameterSet.HAETAE_2, HaetaeWorkingSet.Operation.SIGN),
+                HaetaeWorkingSet.forThread(
+                        HaetaeEngine.FAST, HaetaeParameterSet.HAETAE_5, HaetaeWorkingSet.Operation.SIGN));
+        assertSame(
+                HaetaeWorkingSet.forThread(
+                        HaetaeEngine.COMPACT, HaetaeParameterSet.HAETAE_2, HaetaeWorkingSet.Operation.SIGN),
+                HaetaeWorkingSet.forThread(
+                        HaetaeEngine.COMPACT, HaetaeParameterSet.HAETAE_5, HaetaeWorkingSet.Operation.SIGN));
+        assertNotSame(
+                HaetaeWorkingSet.forThread(
+                        HaetaeEngine.COMPACT, HaetaeParameterSet.HAETAE_2, HaetaeWorkingSet.Operation.SIGN),
+                HaetaeWorkingSet.forThread(
+                        HaetaeEngine.COMPACT, HaetaeParameterSet.HAETAE_2, HaetaeWorkingSet.Operation.VERIFY));
     }
 
     @Test
     void forThread_otherThreadGetsItsOwn() throws Exception {
-        Object mine = HaetaeWorkingSet.forThread(HaetaeEngine.COMPACT, HaetaeParameterSet.HAETAE_2,
-                HaetaeWorkingSet.Operation.KEYGEN);
-        Object theirs = CompletableFuture.supplyAsync(() -> HaetaeWorkingSet.forThread(HaetaeEngine.COMPACT,
-                HaetaeParameterSet.HAETAE_2, HaetaeWorkingSet.Operation.KEYGEN)).get();
+        Object mine = HaetaeWorkingSet.forThread(
+                HaetaeEngine.COMPACT, HaetaeParameterSet.HAETAE_2, HaetaeWorkingSet.Operation.KEYGEN);
+        Object theirs = CompletableFuture.supplyAsync(() -> HaetaeWorkingSet.forThread(
+                        HaetaeEngine.COMPACT, HaetaeParameterSet.HAETAE_2, HaetaeWorkingSet.Operation.KEYGEN))
+                .get();
         assertNotSame(mine, theirs);
     }
 
     @Test
     void forThread_null_rejected() {
-        assertThrows(NullPointerException.class,
+        assertThrows(
+                NullPointerException.class,
                 () -> HaetaeWorkingSet.forThread(null, HaetaeParameterSet.HAETAE_2, HaetaeWorkingSet.Operation.SIGN));
-        assertThrows(NullPointerException.class,
+        assertThrows(
+                NullPointerException.class,
                 () -> HaetaeWorkingSet.forThread(HaetaeEngine.FAST, null, HaetaeWorkingSet.Operation.SIGN));
-        assertThrows(NullPointerException.class,
+        assertThrows(
+                NullPointerException.class,
                 () -> HaetaeWorkingSet.forThread(HaetaeEngine.FAST, HaetaeParameterSet.HAETAE_2, null));
     }
 

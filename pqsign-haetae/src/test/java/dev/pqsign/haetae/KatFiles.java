@@ -17,8 +17,7 @@ import java.util.Map;
 
 /** Helpers to generate, hash, parse and diff KAT response files in tests. */
 final class KatFiles {
-    private KatFiles() {
-    }
+    private KatFiles() {}
 
     static String dir(HaetaeSampler s) {
         return s == HaetaeSampler.V1_2_0 ? "v1.2.0" : "v1.1.2";
@@ -38,7 +37,8 @@ final class KatFiles {
 
     static String sha256(byte[] data) {
         try {
-            return dev.pqsign.core.Hex.encode(MessageDigest.getInstance("SHA-256").digest(data));
+            return dev.pqsign.core.Hex.encode(
+                    MessageDigest.getInstance("SHA-256").digest(data));
         } catch (NoSuchAlgorithmException ex) {
             throw new AssertionError(ex);
         }
@@ -103,7 +103,8 @@ final class KatFiles {
                         pos++;
                     }
                     return "record " + i + " field '" + f.getKey() + "' differs at hex char " + pos
-                            + " (expected length " + ev.length() + ", actual " + (av == null ? "missing" : av.length()) + ")";
+                            + " (expected length " + ev.length() + ", actual " + (av == null ? "missing" : av.length())
+                            + ")";
                 }
             }
         }
@@ -115,7 +116,8 @@ final class KatFiles {
 
     /** The full official file if the shared vector directory is present (for better diagnostics). */
     static String officialFullIfPresent(HaetaeParameterSet p, HaetaeSampler s) {
-        Path f = Path.of(System.getProperty("pqsign.haetae.vectors", "/work/shared/vectors/haetae"), dir(s), fileName(p));
+        Path f = Path.of(
+                System.getProperty("pqsign.haetae.vectors", "/work/shared/vectors/haetae"), dir(s), fileName(p));
         try {
             return Files.isRegularFile(f) ? Files.readString(f, StandardCharsets.US_ASCII) : null;
         } catch (IOException ex) {

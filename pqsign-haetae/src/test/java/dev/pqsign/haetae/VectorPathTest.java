@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.Random;
 import java.util.function.IntSupplier;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -150,8 +149,8 @@ class VectorPathTest {
         Keccak xof = new Keccak();
         for (HaetaeParameterSet p : HaetaeParameterSet.values()) {
             for (HaetaeSampler s : HaetaeSampler.values()) {
-                HyperballSampler.Work vec = new HyperballSampler.Work(p, VectorSupport.LANES,
-                        VectorSupport.drawLanes());
+                HyperballSampler.Work vec =
+                        new HyperballSampler.Work(p, VectorSupport.LANES, VectorSupport.drawLanes());
                 HyperballSampler.Work sca = new HyperballSampler.Work(p, 0, 0);
                 int[][] y1v = new int[p.l][256];
                 int[][] y2v = new int[p.k][256];
@@ -334,8 +333,8 @@ class VectorPathTest {
     }
 
     /** Entry t of a vector batch (VectorDraws layout) against the scalar draw's outputs. */
-    private static void assertDrawEquals(long[] out, int dw, int t, long accepted, FixedPoint.Fp sqr,
-            FixedPoint.Fp y, String what) {
+    private static void assertDrawEquals(
+            long[] out, int dw, int t, long accepted, FixedPoint.Fp sqr, FixedPoint.Fp y, String what) {
         assertEquals(y.lo, out[t], what + " sample");
         assertEquals(accepted, out[dw + t], what + " accepted");
         assertEquals(sqr.lo, out[2 * dw + t], what + " square lo");
@@ -351,13 +350,16 @@ class VectorPathTest {
         byte[] signs = new byte[32];
         int[] out = new int[256];
         long[] tmp = new long[6 * VectorSupport.drawLanes()];
-        long[] edges = {0, 1, Long.MAX_VALUE, Long.MAX_VALUE - 1, 1L << 62, (1L << 32) - 1, 1L << 32, -1L, Long.MIN_VALUE};
+        long[] edges = {
+            0, 1, Long.MAX_VALUE, Long.MAX_VALUE - 1, 1L << 62, (1L << 32) - 1, 1L << 32, -1L, Long.MIN_VALUE
+        };
         for (int iter = 0; iter < 3000; iter++) {
             long rlo = iter % 7 == 0 ? (1L << 48) - 1 : rnd.nextLong() >>> 16;
             long rhi = iter % 5 == 0 ? (1L << 32) - 1 : rnd.nextLong() >>> (32 + rnd.nextInt(32));
             for (int j = 0; j < 256; j++) {
                 int kind = rnd.nextInt(10);
-                samples[j] = kind == 0 ? edges[rnd.nextInt(edges.length)]
+                samples[j] = kind == 0
+                        ? edges[rnd.nextInt(edges.length)]
                         : kind < 4 ? rnd.nextLong() >>> 1 : rnd.nextLong() >>> (20 + rnd.nextInt(40));
             }
             rnd.nextBytes(signs);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.management.ManagementFactory;
 import java.security.SecureRandom;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -53,8 +52,8 @@ class ZeroAllocationTest {
         mx.setThreadAllocatedMemoryEnabled(true);
         // control: the counter sees an allocating call (the array-returning sign())
         HaetaeKeyPair warm = HaetaeKeyPairGenerator.fromSeed(p, new byte[32]);
-        HaetaeSigner allocating = new HaetaeSigner(warm.privateKey(), new byte[0], HaetaeSampler.V1_2_0,
-                HaetaeEngine.FAST, new XorShiftRandom());
+        HaetaeSigner allocating = new HaetaeSigner(
+                warm.privateKey(), new byte[0], HaetaeSampler.V1_2_0, HaetaeEngine.FAST, new XorShiftRandom());
         allocating.sign(new byte[1]);
         long c0 = mx.getCurrentThreadAllocatedBytes();
         allocating.sign(new byte[1]);
@@ -98,8 +97,11 @@ class ZeroAllocationTest {
             }
             long allocated = mx.getCurrentThreadAllocatedBytes() - before;
             assertTrue(ok == warmCalls + calls, "all signatures verify");
-            assertEquals(0L, allocated, p + " " + engine + " " + s + ": bytes allocated by " + calls + " sign + "
-                    + calls + " verify calls");
+            assertEquals(
+                    0L,
+                    allocated,
+                    p + " " + engine + " " + s + ": bytes allocated by " + calls + " sign + " + calls
+                            + " verify calls");
         }
     }
 }

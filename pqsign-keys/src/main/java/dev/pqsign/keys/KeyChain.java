@@ -29,6 +29,7 @@ import java.util.function.Predicate;
 public final class KeyChain {
     /** Retired keys kept for late readings and re-delivered handovers. */
     public static final int MAX_RETIRED = 16;
+
     static final byte[] MAGIC = "PQKC".getBytes(StandardCharsets.US_ASCII);
     static final int VERSION = 1;
     private static final int CHECK_BYTES = 16;
@@ -165,7 +166,8 @@ public final class KeyChain {
         if (s.sequence() > g + 1) {
             return new Step(HandoverOutcome.OUT_OF_ORDER, this);
         }
-        if (!s.isSignedFor(current.keyId) || !s.oldParameterSet().equals(current.key.parameterSet().setName())) {
+        if (!s.isSignedFor(current.keyId)
+                || !s.oldParameterSet().equals(current.key.parameterSet().setName())) {
             return new Step(HandoverOutcome.WRONG_SIGNER, this);
         }
         if (!handover.isSignedBy(current.key)) {
@@ -182,8 +184,8 @@ public final class KeyChain {
             }
             nextRetired.add(m);
         }
-        return new Step(HandoverOutcome.FOLLOWED,
-                new KeyChain(chainId, new Member(s.sequence(), s.newKey(), -1), nextRetired));
+        return new Step(
+                HandoverOutcome.FOLLOWED, new KeyChain(chainId, new Member(s.sequence(), s.newKey(), -1), nextRetired));
     }
 
     /** The persisted form (docs/formats/key-handover.md, "Followed chain state"). */
@@ -195,13 +197,19 @@ public final class KeyChain {
             writeMember(w, m);
         }
         byte[] body = w.toByteArray();
-        return new ByteWriter().raw(body).raw(Digests.checkValue(body, body.length, CHECK_BYTES)).toByteArray();
+        return new ByteWriter()
+                .raw(body)
+                .raw(Digests.checkValue(body, body.length, CHECK_BYTES))
+                .toByteArray();
     }
 
     private static void writeMember(ByteWriter w, Member m) {
         byte[] key = m.key.rawEncoding();
-        w.u64(m.generation).u64(m.retiredAt < 0 ? -1L : m.retiredAt).name(m.key.parameterSet().setName())
-                .u16(key.length).raw(key);
+        w.u64(m.generation)
+                .u64(m.retiredAt < 0 ? -1L : m.retiredAt)
+                .name(m.key.parameterSet().setName())
+                .u16(key.length)
+                .raw(key);
     }
 
     /**
@@ -216,8 +224,8 @@ public final class KeyChain {
             throw new KeyFormatException("key chain state is only " + state.length + " bytes");
         }
         int bodyLen = state.length - CHECK_BYTES;
-        if (!MessageDigest.isEqual(Digests.checkValue(state, bodyLen, CHECK_BYTES),
-                Arrays.copyOfRange(state, bodyLen, state.length))) {
+        if (!MessageDigest.isEqual(
+                Digests.checkValue(state, bodyLen, CHECK_BYTES), Arrays.copyOfRange(state, bodyLen, state.length))) {
             throw new KeyFormatException("key chain state check value does not match (corrupted file)");
         }
         StrictReader r = new StrictReader(Arrays.copyOf(state, bodyLen), "key chain state");
@@ -228,8 +236,9 @@ public final class KeyChain {
         }
         byte[] chainId = r.bytes(PublicKeys.KEY_ID_BYTES, "chain id");
         if (expectedChainId != null && !MessageDigest.isEqual(chainId, expectedChainId)) {
-            throw new KeyFormatException("key chain state belongs to chain " + Hex.encode(chainId).substring(0, 16)
-                    + "…, not " + Hex.encode(expectedChainId).substring(0, 16) + "…");
+            throw new KeyFormatException(
+                    "key chain state belongs to chain " + Hex.encode(chainId).substring(0, 16) + "…, not "
+                            + Hex.encode(expectedChainId).substring(0, 16) + "…");
         }
         Member current = readMember(r, false);
         int n = r.u8("retired count");
@@ -257,8 +266,8 @@ public final class KeyChain {
         long generation = r.u63("generation");
         long retiredAt = r.u63OrMinusOne("retired-at index");
         if (retiredMember != (retiredAt >= 0)) {
-            throw new KeyFormatException("key chain state " + (retiredMember ? "retired key has no" : "current key has a")
-                    + " retired-at index");
+            throw new KeyFormatException("key chain state "
+                    + (retiredMember ? "retired key has no" : "current key has a") + " retired-at index");
         }
         String set = r.name("parameter set");
         int len = r.u16("public key length");

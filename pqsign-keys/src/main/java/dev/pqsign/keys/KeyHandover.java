@@ -23,6 +23,7 @@ import java.util.Objects;
 public final class KeyHandover {
     /** {@code "PQSIGN-HANDOVER"} and one zero byte. */
     static final byte[] DOMAIN_TAG = "PQSIGN-HANDOVER\0".getBytes(StandardCharsets.US_ASCII);
+
     static final int VERSION = 1;
     /** No supported public key is larger (HAETAE-5: 2,080 bytes); keeps hostile lengths small. */
     public static final int MAX_PUBLIC_KEY_BYTES = 4096;
@@ -37,8 +38,14 @@ public final class KeyHandover {
     private final long issuedAtMillis;
     private final PqPublicKey newKey;
 
-    private KeyHandover(byte[] chainId, long sequence, String oldParameterSet, byte[] oldKeyId, long handoverIndex,
-            long issuedAtMillis, PqPublicKey newKey) {
+    private KeyHandover(
+            byte[] chainId,
+            long sequence,
+            String oldParameterSet,
+            byte[] oldKeyId,
+            long handoverIndex,
+            long issuedAtMillis,
+            PqPublicKey newKey) {
         this.chainId = chainId;
         this.sequence = sequence;
         this.oldParameterSet = oldParameterSet;
@@ -55,8 +62,13 @@ public final class KeyHandover {
      * @param chainId key id of the chain's first key (generation 0), 32 bytes
      * @param handoverIndex the index of {@code oldKey} this statement is signed under
      */
-    public static KeyHandover of(byte[] chainId, long sequence, PqPublicKey oldKey, long handoverIndex,
-            Instant issuedAt, PqPublicKey newKey) {
+    public static KeyHandover of(
+            byte[] chainId,
+            long sequence,
+            PqPublicKey oldKey,
+            long handoverIndex,
+            Instant issuedAt,
+            PqPublicKey newKey) {
         Objects.requireNonNull(oldKey, "oldKey");
         if (Objects.requireNonNull(chainId, "chainId").length != PublicKeys.KEY_ID_BYTES) {
             throw new IllegalArgumentException("chain id must be 32 bytes, got " + chainId.length);
@@ -74,15 +86,31 @@ public final class KeyHandover {
         if (Objects.requireNonNull(newKey, "newKey").rawEncoding().length > MAX_PUBLIC_KEY_BYTES) {
             throw new IllegalArgumentException("new public key larger than " + MAX_PUBLIC_KEY_BYTES + " bytes");
         }
-        return new KeyHandover(chainId.clone(), sequence, oldKey.parameterSet().setName(), PublicKeys.keyId(oldKey),
-                handoverIndex, millis, newKey);
+        return new KeyHandover(
+                chainId.clone(),
+                sequence,
+                oldKey.parameterSet().setName(),
+                PublicKeys.keyId(oldKey),
+                handoverIndex,
+                millis,
+                newKey);
     }
 
     /** The statement's bytes: what the old key signs. */
     public byte[] encode() {
-        return new ByteWriter().raw(DOMAIN_TAG).u8(VERSION).raw(chainId).u64(sequence).name(oldParameterSet)
-                .raw(oldKeyId).u64(handoverIndex).u64(issuedAtMillis).name(newKey.parameterSet().setName())
-                .u16(newKey.rawEncoding().length).raw(newKey.rawEncoding()).toByteArray();
+        return new ByteWriter()
+                .raw(DOMAIN_TAG)
+                .u8(VERSION)
+                .raw(chainId)
+                .u64(sequence)
+                .name(oldParameterSet)
+                .raw(oldKeyId)
+                .u64(handoverIndex)
+                .u64(issuedAtMillis)
+                .name(newKey.parameterSet().setName())
+                .u16(newKey.rawEncoding().length)
+                .raw(newKey.rawEncoding())
+                .toByteArray();
     }
 
     /**
@@ -94,8 +122,8 @@ public final class KeyHandover {
     public static KeyHandover decode(byte[] statement) {
         Objects.requireNonNull(statement, "statement");
         if (statement.length > MAX_BYTES) {
-            throw new KeyFormatException("key handover statement is " + statement.length + " bytes, at most "
-                    + MAX_BYTES + " allowed");
+            throw new KeyFormatException(
+                    "key handover statement is " + statement.length + " bytes, at most " + MAX_BYTES + " allowed");
         }
         StrictReader r = new StrictReader(statement, "key handover statement");
         r.expect(DOMAIN_TAG, "domain tag");
@@ -115,8 +143,8 @@ public final class KeyHandover {
         String newSet = r.name("new parameter set");
         int keyLen = r.u16("new public key length");
         if (keyLen < 1 || keyLen > MAX_PUBLIC_KEY_BYTES) {
-            throw new KeyFormatException("key handover statement new public key length " + keyLen
-                    + " is outside 1.." + MAX_PUBLIC_KEY_BYTES);
+            throw new KeyFormatException("key handover statement new public key length " + keyLen + " is outside 1.."
+                    + MAX_PUBLIC_KEY_BYTES);
         }
         byte[] key = r.bytes(keyLen, "new public key");
         r.end();
@@ -182,7 +210,8 @@ public final class KeyHandover {
     @Override
     public String toString() {
         return "KeyHandover[chain " + Hex.encode(chainId).substring(0, 16) + "…, generation " + sequence + ", "
-                + oldParameterSet + " index " + handoverIndex + " -> " + newKey.parameterSet().setName() + " key "
+                + oldParameterSet + " index " + handoverIndex + " -> "
+                + newKey.parameterSet().setName() + " key "
                 + Hex.encode(newKeyId()).substring(0, 16) + "…]";
     }
 }

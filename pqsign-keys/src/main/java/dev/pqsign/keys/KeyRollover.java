@@ -32,7 +32,12 @@ public final class KeyRollover implements AutoCloseable {
     public static final Duration RETRY_INTERVAL = Duration.ofSeconds(5);
 
     /** What the sensor publishes about its key (nodes, logs) and {@code pqsign inspect} shows. */
-    public record Status(String parameterSet, byte[] keyId, long generation, long remaining, boolean nextKeyReady,
+    public record Status(
+            String parameterSet,
+            byte[] keyId,
+            long generation,
+            long remaining,
+            boolean nextKeyReady,
             Optional<String> preparationFailure) {
         public Status {
             keyId = keyId.clone();
@@ -77,8 +82,8 @@ public final class KeyRollover implements AutoCloseable {
         }
         long capacity = dir.currentKey().xmss().orElseThrow().parameterSet().maxSignatures();
         if (switchAt >= capacity) {
-            throw new IllegalArgumentException("switchAt " + switchAt + " leaves no signature of a "
-                    + capacity + "-signature key");
+            throw new IllegalArgumentException(
+                    "switchAt " + switchAt + " leaves no signature of a " + capacity + "-signature key");
         }
         long prepare = prepareAt == 0 ? capacity - 1 : prepareAt;
         if (prepare <= switchAt) {
@@ -134,13 +139,15 @@ public final class KeyRollover implements AutoCloseable {
         if (!urgent && now.isBefore(lastFailure.plus(RETRY_INTERVAL))) {
             return;
         }
-        preparing = CompletableFuture.runAsync(() -> {
-            try {
-                dir.prepareNext();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }, background);
+        preparing = CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        dir.prepareNext();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                },
+                background);
         if (urgent) {
             awaitPreparation();
         }
@@ -151,7 +158,8 @@ public final class KeyRollover implements AutoCloseable {
             preparing.get();
             preparationFailure = null;
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause() instanceof UncheckedIOException ? e.getCause().getCause() : e.getCause();
+            Throwable cause =
+                    e.getCause() instanceof UncheckedIOException ? e.getCause().getCause() : e.getCause();
             preparationFailure = "cannot prepare the next key: " + cause.getMessage();
             lastFailure = clock.instant();
         } catch (InterruptedException e) {
@@ -164,8 +172,13 @@ public final class KeyRollover implements AutoCloseable {
     /** The current key's state as the sensor publishes it. */
     public Status status() {
         var key = dir.currentKey();
-        return new Status(key.parameterSet().setName(), PublicKeys.keyId(key), dir.generation(),
-                dir.currentSigner().remaining(), dir.nextKeyReady(), Optional.ofNullable(preparationFailure));
+        return new Status(
+                key.parameterSet().setName(),
+                PublicKeys.keyId(key),
+                dir.generation(),
+                dir.currentSigner().remaining(),
+                dir.nextKeyReady(),
+                Optional.ofNullable(preparationFailure));
     }
 
     /** Waits for a running preparation and stops the background thread; the directory stays open. */

@@ -15,8 +15,7 @@ public final class PublicKeys {
     /** Length of a key id: SHA-256 of the public key's standard encoding. */
     public static final int KEY_ID_BYTES = 32;
 
-    private PublicKeys() {
-    }
+    private PublicKeys() {}
 
     /**
      * Decodes the standard encoding of a public key of the named set: for XMSS / XMSS^MT the RFC 8391

@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,7 +59,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
     public interface Observer {
         void stepDone(RolloverStep step, long generation);
 
-        Observer NONE = (step, generation) -> { };
+        Observer NONE = (step, generation) -> {};
     }
 
     /** What the directory needs besides its path. */
@@ -76,7 +75,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
         }
 
         public static Options defaults() {
-            return new Options(XmssStatefulSigner.Options.defaults(), FileStateStore.DEFAULT_LOCK_TIMEOUT, Observer.NONE);
+            return new Options(
+                    XmssStatefulSigner.Options.defaults(), FileStateStore.DEFAULT_LOCK_TIMEOUT, Observer.NONE);
         }
 
         public Options withSigner(XmssStatefulSigner.Options signerOptions) {
@@ -126,7 +126,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
         Path tmp = Files.createTempDirectory(parent, "." + abs.getFileName() + TEMP_PREFIX);
         byte[] state = XmssKeyState.fresh(key).encode();
         try {
-            DurableFiles.createAtomically(tmp.resolve(PUBLIC_KEY), key.publicKey().encoded());
+            DurableFiles.createAtomically(
+                    tmp.resolve(PUBLIC_KEY), key.publicKey().encoded());
             DurableFiles.createAtomically(tmp.resolve(STATE), state);
             DurableFiles.forceDirectory(tmp);
             Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE);
@@ -156,8 +157,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
     }
 
     /** The generations on disk: the current one, its key, and the handover that made it current. */
-    private record Generations(long current, PqPublicKey key, SignedKeyHandover latest, TreeMap<Long, Path> dirs) {
-    }
+    private record Generations(long current, PqPublicKey key, SignedKeyHandover latest, TreeMap<Long, Path> dirs) {}
 
     /**
      * Finds the current generation: the highest one with a handover record, the handovers numbered
@@ -180,8 +180,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
         }
         for (long g : generations.keySet()) {
             if (g > current + 1) {
-                throw new KeyFormatException(generations.get(g) + " is a generation after the next one (current is "
-                        + current + ")");
+                throw new KeyFormatException(
+                        generations.get(g) + " is a generation after the next one (current is " + current + ")");
             }
         }
         if (current == 0) {
@@ -189,13 +189,16 @@ public final class SensorKeyDirectory implements AutoCloseable {
         }
         Path h = generations.get(current).resolve(HANDOVER);
         SignedKeyHandover signed = SignedKeyHandover.decode(readSmall(h));
-        PqPublicKey previous = current == 1 ? firstKey
-                : PublicKeys.decode(firstKey.parameterSet().setName(), readSmall(generations.get(current - 1)
-                        .resolve(PUBLIC_KEY)));
-        if (signed.statement().sequence() != current || !signed.isSignedBy(previous)
+        PqPublicKey previous = current == 1
+                ? firstKey
+                : PublicKeys.decode(
+                        firstKey.parameterSet().setName(),
+                        readSmall(generations.get(current - 1).resolve(PUBLIC_KEY)));
+        if (signed.statement().sequence() != current
+                || !signed.isSignedBy(previous)
                 || !MessageDigest.isEqual(signed.statement().chainId(), PublicKeys.keyId(firstKey))) {
-            throw new KeyFormatException(h + " is not a handover of this directory from generation " + (current - 1)
-                    + " signed by its key");
+            throw new KeyFormatException(
+                    h + " is not a handover of this directory from generation " + (current - 1) + " signed by its key");
         }
         return new Generations(current, signed.statement().newKey(), signed, generations);
     }
@@ -216,8 +219,14 @@ public final class SensorKeyDirectory implements AutoCloseable {
     }
 
     /** What {@code pqsign inspect DIR} shows of a key directory, read without taking its lock. */
-    public record Inspection(String parameterSet, byte[] chainId, long generation, byte[] currentKeyId, long remaining,
-            boolean nextKeyReady, long handovers) {
+    public record Inspection(
+            String parameterSet,
+            byte[] chainId,
+            long generation,
+            byte[] currentKeyId,
+            long remaining,
+            boolean nextKeyReady,
+            long handovers) {
         public Inspection {
             chainId = chainId.clone();
             currentKeyId = currentKeyId.clone();
@@ -256,8 +265,14 @@ public final class SensorKeyDirectory implements AutoCloseable {
         }
         Path next = found.dirs().get(g + 1);
         boolean ready = next != null && Files.isRegularFile(next.resolve(STATE), LinkOption.NOFOLLOW_LINKS);
-        return new Inspection(found.key().parameterSet().setName(), PublicKeys.keyId(first), g,
-                PublicKeys.keyId(found.key()), remaining, ready, g);
+        return new Inspection(
+                found.key().parameterSet().setName(),
+                PublicKeys.keyId(first),
+                g,
+                PublicKeys.keyId(found.key()),
+                remaining,
+                ready,
+                g);
     }
 
     private static PqPublicKey readFirstKey(Path dir) throws IOException {
@@ -273,8 +288,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
         // An XMSS and an XMSS^MT set share this type code: a state file of the directory names the set.
         XmssParameterSet set = parameterSetOfAnyState(dir);
         if (set == null || !candidates.contains(set)) {
-            throw new KeyFormatException(first + " fits several parameter sets and no key state in " + dir
-                    + " says which");
+            throw new KeyFormatException(
+                    first + " fits several parameter sets and no key state in " + dir + " says which");
         }
         return PqPublicKey.of(XmssPublicKey.decode(set, pub));
     }
@@ -310,8 +325,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
             XmssStatefulSigner signer = XmssStatefulSigner.open(store, options.signer);
             if (!PqPublicKey.of(signer.publicKey()).equals(currentKey)) {
                 signer.close();
-                throw new KeyFormatException(state + " belongs to another key than generation " + generation
-                        + "'s public key");
+                throw new KeyFormatException(
+                        state + " belongs to another key than generation " + generation + "'s public key");
             }
             this.currentStore = store;
             this.currentSigner = signer;
@@ -374,7 +389,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
             Files.createDirectories(parent);
             Path tmp = Files.createTempDirectory(parent, TEMP_PREFIX);
             state = XmssKeyState.fresh(key).encode();
-            DurableFiles.createAtomically(tmp.resolve(PUBLIC_KEY), key.publicKey().encoded());
+            DurableFiles.createAtomically(
+                    tmp.resolve(PUBLIC_KEY), key.publicKey().encoded());
             DurableFiles.createAtomically(tmp.resolve(STATE), state);
             DurableFiles.forceDirectory(tmp);
             Path target = generationDir(next);
@@ -465,8 +481,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
             return;
         }
         List<Path> leftovers = new ArrayList<>();
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(parent, p -> p.getFileName().toString()
-                .startsWith(TEMP_PREFIX))) {
+        try (DirectoryStream<Path> s =
+                Files.newDirectoryStream(parent, p -> p.getFileName().toString().startsWith(TEMP_PREFIX))) {
             s.forEach(leftovers::add);
         }
         for (Path tmp : leftovers) {

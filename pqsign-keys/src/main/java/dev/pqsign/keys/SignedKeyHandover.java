@@ -18,6 +18,7 @@ import java.util.Objects;
 public final class SignedKeyHandover {
     /** {@code "PQHO"}. */
     static final byte[] MAGIC = "PQHO".getBytes(StandardCharsets.US_ASCII);
+
     static final int VERSION = 1;
     /** Larger than any supported signature (XMSS^MT-SHA2_60/3_256: 24 KiB range). */
     public static final int MAX_SIGNATURE_BYTES = 1 << 16;
@@ -41,12 +42,18 @@ public final class SignedKeyHandover {
      * @throws dev.pqsign.core.KeyExhaustedException if the old key has no index left
      * @throws dev.pqsign.core.StatePersistenceException if the index could not be reserved durably
      */
-    public static SignedKeyHandover sign(IndexedSigner oldSigner, PqPublicKey oldKey, byte[] chainId, long sequence,
-            PqPublicKey newKey, Instant issuedAt) {
+    public static SignedKeyHandover sign(
+            IndexedSigner oldSigner,
+            PqPublicKey oldKey,
+            byte[] chainId,
+            long sequence,
+            PqPublicKey newKey,
+            Instant issuedAt) {
         Objects.requireNonNull(oldSigner, "oldSigner");
         if (!oldSigner.parameterSet().setName().equals(oldKey.parameterSet().setName())) {
-            throw new IllegalArgumentException("signer is " + oldSigner.parameterSet().setName() + ", old key is "
-                    + oldKey.parameterSet().setName());
+            throw new IllegalArgumentException(
+                    "signer is " + oldSigner.parameterSet().setName() + ", old key is "
+                            + oldKey.parameterSet().setName());
         }
         KeyHandover[] made = new KeyHandover[1];
         IndexedSignature s = oldSigner.signIndexed(index -> {
@@ -58,8 +65,14 @@ public final class SignedKeyHandover {
 
     /** The record's bytes: magic, version, statement and signature, each length-prefixed. */
     public byte[] encode() {
-        return new ByteWriter().raw(MAGIC).u8(VERSION).u32(statementBytes.length).raw(statementBytes)
-                .u32(signature.length).raw(signature).toByteArray();
+        return new ByteWriter()
+                .raw(MAGIC)
+                .u8(VERSION)
+                .u32(statementBytes.length)
+                .raw(statementBytes)
+                .u32(signature.length)
+                .raw(signature)
+                .toByteArray();
     }
 
     /**

@@ -58,8 +58,9 @@ class KeyChainTest {
             assertEquals(2, c2.current().generation());
             assertEquals(g.k2.publicKey(), c2.current().key());
             assertEquals(2, c2.retired().size());
-            assertEquals(g.h2.statement().handoverIndex(), c2.member(PublicKeys.keyId(g.k1.publicKey())).orElseThrow()
-                    .retiredAt());
+            assertEquals(
+                    g.h2.statement().handoverIndex(),
+                    c2.member(PublicKeys.keyId(g.k1.publicKey())).orElseThrow().retiredAt());
             assertArrayEquals(c0.chainId(), c2.chainId());
         }
     }
@@ -77,7 +78,11 @@ class KeyChainTest {
     @Test
     void follow_oldStatementReplayed_isAlarm() throws Exception {
         try (ThreeGenerations g = new ThreeGenerations()) {
-            KeyChain c2 = KeyChain.startingAt(g.k0.publicKey()).follow(g.h1).chain().follow(g.h2).chain();
+            KeyChain c2 = KeyChain.startingAt(g.k0.publicKey())
+                    .follow(g.h1)
+                    .chain()
+                    .follow(g.h2)
+                    .chain();
             KeyChain.Step s = c2.follow(g.h1);
             assertEquals(HandoverOutcome.REPLAYED, s.outcome());
             assertTrue(s.outcome().isAlarm());
@@ -88,23 +93,30 @@ class KeyChainTest {
     @Test
     void follow_skippedGeneration_isOutOfOrder() throws Exception {
         try (ThreeGenerations g = new ThreeGenerations()) {
-            assertEquals(HandoverOutcome.OUT_OF_ORDER, KeyChain.startingAt(g.k0.publicKey()).follow(g.h2).outcome());
+            assertEquals(
+                    HandoverOutcome.OUT_OF_ORDER,
+                    KeyChain.startingAt(g.k0.publicKey()).follow(g.h2).outcome());
         }
     }
 
     @Test
     void follow_statementSignedByAnotherKey_isRejected() throws Exception {
-        try (ThreeGenerations g = new ThreeGenerations(); TestKeys.OpenKey attacker = TestKeys.open(dir.resolve("x"))) {
+        try (ThreeGenerations g = new ThreeGenerations();
+                TestKeys.OpenKey attacker = TestKeys.open(dir.resolve("x"))) {
             byte[] chain = PublicKeys.keyId(g.k0.publicKey());
             // Names the attacker's key as signer: not the chain's current key.
-            SignedKeyHandover own = SignedKeyHandover.sign(attacker.signer(), attacker.publicKey(), chain, 1,
-                    TestKeys.freshPublicKey(), T);
-            assertEquals(HandoverOutcome.WRONG_SIGNER, KeyChain.startingAt(g.k0.publicKey()).follow(own).outcome());
+            SignedKeyHandover own = SignedKeyHandover.sign(
+                    attacker.signer(), attacker.publicKey(), chain, 1, TestKeys.freshPublicKey(), T);
+            assertEquals(
+                    HandoverOutcome.WRONG_SIGNER,
+                    KeyChain.startingAt(g.k0.publicKey()).follow(own).outcome());
             // Names the chain's key as signer but carries the attacker's signature.
             KeyHandover claim = KeyHandover.of(chain, 1, g.k0.publicKey(), 0, T, attacker.publicKey());
             byte[] sig = attacker.signer().sign(claim.encode());
             SignedKeyHandover forged = forge(claim.encode(), sig);
-            assertEquals(HandoverOutcome.BAD_SIGNATURE, KeyChain.startingAt(g.k0.publicKey()).follow(forged).outcome());
+            assertEquals(
+                    HandoverOutcome.BAD_SIGNATURE,
+                    KeyChain.startingAt(g.k0.publicKey()).follow(forged).outcome());
         }
     }
 
@@ -116,7 +128,8 @@ class KeyChainTest {
             byte[] otherKey = other.rawEncoding();
             System.arraycopy(otherKey, 0, st, st.length - otherKey.length, otherKey.length);
             SignedKeyHandover tampered = forge(st, g.h1.signature());
-            assertEquals(HandoverOutcome.BAD_SIGNATURE,
+            assertEquals(
+                    HandoverOutcome.BAD_SIGNATURE,
                     KeyChain.startingAt(g.k0.publicKey()).follow(tampered).outcome());
         }
     }
@@ -141,13 +154,16 @@ class KeyChainTest {
     @Test
     void encode_decode_roundTripsAndRefusesOtherChainsAndCorruption() throws Exception {
         try (ThreeGenerations g = new ThreeGenerations()) {
-            KeyChain c2 = KeyChain.startingAt(g.k0.publicKey()).follow(g.h1).chain().follow(g.h2).chain();
+            KeyChain c2 = KeyChain.startingAt(g.k0.publicKey())
+                    .follow(g.h1)
+                    .chain()
+                    .follow(g.h2)
+                    .chain();
             byte[] state = c2.encode();
             KeyChain d = KeyChain.decode(state, c2.chainId());
             assertArrayEquals(state, d.encode());
             assertEquals(2, d.current().generation());
-            assertThrows(KeyFormatException.class, () -> KeyChain.decode(state,
-                    PublicKeys.keyId(g.k1.publicKey())));
+            assertThrows(KeyFormatException.class, () -> KeyChain.decode(state, PublicKeys.keyId(g.k1.publicKey())));
             for (int i = 0; i < state.length; i++) {
                 byte[] bad = state.clone();
                 bad[i] ^= 0x40;

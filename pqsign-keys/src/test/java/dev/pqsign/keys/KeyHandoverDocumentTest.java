@@ -27,7 +27,7 @@ class KeyHandoverDocumentTest {
         for (int i = 0; i < seed.length; i++) {
             seed[i] = (byte) (first + i);
         }
-        return XmssKeyGenerator.fromSeed(TestKeys.SET, WotsDerivation.SP800_208, seed, 1, x -> { });
+        return XmssKeyGenerator.fromSeed(TestKeys.SET, WotsDerivation.SP800_208, seed, 1, x -> {});
     }
 
     static String documented(String text, String marker) {
@@ -43,10 +43,13 @@ class KeyHandoverDocumentTest {
         XmssPrivateKey newKey = seeded(0x60);
         PqPublicKey oldPub = PqPublicKey.of(oldKey.publicKey());
         PqPublicKey newPub = PqPublicKey.of(newKey.publicKey());
-        try (FileStateStore store = FileStateStore.create(dir.resolve("old.state"), XmssKeyState.fresh(oldKey).encode(),
-                FileStateStore.DEFAULT_LOCK_TIMEOUT); XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
-            SignedKeyHandover h = SignedKeyHandover.sign(signer, oldPub, PublicKeys.keyId(oldPub), 1, newPub,
-                    Instant.parse("2026-12-01T12:00:00Z"));
+        try (FileStateStore store = FileStateStore.create(
+                        dir.resolve("old.state"),
+                        XmssKeyState.fresh(oldKey).encode(),
+                        FileStateStore.DEFAULT_LOCK_TIMEOUT);
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
+            SignedKeyHandover h = SignedKeyHandover.sign(
+                    signer, oldPub, PublicKeys.keyId(oldPub), 1, newPub, Instant.parse("2026-12-01T12:00:00Z"));
             String statement = Hex.encode(h.statementBytes());
             byte[] record = h.encode();
             String recordHash = Hex.encode(Digests.sha256().digest(record));

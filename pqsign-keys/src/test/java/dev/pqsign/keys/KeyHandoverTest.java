@@ -119,8 +119,8 @@ class KeyHandoverTest {
             for (int i = 0; i < 3; i++) {
                 k.signer().sign(new byte[] {(byte) i});
             }
-            SignedKeyHandover h = SignedKeyHandover.sign(k.signer(), k.publicKey(), PublicKeys.keyId(k.publicKey()), 1,
-                    newKey, T);
+            SignedKeyHandover h =
+                    SignedKeyHandover.sign(k.signer(), k.publicKey(), PublicKeys.keyId(k.publicKey()), 1, newKey, T);
             assertEquals(3, h.statement().handoverIndex(), "signed under the signer's next index");
             SignedKeyHandover d = SignedKeyHandover.decode(h.encode());
             assertEquals(h, d);
@@ -133,15 +133,16 @@ class KeyHandoverTest {
     @Test
     void signedRecord_flippedBitAnywhere_neverVerifies(@TempDir Path dir) throws Exception {
         try (TestKeys.OpenKey k = TestKeys.open(dir.resolve("key.state"))) {
-            SignedKeyHandover h = SignedKeyHandover.sign(k.signer(), k.publicKey(), PublicKeys.keyId(k.publicKey()),
-                    1, newKey, T);
+            SignedKeyHandover h =
+                    SignedKeyHandover.sign(k.signer(), k.publicKey(), PublicKeys.keyId(k.publicKey()), 1, newKey, T);
             byte[] rec = h.encode();
             // One bit in every byte of the header and statement, then 300 seeded positions in the signature.
             SplittableRandom rnd = new SplittableRandom(17);
             int signed = 9 + h.statementBytes().length + 4;
             int[] bits = IntStream.concat(
-                    IntStream.range(0, signed).map(i -> i * 8 + rnd.nextInt(8)),
-                    rnd.ints(300, signed * 8, rec.length * 8)).toArray();
+                            IntStream.range(0, signed).map(i -> i * 8 + rnd.nextInt(8)),
+                            rnd.ints(300, signed * 8, rec.length * 8))
+                    .toArray();
             for (int bit : bits) {
                 byte[] bad = rec.clone();
                 bad[bit / 8] ^= (byte) (1 << (bit % 8));

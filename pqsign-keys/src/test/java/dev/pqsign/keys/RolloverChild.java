@@ -20,8 +20,7 @@ import java.util.Optional;
  * {@code none}.
  */
 public final class RolloverChild {
-    private RolloverChild() {
-    }
+    private RolloverChild() {}
 
     /** The message signed under generation {@code g}, index {@code i}. */
     static byte[] message(long g, long i) {
@@ -50,9 +49,12 @@ public final class RolloverChild {
                 }
             }
         };
-        try (SensorKeyDirectory keys = SensorKeyDirectory.open(dir,
-                SensorKeyDirectory.Options.defaults().withObserver(observer)
-                        .withSigner(XmssStatefulSigner.Options.defaults().withBatch(4)));
+        try (SensorKeyDirectory keys = SensorKeyDirectory.open(
+                        dir,
+                        SensorKeyDirectory.Options.defaults()
+                                .withObserver(observer)
+                                .withSigner(
+                                        XmssStatefulSigner.Options.defaults().withBatch(4)));
                 KeyRollover rollover = KeyRollover.of(keys, 0, KeyRollover.DEFAULT_SWITCH_AT, Clock.systemUTC())) {
             // A restarted sensor publishes its latest handover again: an operator may have missed it.
             Optional<SignedKeyHandover> latest = keys.latestHandover();
@@ -89,13 +91,17 @@ public final class RolloverChild {
     private static void publish(Path out, SignedKeyHandover h) throws Exception {
         Path tmp = out.resolve(".tmp-h");
         Files.write(tmp, h.encode());
-        Files.move(tmp, out.resolve("handover-" + h.statement().sequence() + ".pqho"), StandardCopyOption.ATOMIC_MOVE,
+        Files.move(
+                tmp,
+                out.resolve("handover-" + h.statement().sequence() + ".pqho"),
+                StandardCopyOption.ATOMIC_MOVE,
                 StandardCopyOption.REPLACE_EXISTING);
     }
 
     private static int countSignatures(Path out) throws Exception {
         try (var s = Files.list(out)) {
-            return (int) s.filter(p -> p.getFileName().toString().endsWith(".sig")).count();
+            return (int)
+                    s.filter(p -> p.getFileName().toString().endsWith(".sig")).count();
         }
     }
 }

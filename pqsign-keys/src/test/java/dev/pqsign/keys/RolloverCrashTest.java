@@ -70,19 +70,33 @@ class RolloverCrashTest {
         Set<String> stepsKilledAt = new HashSet<>();
         for (String p : plan) {
             runNo++;
-            ChildJvm c = ChildJvm.start(tmp, 64, RolloverChild.class, dir.toString(), out.toString(),
-                    Integer.toString(runNo), Integer.toString(WANTED), p.equals("random") ? "none" : p);
+            ChildJvm c = ChildJvm.start(
+                    tmp,
+                    64,
+                    RolloverChild.class,
+                    dir.toString(),
+                    out.toString(),
+                    Integer.toString(runNo),
+                    Integer.toString(WANTED),
+                    p.equals("random") ? "none" : p);
             if (p.equals("random")) {
                 Thread.sleep(300 + rnd.nextInt(1_500));
             } else {
-                assertNotNull(awaitLine(c, "PAUSED", 120_000), "run " + runNo + " never reached " + p + ": "
-                        + c.lines());
+                assertNotNull(
+                        awaitLine(c, "PAUSED", 120_000), "run " + runNo + " never reached " + p + ": " + c.lines());
                 stepsKilledAt.add(p);
             }
             c.kill();
         }
-        ChildJvm last = ChildJvm.start(tmp, 64, RolloverChild.class, dir.toString(), out.toString(),
-                Integer.toString(++runNo), Integer.toString(WANTED), "none");
+        ChildJvm last = ChildJvm.start(
+                tmp,
+                64,
+                RolloverChild.class,
+                dir.toString(),
+                out.toString(),
+                Integer.toString(++runNo),
+                Integer.toString(WANTED),
+                "none");
         assertEquals(0, last.await(180), "final run failed: " + last.lines());
         assertEquals(RolloverStep.values().length, stepsKilledAt.size());
 
@@ -99,8 +113,9 @@ class RolloverCrashTest {
             keyOfGeneration.put(g, h.statement().newKey());
             handoverIndex.put(g - 1, h.statement().handoverIndex());
         }
-        assertTrue(chain.current().generation() >= 2, "expected at least two rollovers, got "
-                + chain.current().generation());
+        assertTrue(
+                chain.current().generation() >= 2,
+                "expected at least two rollovers, got " + chain.current().generation());
 
         Set<String> used = new HashSet<>();
         int verified = 0;
@@ -118,16 +133,20 @@ class RolloverCrashTest {
                 assertTrue(key.verifier().verify(RolloverChild.message(g, i), Files.readAllBytes(f)), f.toString());
                 Long retiredAt = handoverIndex.get(g);
                 if (retiredAt != null) {
-                    assertTrue(i < retiredAt, "generation " + g + " signed index " + i + " at or after its handover "
-                            + retiredAt);
+                    assertTrue(
+                            i < retiredAt,
+                            "generation " + g + " signed index " + i + " at or after its handover " + retiredAt);
                 }
                 verified++;
             }
         }
         assertTrue(verified >= WANTED, "only " + verified + " signatures");
         for (long g = 0; g < chain.current().generation(); g++) {
-            Path state = g == 0 ? dir.resolve("key.state")
-                    : dir.resolve("generations").resolve(String.format("%012d", g)).resolve("key.state");
+            Path state = g == 0
+                    ? dir.resolve("key.state")
+                    : dir.resolve("generations")
+                            .resolve(String.format("%012d", g))
+                            .resolve("key.state");
             assertFalse(Files.exists(state), "retired state left: " + state);
         }
     }

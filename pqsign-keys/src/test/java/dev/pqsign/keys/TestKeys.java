@@ -23,13 +23,12 @@ final class TestKeys {
         }
     }
 
-    private TestKeys() {
-    }
+    private TestKeys() {}
 
     static OpenKey open(Path stateFile) throws IOException {
         XmssPrivateKey key = XmssKeyGenerator.generate(SET);
-        FileStateStore store = FileStateStore.create(stateFile, XmssKeyState.fresh(key).encode(),
-                FileStateStore.DEFAULT_LOCK_TIMEOUT);
+        FileStateStore store =
+                FileStateStore.create(stateFile, XmssKeyState.fresh(key).encode(), FileStateStore.DEFAULT_LOCK_TIMEOUT);
         key.destroy();
         XmssStatefulSigner signer = XmssStatefulSigner.open(store);
         return new OpenKey(PqPublicKey.of(signer.publicKey()), signer, store);

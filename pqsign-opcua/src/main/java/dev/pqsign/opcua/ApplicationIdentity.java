@@ -71,8 +71,10 @@ public final class ApplicationIdentity {
             try {
                 // The key store password is not a secret the operator types in, so the file's
                 // permissions are what protects the private key.
-                Files.createFile(tmp, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+                Files.createFile(
+                        tmp,
+                        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
             } catch (UnsupportedOperationException notPosix) {
                 Files.createFile(tmp);
             }
@@ -82,7 +84,8 @@ public final class ApplicationIdentity {
             Files.move(tmp, pfx, StandardCopyOption.ATOMIC_MOVE);
             return new ApplicationIdentity(kp, cert);
         } catch (GeneralSecurityException e) {
-            throw new IOException("cannot load or create the application certificate at " + pfx + ": " + e.getMessage(), e);
+            throw new IOException(
+                    "cannot load or create the application certificate at " + pfx + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw e;
         } catch (Exception e) {

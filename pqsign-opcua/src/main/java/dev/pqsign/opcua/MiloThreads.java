@@ -30,8 +30,7 @@ final class MiloThreads {
     private static EventLoopGroup eventLoop;
     private static ExecutorService executor;
 
-    private MiloThreads() {
-    }
+    private MiloThreads() {}
 
     private static int processors() {
         return Math.max(1, Runtime.getRuntime().availableProcessors());
@@ -61,8 +60,12 @@ final class MiloThreads {
                 return t;
             };
             // asyncMode: tasks are events, run them first in first out.
-            executor = new ForkJoinPool(processors(), factory, (t, e) -> System.getLogger(MiloThreads.class.getName())
-                    .log(System.Logger.Level.ERROR, "uncaught exception in a Milo task on " + t.getName(), e), true);
+            executor = new ForkJoinPool(
+                    processors(),
+                    factory,
+                    (t, e) -> System.getLogger(MiloThreads.class.getName())
+                            .log(System.Logger.Level.ERROR, "uncaught exception in a Milo task on " + t.getName(), e),
+                    true);
         }
         return executor;
     }

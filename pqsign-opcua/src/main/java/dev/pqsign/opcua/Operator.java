@@ -172,19 +172,35 @@ public final class Operator implements AutoCloseable {
      * @param handover for a key handover record (and the gaps its retired key left): what the operator
      *     made of it, else null
      */
-    public record Observation(String sensor, long sequence, Verdict verdict, SignedReading reading, LatencyRecord latency,
-            SignedRecord record, Instant receivedAt, Verdict.Gap gap, HandoverCheck handover) {
+    public record Observation(
+            String sensor,
+            long sequence,
+            Verdict verdict,
+            SignedReading reading,
+            LatencyRecord latency,
+            SignedRecord record,
+            Instant receivedAt,
+            Verdict.Gap gap,
+            HandoverCheck handover) {
 
         /** An observation of a reading or a gap. */
-        public Observation(String sensor, long sequence, Verdict verdict, SignedReading reading, LatencyRecord latency,
-                SignedRecord record, Instant receivedAt, Verdict.Gap gap) {
+        public Observation(
+                String sensor,
+                long sequence,
+                Verdict verdict,
+                SignedReading reading,
+                LatencyRecord latency,
+                SignedRecord record,
+                Instant receivedAt,
+                Verdict.Gap gap) {
             this(sensor, sequence, verdict, reading, latency, record, receivedAt, gap, null);
         }
 
         /** The observation as a verdict-stream event. */
         public VerdictEvent event() {
             if (gap != null && handover != null) {
-                return VerdictEvent.gap(sensor, KeyId.of(handover.handover().statement().oldKeyId()), gap, receivedAt);
+                return VerdictEvent.gap(
+                        sensor, KeyId.of(handover.handover().statement().oldKeyId()), gap, receivedAt);
             }
             if (gap != null) {
                 return VerdictEvent.gap(sensor, record.keyId(), gap, receivedAt);
@@ -201,10 +217,17 @@ public final class Operator implements AutoCloseable {
          */
         public String describe() {
             StringBuilder sb = new StringBuilder();
-            sb.append(sensor).append(" index=").append(verdict.index()).append(' ').append(verdict.reason());
+            sb.append(sensor)
+                    .append(" index=")
+                    .append(verdict.index())
+                    .append(' ')
+                    .append(verdict.reason());
             if (latency != null) {
-                sb.append(String.format(java.util.Locale.ROOT, " e2e=%.3fms transfer=%.3fms",
-                        latency.endToEndNanos() / 1e6, latency.transferNanos() / 1e6));
+                sb.append(String.format(
+                        java.util.Locale.ROOT,
+                        " e2e=%.3fms transfer=%.3fms",
+                        latency.endToEndNanos() / 1e6,
+                        latency.transferNanos() / 1e6));
             }
             String text = verdict.accepted() && reading != null ? reading.reading() : verdict.detail();
             if (text.length() > 120) {
@@ -225,12 +248,23 @@ public final class Operator implements AutoCloseable {
      * @param secondsLeft NaN while the sensor cannot estimate it
      * @param alarm empty when all is well
      */
-    public record KeyState(String sensor, long generation, long remaining, double secondsLeft, boolean nextKeyReady,
-            String alarm, String parameterSet, String keyIdHex) {
-    }
+    public record KeyState(
+            String sensor,
+            long generation,
+            long remaining,
+            double secondsLeft,
+            boolean nextKeyReady,
+            String alarm,
+            String parameterSet,
+            String keyIdHex) {}
 
-    private static final List<String> KEY_STATE_NODES = List.of(SensorNodes.KEY_GENERATION, SensorNodes.KEY_REMAINING,
-            SensorNodes.KEY_SECONDS_LEFT, SensorNodes.KEY_NEXT_READY, SensorNodes.KEY_ALARM, SensorNodes.PARAMETER_SET,
+    private static final List<String> KEY_STATE_NODES = List.of(
+            SensorNodes.KEY_GENERATION,
+            SensorNodes.KEY_REMAINING,
+            SensorNodes.KEY_SECONDS_LEFT,
+            SensorNodes.KEY_NEXT_READY,
+            SensorNodes.KEY_ALARM,
+            SensorNodes.PARAMETER_SET,
             SensorNodes.KEY_ID);
 
     private final Config config;
@@ -269,8 +303,8 @@ public final class Operator implements AutoCloseable {
         this.verifier = Objects.requireNonNull(verifier, "verifier");
         this.listener = Objects.requireNonNull(listener, "listener");
         Path pki = config.dataDir().resolve("pki");
-        this.identity = ApplicationIdentity.loadOrCreate(pki.resolve("operator-application.pfx"), appUri,
-                "pqsign operator", "pqsign".toCharArray());
+        this.identity = ApplicationIdentity.loadOrCreate(
+                pki.resolve("operator-application.pfx"), appUri, "pqsign operator", "pqsign".toCharArray());
         this.trustList = FileBasedTrustListManager.createAndInitialize(pki);
         for (Verdict.Reason r : Verdict.Reason.values()) {
             counts.put(r, new AtomicLong());
@@ -314,7 +348,8 @@ public final class Operator implements AutoCloseable {
      * @throws IOException if no matching endpoint exists, the server certificate is not trusted,
      *     or the connection or subscription fails
      */
-    public Connection connect(String name, String endpointUrl, TransportSecurity security, ReadingVerifier sensorVerifier)
+    public Connection connect(
+            String name, String endpointUrl, TransportSecurity security, ReadingVerifier sensorVerifier)
             throws IOException {
         Objects.requireNonNull(security, "security");
         Objects.requireNonNull(sensorVerifier, "sensorVerifier");
@@ -330,8 +365,8 @@ public final class Operator implements AutoCloseable {
             c.watchdog = WATCHDOG.scheduleWithFixedDelay(c::watch, 250, 250, TimeUnit.MILLISECONDS);
             ScheduledExecutorService poller = keyStatePoller;
             if (poller != null) {
-                c.keyPoll = poller.scheduleWithFixedDelay(c::pollKeyState, 0, keyStatePeriodMillis,
-                        TimeUnit.MILLISECONDS);
+                c.keyPoll =
+                        poller.scheduleWithFixedDelay(c::pollKeyState, 0, keyStatePeriodMillis, TimeUnit.MILLISECONDS);
             }
         }
         return c;
@@ -403,6 +438,7 @@ public final class Operator implements AutoCloseable {
                 return size() > RECENTLY_JUDGED;
             }
         };
+
         private volatile long revisedQueueSize;
 
         private final TransportSecurity security;
@@ -423,12 +459,14 @@ public final class Operator implements AutoCloseable {
         private void open() throws UaException {
             String host = EndpointUtil.getHost(endpointUrl);
             int port = EndpointUtil.getPort(endpointUrl);
-            String policy = security == TransportSecurity.NONE ? SecurityPolicy.None.getUri()
+            String policy = security == TransportSecurity.NONE
+                    ? SecurityPolicy.None.getUri()
                     : SecurityPolicy.Basic256Sha256.getUri();
-            MessageSecurityMode mode = security == TransportSecurity.NONE ? MessageSecurityMode.None
-                    : MessageSecurityMode.SignAndEncrypt;
+            MessageSecurityMode mode =
+                    security == TransportSecurity.NONE ? MessageSecurityMode.None : MessageSecurityMode.SignAndEncrypt;
             var validator = new DefaultClientCertificateValidator(trustList, new MemoryCertificateQuarantine());
-            client = OpcUaClient.create(endpointUrl,
+            client = OpcUaClient.create(
+                    endpointUrl,
                     endpoints -> endpoints.stream()
                             .filter(e -> policy.equals(e.getSecurityPolicyUri()) && e.getSecurityMode() == mode)
                             .findFirst()
@@ -494,18 +532,25 @@ public final class Operator implements AutoCloseable {
                 if (ns == null) {
                     return;
                 }
-                List<NodeId> ids = KEY_STATE_NODES.stream().map(n -> new NodeId(ns, n)).toList();
+                List<NodeId> ids =
+                        KEY_STATE_NODES.stream().map(n -> new NodeId(ns, n)).toList();
                 List<DataValue> v = c.readValues(0.0, TimestampsToReturn.Neither, ids);
                 for (DataValue d : v) {
-                    if (d.statusCode() == null || !d.statusCode().isGood() || d.value() == null
+                    if (d.statusCode() == null
+                            || !d.statusCode().isGood()
+                            || d.value() == null
                             || d.value().value() == null) {
                         return; // a sensor without rollover, or one that has not published yet
                     }
                 }
-                keyStateListener.accept(new KeyState(name, ((Number) v.get(0).value().value()).longValue(),
+                keyStateListener.accept(new KeyState(
+                        name,
+                        ((Number) v.get(0).value().value()).longValue(),
                         ((Number) v.get(1).value().value()).longValue(),
-                        ((Number) v.get(2).value().value()).doubleValue(), (Boolean) v.get(3).value().value(),
-                        String.valueOf(v.get(4).value().value()), String.valueOf(v.get(5).value().value()),
+                        ((Number) v.get(2).value().value()).doubleValue(),
+                        (Boolean) v.get(3).value().value(),
+                        String.valueOf(v.get(4).value().value()),
+                        String.valueOf(v.get(5).value().value()),
                         Hex.encode(((ByteString) v.get(6).value().value()).bytesOrEmpty())));
             } catch (UaException | RuntimeException e) {
                 // A sensor that is down or restarting: the next poll tries again.
@@ -558,7 +603,8 @@ public final class Operator implements AutoCloseable {
             OpcUaClient subscribedClient = client;
             UShort ns = client.readNamespaceTable().getIndex(SensorNodes.NAMESPACE_URI);
             if (ns == null) {
-                throw new UaException(org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_NodeIdUnknown,
+                throw new UaException(
+                        org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_NodeIdUnknown,
                         "server has no namespace " + SensorNodes.NAMESPACE_URI);
             }
             OpcUaSubscription sub = new OpcUaSubscription(client, config.publishingIntervalMs());
@@ -566,17 +612,22 @@ public final class Operator implements AutoCloseable {
             // interval (10, lifetime 50): at 1 ms that is an empty Publish exchange every 10 ms per
             // sensor, about one per reading in the demo, and a subscription that dies after 50 ms
             // without Publish requests. Derive both from the interval actually requested instead.
-            long keepAliveCount = Math.min(0xffffffffL / LIFETIME_KEEP_ALIVES,
-                    Math.max(1, (long) Math.ceil(KEEP_ALIVE_INTERVAL_MS / config.publishingIntervalMs())));
+            long keepAliveCount = Math.min(0xffffffffL / LIFETIME_KEEP_ALIVES, Math.max(1, (long)
+                    Math.ceil(KEEP_ALIVE_INTERVAL_MS / config.publishingIntervalMs())));
             sub.setMaxKeepAliveCount(Unsigned.uint(keepAliveCount));
             sub.setLifetimeCount(Unsigned.uint(keepAliveCount * LIFETIME_KEEP_ALIVES));
             sub.setSubscriptionListener(new OpcUaSubscription.SubscriptionListener() {
                 @Override
-                public void onTransferFailed(OpcUaSubscription failed, org.eclipse.milo.opcua.stack.core.types.builtin.StatusCode status) {
+                public void onTransferFailed(
+                        OpcUaSubscription failed, org.eclipse.milo.opcua.stack.core.types.builtin.StatusCode status) {
                     if (subscribedClient != client) {
                         return; // a client replaced since; the new one subscribed by itself
                     }
-                    LOG.log(Level.INFO, "{0}: subscription lost after reconnect ({1}); subscribing again", name, status);
+                    LOG.log(
+                            Level.INFO,
+                            "{0}: subscription lost after reconnect ({1}); subscribing again",
+                            name,
+                            status);
                     try {
                         worker.execute(() -> {
                             try {
@@ -626,7 +677,11 @@ public final class Operator implements AutoCloseable {
             sub.synchronizeMonitoredItems();
             long granted = item.getRevisedQueueSize().map(UInteger::longValue).orElse(0L);
             if (granted < config.queueSize()) {
-                LOG.log(Level.WARNING, "{0}: the sensor granted a queue of {1} instead of {2} readings", name, granted,
+                LOG.log(
+                        Level.WARNING,
+                        "{0}: the sensor granted a queue of {1} instead of {2} readings",
+                        name,
+                        granted,
                         config.queueSize());
             }
             revisedQueueSize = granted;
@@ -640,7 +695,10 @@ public final class Operator implements AutoCloseable {
 
         /** The keep-alive interval the server granted (keep-alive count × publishing interval), in milliseconds. */
         public double revisedKeepAliveIntervalMs() {
-            return subscription.getRevisedMaxKeepAliveCount().map(UInteger::doubleValue).orElse(Double.NaN)
+            return subscription
+                            .getRevisedMaxKeepAliveCount()
+                            .map(UInteger::doubleValue)
+                            .orElse(Double.NaN)
                     * revisedPublishingIntervalMs();
         }
 
@@ -682,17 +740,30 @@ public final class Operator implements AutoCloseable {
                 ByteString cp = null;
                 do {
                     HistoryReadValueId id = new HistoryReadValueId(recordNode, null, QualifiedName.NULL_VALUE, cp);
-                    HistoryReadResponse response = client.historyRead(new ReadRawModifiedDetails(false,
-                            new DateTime(start), DateTime.MAX_DATE_TIME, Unsigned.uint(BACKFILL_BATCH), false),
-                            TimestampsToReturn.Source, false, List.of(id));
+                    HistoryReadResponse response = client.historyRead(
+                            new ReadRawModifiedDetails(
+                                    false,
+                                    new DateTime(start),
+                                    DateTime.MAX_DATE_TIME,
+                                    Unsigned.uint(BACKFILL_BATCH),
+                                    false),
+                            TimestampsToReturn.Source,
+                            false,
+                            List.of(id));
                     HistoryReadResult[] results = response.getResults();
-                    if (results == null || results.length != 1 || !results[0].getStatusCode().isGood()) {
-                        LOG.log(Level.INFO, "{0}: no history to backfill from ({1})", name,
+                    if (results == null
+                            || results.length != 1
+                            || !results[0].getStatusCode().isGood()) {
+                        LOG.log(
+                                Level.INFO,
+                                "{0}: no history to backfill from ({1})",
+                                name,
                                 results == null || results.length == 0 ? "no result" : results[0].getStatusCode());
                         return;
                     }
                     ExtensionObject data = results[0].getHistoryData();
-                    if (data != null && data.decode(client.getStaticEncodingContext()) instanceof HistoryData h
+                    if (data != null
+                            && data.decode(client.getStaticEncodingContext()) instanceof HistoryData h
                             && h.getDataValues() != null) {
                         for (DataValue dv : h.getDataValues()) {
                             backfilled.incrementAndGet();
@@ -729,13 +800,23 @@ public final class Operator implements AutoCloseable {
                 LOG.log(Level.WARNING, "{0}: the sensor's notification queue overflowed; readings were lost", name);
             }
             Object value = notified.value() == null ? null : notified.value().value();
-            if (value == null && status != null
+            if (value == null
+                    && status != null
                     && status.value() == org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_WaitingForInitialData) {
                 return; // no reading published yet
             }
             if (!(value instanceof ByteString bytes) || bytes.bytes() == null) {
-                emit(-1, connectionVerifier.malformed(-1, "record node holds " + (value == null ? "no value (" + status + ")"
-                        : value.getClass().getSimpleName())), null, null, receivedAt);
+                emit(
+                        -1,
+                        connectionVerifier.malformed(
+                                -1,
+                                "record node holds "
+                                        + (value == null
+                                                ? "no value (" + status + ")"
+                                                : value.getClass().getSimpleName())),
+                        null,
+                        null,
+                        receivedAt);
                 return;
             }
             if (chains != null && isHandover(bytes.bytesOrEmpty())) {
@@ -746,7 +827,12 @@ public final class Operator implements AutoCloseable {
             try {
                 record = SignedRecord.decode(bytes.bytesOrEmpty());
             } catch (IllegalArgumentException e) {
-                emit(-1, connectionVerifier.malformed(-1, "undecodable record: " + e.getMessage()), null, null, receivedAt);
+                emit(
+                        -1,
+                        connectionVerifier.malformed(-1, "undecodable record: " + e.getMessage()),
+                        null,
+                        null,
+                        receivedAt);
                 return;
             }
             byte[] digest = record.contentDigest();
@@ -764,10 +850,14 @@ public final class Operator implements AutoCloseable {
             for (Verdict.Gap g : check.gaps()) {
                 VerdictEvent gap = VerdictEvent.gap(name, record.keyId(), g, receivedAt);
                 counts.get(Verdict.Reason.GAP).incrementAndGet();
-                listener.accept(new Observation(name, record.sequence(), gap.verdict(), null, null, record, receivedAt, g));
+                listener.accept(
+                        new Observation(name, record.sequence(), gap.verdict(), null, null, record, receivedAt, g));
             }
-            LatencyRecord latency = new LatencyRecord(record.signNanos(), received - record.publishNanoTime(),
-                    verdictAt - verifyStart, verdictAt - record.signStartNanoTime());
+            LatencyRecord latency = new LatencyRecord(
+                    record.signNanos(),
+                    received - record.publishNanoTime(),
+                    verdictAt - verifyStart,
+                    verdictAt - record.signStartNanoTime());
             emit(record.sequence(), check.verdict(), record, latency, receivedAt);
         }
 
@@ -786,8 +876,10 @@ public final class Operator implements AutoCloseable {
                 if (ns == null) {
                     return false;
                 }
-                DataValue dv = client.readValue(0.0, TimestampsToReturn.Neither, new NodeId(ns, SensorNodes.KEY_HANDOVER));
-                if (!(dv.value() != null && dv.value().value() instanceof ByteString b) || b.bytesOrEmpty().length == 0) {
+                DataValue dv =
+                        client.readValue(0.0, TimestampsToReturn.Neither, new NodeId(ns, SensorNodes.KEY_HANDOVER));
+                if (!(dv.value() != null && dv.value().value() instanceof ByteString b)
+                        || b.bytesOrEmpty().length == 0) {
                     return false;
                 }
                 HandoverCheck before = chains.receive(b.bytesOrEmpty(), connectionVerifier);
@@ -809,7 +901,8 @@ public final class Operator implements AutoCloseable {
         private void announce(HandoverCheck check, Instant receivedAt) {
             for (Verdict.Gap g : check.gaps()) {
                 counts.get(Verdict.Reason.GAP).incrementAndGet();
-                Verdict v = VerdictEvent.gap(name, KeyId.of(check.handover().statement().oldKeyId()), g, receivedAt)
+                Verdict v = VerdictEvent.gap(
+                                name, KeyId.of(check.handover().statement().oldKeyId()), g, receivedAt)
                         .verdict();
                 listener.accept(new Observation(name, -1, v, null, null, null, receivedAt, g, check));
             }
@@ -820,8 +913,8 @@ public final class Operator implements AutoCloseable {
 
         private void emit(long seq, Verdict verdict, SignedRecord record, LatencyRecord latency, Instant receivedAt) {
             counts.get(verdict.reason()).incrementAndGet();
-            listener.accept(new Observation(name, seq, verdict, record == null ? null : record.reading(), latency, record,
-                    receivedAt, null));
+            listener.accept(new Observation(
+                    name, seq, verdict, record == null ? null : record.reading(), latency, record, receivedAt, null));
         }
 
         /** Disconnects; pending notifications are dropped. */

@@ -65,8 +65,8 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
     static final int MAX_HISTORY_VALUES_PER_READ = 1000;
 
     /** The nodes whose history is served (from the records of {@link #history}). */
-    private static final Set<String> HISTORIZED = Set.of(SensorNodes.RECORD, SensorNodes.RAW_DATA,
-            SensorNodes.SIGNATURE, SensorNodes.INDEX);
+    private static final Set<String> HISTORIZED =
+            Set.of(SensorNodes.RECORD, SensorNodes.RAW_DATA, SensorNodes.SIGNATURE, SensorNodes.INDEX);
 
     private final ReadingHistory history;
 
@@ -77,11 +77,14 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
     }
 
     private void createNodes() {
-        UaFolderNode sensor = new UaFolderNode(getNodeContext(), newNodeId(SensorNodes.SENSOR_OBJECT),
-                newQualifiedName(SensorNodes.SENSOR_OBJECT), LocalizedText.english("pqsign sensor"));
+        UaFolderNode sensor = new UaFolderNode(
+                getNodeContext(),
+                newNodeId(SensorNodes.SENSOR_OBJECT),
+                newQualifiedName(SensorNodes.SENSOR_OBJECT),
+                LocalizedText.english("pqsign sensor"));
         getNodeManager().addNode(sensor);
-        sensor.addReference(new org.eclipse.milo.opcua.sdk.core.Reference(sensor.getNodeId(), NodeIds.Organizes,
-                NodeIds.ObjectsFolder.expanded(), false));
+        sensor.addReference(new org.eclipse.milo.opcua.sdk.core.Reference(
+                sensor.getNodeId(), NodeIds.Organizes, NodeIds.ObjectsFolder.expanded(), false));
         addVariable(sensor, SensorNodes.RAW_DATA, NodeIds.String);
         addVariable(sensor, SensorNodes.SIGNATURE, NodeIds.ByteString);
         addVariable(sensor, SensorNodes.INDEX, NodeIds.UInt32);
@@ -103,8 +106,8 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
 
     private void addVariable(UaFolderNode parent, String name, NodeId dataType) {
         boolean historized = history != null && HISTORIZED.contains(name);
-        Set<AccessLevel> access = historized ? EnumSet.of(AccessLevel.CurrentRead, AccessLevel.HistoryRead)
-                : AccessLevel.READ_ONLY;
+        Set<AccessLevel> access =
+                historized ? EnumSet.of(AccessLevel.CurrentRead, AccessLevel.HistoryRead) : AccessLevel.READ_ONLY;
         UaVariableNode node = new UaVariableNode.UaVariableNodeBuilder(getNodeContext())
                 .setNodeId(newNodeId(name))
                 .setAccessLevel(access)
@@ -116,7 +119,9 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
                 .setTypeDefinition(NodeIds.BaseDataVariableType)
                 .setMinimumSamplingInterval(0.0)
                 .build();
-        node.setValue(new DataValue(Variant.NULL_VALUE, new StatusCode(org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_WaitingForInitialData)));
+        node.setValue(new DataValue(
+                Variant.NULL_VALUE,
+                new StatusCode(org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_WaitingForInitialData)));
         getNodeManager().addNode(node);
         parent.addOrganizes(node);
         nodes.put(name, node);
@@ -161,8 +166,11 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
     }
 
     @Override
-    public List<DataValue> read(org.eclipse.milo.opcua.sdk.server.AddressSpace.ReadContext context, Double maxAge,
-            TimestampsToReturn timestamps, List<ReadValueId> readValueIds) {
+    public List<DataValue> read(
+            org.eclipse.milo.opcua.sdk.server.AddressSpace.ReadContext context,
+            Double maxAge,
+            TimestampsToReturn timestamps,
+            List<ReadValueId> readValueIds) {
         lock.readLock().lock();
         try {
             return super.read(context, maxAge, timestamps, readValueIds);
@@ -179,8 +187,11 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
      * after which the next call continues (the history's source times strictly increase).
      */
     @Override
-    public List<HistoryReadResult> historyRead(AddressSpace.HistoryReadContext context, HistoryReadDetails details,
-            TimestampsToReturn timestamps, List<HistoryReadValueId> ids) {
+    public List<HistoryReadResult> historyRead(
+            AddressSpace.HistoryReadContext context,
+            HistoryReadDetails details,
+            TimestampsToReturn timestamps,
+            List<HistoryReadValueId> ids) {
         List<HistoryReadResult> results = new ArrayList<>(ids.size());
         for (HistoryReadValueId id : ids) {
             results.add(historyReadOne(details, id));
@@ -196,9 +207,12 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
         if (!(details instanceof ReadRawModifiedDetails raw) || Boolean.TRUE.equals(raw.getIsReadModified())) {
             return new HistoryReadResult(new StatusCode(StatusCodes.Bad_HistoryOperationUnsupported), null, null);
         }
-        Instant from = raw.getStartTime() == null || raw.getStartTime().isNull() ? Instant.EPOCH
+        Instant from = raw.getStartTime() == null || raw.getStartTime().isNull()
+                ? Instant.EPOCH
                 : raw.getStartTime().getJavaInstant();
-        Instant to = raw.getEndTime() == null || raw.getEndTime().isNull() ? Instant.MAX : raw.getEndTime().getJavaInstant();
+        Instant to = raw.getEndTime() == null || raw.getEndTime().isNull()
+                ? Instant.MAX
+                : raw.getEndTime().getJavaInstant();
         ByteString cp = id.getContinuationPoint();
         if (cp != null && cp.isNotNull()) {
             byte[] b = cp.bytesOrEmpty();
@@ -212,7 +226,9 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
         if (from.isAfter(to)) {
             return new HistoryReadResult(new StatusCode(StatusCodes.Bad_HistoryOperationUnsupported), null, null);
         }
-        long wanted = raw.getNumValuesPerNode() == null ? 0 : raw.getNumValuesPerNode().longValue();
+        long wanted = raw.getNumValuesPerNode() == null
+                ? 0
+                : raw.getNumValuesPerNode().longValue();
         int max = (int) (wanted == 0 ? MAX_HISTORY_VALUES_PER_READ : Math.min(wanted, MAX_HISTORY_VALUES_PER_READ));
         List<SignedRecord> records = history.range(from, to, max + 1);
         boolean more = records.size() > max;
@@ -228,7 +244,9 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
         ByteString next = null;
         if (more) {
             SignedRecord last = records.get(records.size() - 1);
-            next = ByteString.of(ByteBuffer.allocate(8).putLong(epochNanos(last.sourceTime())).array());
+            next = ByteString.of(ByteBuffer.allocate(8)
+                    .putLong(epochNanos(last.sourceTime()))
+                    .array());
         }
         ExtensionObject data = ExtensionObject.encode(getServer().getStaticEncodingContext(), new HistoryData(values));
         return new HistoryReadResult(StatusCode.GOOD, next, data);
@@ -253,8 +271,11 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
             NodeId id = item.getReadValueId().getNodeId();
             items.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(item);
             // Deliver the current value as the item's first notification, as a sampling model would.
-            List<DataValue> current = read(new org.eclipse.milo.opcua.sdk.server.AddressSpace.ReadContext(getServer(), item.getSession()),
-                    0.0, TimestampsToReturn.Both, List.of(item.getReadValueId()));
+            List<DataValue> current = read(
+                    new org.eclipse.milo.opcua.sdk.server.AddressSpace.ReadContext(getServer(), item.getSession()),
+                    0.0,
+                    TimestampsToReturn.Both,
+                    List.of(item.getReadValueId()));
             item.setValue(current.get(0));
         }
     }

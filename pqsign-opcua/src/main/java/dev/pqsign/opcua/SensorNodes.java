@@ -9,8 +9,7 @@ import java.util.List;
  */
 public final class SensorNodes {
 
-    private SensorNodes() {
-    }
+    private SensorNodes() {}
 
     /** Namespace of the sensor's nodes. */
     public static final String NAMESPACE_URI = "urn:pqsign:telemetry:sensor";
@@ -75,6 +74,14 @@ public final class SensorNodes {
      * The nodes a client reads in one Read request for a consistent snapshot of the current
      * reading (the study's way; the operator uses {@link #RECORD} instead), in this order.
      */
-    public static final List<String> SNAPSHOT = List.of(RAW_DATA, SIGNATURE, INDEX, PARAMETER_SET, KEY_ID,
-            SIGN_TIME_MS, SIGN_START_NANOTIME, PUBLISH_NANOTIME, SEQUENCE);
+    public static final List<String> SNAPSHOT = List.of(
+            RAW_DATA,
+            SIGNATURE,
+            INDEX,
+            PARAMETER_SET,
+            KEY_ID,
+            SIGN_TIME_MS,
+            SIGN_START_NANOTIME,
+            PUBLISH_NANOTIME,
+            SEQUENCE);
 }

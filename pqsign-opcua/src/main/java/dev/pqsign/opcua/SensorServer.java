@@ -108,9 +108,13 @@ public final class SensorServer implements AutoCloseable {
      * @param publishNanoTime {@code System.nanoTime()} when the nodes were updated
      * @param record the signed record published on {@link SensorNodes#RECORD}
      */
-    public record Publication(SignedReading reading, long sequence, long signNanos, long signStartNanoTime,
-            long publishNanoTime, SignedRecord record) {
-    }
+    public record Publication(
+            SignedReading reading,
+            long sequence,
+            long signNanos,
+            long signStartNanoTime,
+            long publishNanoTime,
+            SignedRecord record) {}
 
     private final Config config;
     private final int port;
@@ -123,6 +127,7 @@ public final class SensorServer implements AutoCloseable {
     private final ReadingHistory history;
     /** Source time of the last publication: the next one is later by at least one OPC UA tick (100 ns). */
     private Instant lastSourceTime = Instant.EPOCH;
+
     private volatile SensorKey key;
     private volatile ReadingSigner signer;
     /** The rolling key, if the sensor rolls its key over by itself (else null). */
@@ -132,6 +137,7 @@ public final class SensorServer implements AutoCloseable {
      * across restarts of the sensor (operators de-duplicate notifications by it).
      */
     private long sequence = System.currentTimeMillis() * 1000;
+
     private boolean started;
     private boolean closed;
 
@@ -146,20 +152,25 @@ public final class SensorServer implements AutoCloseable {
         this.signer = new ReadingSigner(key.signer());
         String appUri = "urn:pqsign:sensor:" + config.name();
         Path pki = config.dataDir().resolve("pki");
-        this.identity = ApplicationIdentity.loadOrCreate(pki.resolve("sensor-application.pfx"), appUri,
-                "pqsign sensor " + config.name(), "pqsign".toCharArray());
+        this.identity = ApplicationIdentity.loadOrCreate(
+                pki.resolve("sensor-application.pfx"),
+                appUri,
+                "pqsign sensor " + config.name(),
+                "pqsign".toCharArray());
         try {
             trustList = FileBasedTrustListManager.createAndInitialize(pki);
-            var quarantine = FileBasedCertificateQuarantine.create(pki.resolve("rejected").resolve("certs"));
+            var quarantine = FileBasedCertificateQuarantine.create(
+                    pki.resolve("rejected").resolve("certs"));
             var validator = new DefaultServerCertificateValidator(trustList, quarantine);
-            var group = DefaultApplicationGroup.createAndInitialize(trustList, new FixedCertificateStore(identity),
-                    new FixedCertificateFactory(identity), validator);
+            var group = DefaultApplicationGroup.createAndInitialize(
+                    trustList, new FixedCertificateStore(identity), new FixedCertificateFactory(identity), validator);
             var certificateManager = new DefaultCertificateManager(quarantine, group);
             OpcUaServerConfig serverConfig = OpcUaServerConfig.builder()
                     .setApplicationUri(appUri)
                     .setApplicationName(LocalizedText.english("pqsign sensor " + config.name()))
                     .setProductUri("urn:pqsign:sensor")
-                    .setBuildInfo(new BuildInfo("urn:pqsign:sensor", "pqsign", "pqsign sensor", "0.1.0", "", DateTime.now()))
+                    .setBuildInfo(
+                            new BuildInfo("urn:pqsign:sensor", "pqsign", "pqsign sensor", "0.1.0", "", DateTime.now()))
                     .setEndpoints(endpoints(identity.certificate()))
                     .setCertificateManager(certificateManager)
                     .setIdentityValidator(AnonymousIdentityValidator.INSTANCE)
@@ -171,9 +182,12 @@ public final class SensorServer implements AutoCloseable {
                         }
                     })
                     .build();
-            server = new OpcUaServer(serverConfig,
+            server = new OpcUaServer(
+                    serverConfig,
                     profile -> new OpcTcpServerTransport(OpcTcpServerTransportConfig.newBuilder()
-                            .setEventLoop(MiloThreads.eventLoop()).setExecutor(MiloThreads.executor()).build()));
+                            .setEventLoop(MiloThreads.eventLoop())
+                            .setExecutor(MiloThreads.executor())
+                            .build()));
             namespace = new SensorNamespace(server, history);
         } catch (IOException e) {
             throw e;
@@ -221,7 +235,8 @@ public final class SensorServer implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while starting the sensor server", e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IOException("sensor server failed to start on " + config.bindAddress() + ":" + port + ": " + e.getMessage(), e);
+            throw new IOException(
+                    "sensor server failed to start on " + config.bindAddress() + ":" + port + ": " + e.getMessage(), e);
         }
     }
 
@@ -236,13 +251,21 @@ public final class SensorServer implements AutoCloseable {
                 .setTransportProfile(TransportProfile.TCP_UASC_UABINARY)
                 .addTokenPolicies(OpcUaServerConfig.USER_TOKEN_POLICY_ANONYMOUS);
         if (config.security() == TransportSecurity.NONE) {
-            set.add(base.copy().setSecurityPolicy(SecurityPolicy.None).setSecurityMode(MessageSecurityMode.None).build());
+            set.add(base.copy()
+                    .setSecurityPolicy(SecurityPolicy.None)
+                    .setSecurityMode(MessageSecurityMode.None)
+                    .build());
         } else {
-            set.add(base.copy().setSecurityPolicy(SecurityPolicy.Basic256Sha256)
-                    .setSecurityMode(MessageSecurityMode.SignAndEncrypt).build());
+            set.add(base.copy()
+                    .setSecurityPolicy(SecurityPolicy.Basic256Sha256)
+                    .setSecurityMode(MessageSecurityMode.SignAndEncrypt)
+                    .build());
             // Clients discover the secure endpoint over an unsecured discovery-only endpoint (OPC UA Part 6).
-            set.add(base.copy().setPath(PATH + "/discovery").setSecurityPolicy(SecurityPolicy.None)
-                    .setSecurityMode(MessageSecurityMode.None).build());
+            set.add(base.copy()
+                    .setPath(PATH + "/discovery")
+                    .setSecurityPolicy(SecurityPolicy.None)
+                    .setSecurityMode(MessageSecurityMode.None)
+                    .build());
         }
         return set;
     }
@@ -365,8 +388,11 @@ public final class SensorServer implements AutoCloseable {
             v.put(SensorNodes.KEY_HANDOVER, new Variant(ByteString.of(record)));
             namespace.update(v);
             switchKey(keys.current());
-            LOG.log(Level.INFO, "key handed over to generation {0} ({1}); the old key is retired at index {2}",
-                    h.get().statement().sequence(), keys.current().keyId().hex().substring(0, 16) + "…",
+            LOG.log(
+                    Level.INFO,
+                    "key handed over to generation {0} ({1}); the old key is retired at index {2}",
+                    h.get().statement().sequence(),
+                    keys.current().keyId().hex().substring(0, 16) + "…",
                     h.get().statement().handoverIndex());
         }
         publishKeyState();
@@ -407,7 +433,8 @@ public final class SensorServer implements AutoCloseable {
         }
         lastSourceTime = source;
         if (r.index() > 0xffffffffL) {
-            throw new IllegalStateException("index " + r.index() + " does not fit the UInt32 node " + SensorNodes.INDEX);
+            throw new IllegalStateException(
+                    "index " + r.index() + " does not fit the UInt32 node " + SensorNodes.INDEX);
         }
         LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
         v.put(SensorNodes.PARAMETER_SET, new Variant(key.parameterSetName()));
@@ -422,15 +449,18 @@ public final class SensorServer implements AutoCloseable {
         v.put(SensorNodes.INDEX, new Variant(Unsigned.uint(r.index())));
         long seq = ++sequence;
         v.put(SensorNodes.SEQUENCE, new Variant(seq));
-        SignedRecord record = SignedRecord.of(key.keyId(), key.parameterSetName(), r, source, seq, signNanos, signStart,
-                publishNanoTime);
+        SignedRecord record = SignedRecord.of(
+                key.keyId(), key.parameterSetName(), r, source, seq, signNanos, signStart, publishNanoTime);
         v.put(SensorNodes.RECORD, new Variant(ByteString.of(record.encode())));
         if (history != null) {
             try {
                 history.add(record); // before the notification: whatever an operator sees live is in the history too
             } catch (IOException e) {
-                System.getLogger(SensorServer.class.getName()).log(System.Logger.Level.WARNING,
-                        "history file: {0} (the reading stays in the history in memory)", e.getMessage());
+                System.getLogger(SensorServer.class.getName())
+                        .log(
+                                System.Logger.Level.WARNING,
+                                "history file: {0} (the reading stays in the history in memory)",
+                                e.getMessage());
             }
         }
         namespace.update(v);
@@ -472,8 +502,8 @@ public final class SensorServer implements AutoCloseable {
                 publish(reading);
                 n++;
             } catch (IllegalArgumentException e) {
-                System.getLogger(SensorServer.class.getName()).log(System.Logger.Level.WARNING,
-                        "skipped reading: {0}", e.getMessage());
+                System.getLogger(SensorServer.class.getName())
+                        .log(System.Logger.Level.WARNING, "skipped reading: {0}", e.getMessage());
             }
         }
         return n;

@@ -44,20 +44,26 @@ class CertificatePinningTest {
     @Test
     void operatorPinnedFromCertificate_acceptsReadings_andCertificateNodeCarriesTheDer() throws Exception {
         HaetaeKeyPair kp = HaetaeKeyPairGenerator.generate(HaetaeParameterSet.HAETAE_2, new SecureRandom());
-        PqCertificate cert = Certificates.selfSigned(new HaetaeSigner(kp.privateKey()), PqPublicKey.of(kp.publicKey()),
+        PqCertificate cert = Certificates.selfSigned(
+                new HaetaeSigner(kp.privateKey()),
+                PqPublicKey.of(kp.publicKey()),
                 CertificateTemplate.valid("CN=pqsign sensor pi-1", Duration.ofDays(30), Clock.systemUTC()));
         byte[] der = cert.encoded();
         BlockingQueue<Operator.Observation> obs = new LinkedBlockingQueue<>();
-        try (SequencedSigner signer = SequencedSigner.openFile(new HaetaeSigner(kp.privateKey()), dir.resolve("seq"), 1);
-                SensorServer sensor = SensorServer.start(SensorServer.Config.loopback("pi-1", dir.resolve("sensor"),
-                        TransportSecurity.NONE), new SensorKey(signer, KeyId.ofPublicKey(kp.publicKey().getEncoded()), der));
+        try (SequencedSigner signer =
+                        SequencedSigner.openFile(new HaetaeSigner(kp.privateKey()), dir.resolve("seq"), 1);
+                SensorServer sensor = SensorServer.start(
+                        SensorServer.Config.loopback("pi-1", dir.resolve("sensor"), TransportSecurity.NONE),
+                        new SensorKey(signer, KeyId.ofPublicKey(kp.publicKey().getEncoded()), der));
                 ReplayGuard guard = ReplayGuard.inDirectory(dir.resolve("replay"))) {
             // the operator knows only the certificate file
             PqCertificate pinned = PqCertificate.fromDer(der);
-            ReadingVerifier verifier = new ReadingVerifier(guard, ReadingVerifier.TrustedKey.forPublicKey(
-                    pinned.publicKey().rawEncoding(), pinned.publicKey().verifier(), EmbeddedIndex.NONE));
-            try (Operator op = new Operator(new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
-                    verifier, obs::add)) {
+            ReadingVerifier verifier = new ReadingVerifier(
+                    guard,
+                    ReadingVerifier.TrustedKey.forPublicKey(
+                            pinned.publicKey().rawEncoding(), pinned.publicKey().verifier(), EmbeddedIndex.NONE));
+            try (Operator op = new Operator(
+                    new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2), verifier, obs::add)) {
                 op.connect("pi-1", sensor.endpointUrl());
                 for (int i = 0; i < 5; i++) {
                     SensorServer.Publication p = sensor.publish("1500.0" + i + ",2026-11-30T00:00:00.000000000Z");
@@ -66,14 +72,17 @@ class CertificatePinningTest {
                         o = obs.poll(20, TimeUnit.SECONDS);
                         assertNotNull(o);
                     } while (o.sequence() < p.sequence());
-                    assertEquals(Reason.ACCEPTED, o.verdict().reason(), o.verdict().detail());
+                    assertEquals(
+                            Reason.ACCEPTED, o.verdict().reason(), o.verdict().detail());
                 }
             }
             OpcUaClient raw = OpcUaClient.create(sensor.endpointUrl());
             raw.connect();
             try {
-                ByteString node = (ByteString) raw.readValue(0.0, TimestampsToReturn.Neither,
-                        sensor.nodeId(SensorNodes.CERTIFICATE)).value().value();
+                ByteString node = (ByteString)
+                        raw.readValue(0.0, TimestampsToReturn.Neither, sensor.nodeId(SensorNodes.CERTIFICATE))
+                                .value()
+                                .value();
                 assertArrayEquals(der, node.bytes());
             } finally {
                 raw.disconnect();

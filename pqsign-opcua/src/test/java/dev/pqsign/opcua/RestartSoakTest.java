@@ -35,13 +35,16 @@ class RestartSoakTest {
         Ed25519TestDouble key = Ed25519TestDouble.generate();
         BlockingQueue<Operator.Observation> obs = new LinkedBlockingQueue<>();
         SequencedSigner signer = SequencedSigner.openFile(key.signer(), dir.resolve("sensor.seq"), 8);
-        SensorServer sensor = SensorServer.start(SensorServer.Config.loopback("s", dir.resolve("sensor"), TransportSecurity.NONE),
+        SensorServer sensor = SensorServer.start(
+                SensorServer.Config.loopback("s", dir.resolve("sensor"), TransportSecurity.NONE),
                 new SensorKey(signer, key.keyId()));
         int port = sensor.port();
         long lastIndex = -1;
         try (ReplayGuard guard = ReplayGuard.inDirectory(dir.resolve("replay"));
-                Operator op = new Operator(new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
-                        new ReadingVerifier(guard, new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE)),
+                Operator op = new Operator(
+                        new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
+                        new ReadingVerifier(
+                                guard, new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE)),
                         obs::add)) {
             op.connect("s", sensor.endpointUrl());
             for (int cycle = 0; cycle < 20; cycle++) {
@@ -55,7 +58,10 @@ class RestartSoakTest {
                     first = obs.poll(2, TimeUnit.SECONDS);
                 }
                 assertTrue(first != null, "operator did not resume in cycle " + cycle);
-                assertEquals(Reason.ACCEPTED, first.verdict().reason(), first.verdict().detail());
+                assertEquals(
+                        Reason.ACCEPTED,
+                        first.verdict().reason(),
+                        first.verdict().detail());
                 obs.clear();
                 for (int i = 0; i < 30; i++) {
                     SensorServer.Publication p = sensor.publish("1500.00," + cycle + "-" + i);
@@ -66,13 +72,15 @@ class RestartSoakTest {
                         o = obs.poll(20, TimeUnit.SECONDS);
                         assertTrue(o != null, "no verdict in cycle " + cycle);
                     } while (o.sequence() < p.sequence());
-                    assertEquals(Reason.ACCEPTED, o.verdict().reason(), o.verdict().detail());
+                    assertEquals(
+                            Reason.ACCEPTED, o.verdict().reason(), o.verdict().detail());
                 }
                 sensor.close();
                 signer.close();
                 signer = SequencedSigner.openFile(key.signer(), dir.resolve("sensor.seq"), 8);
-                sensor = SensorServer.start(new SensorServer.Config("s", dir.resolve("sensor"), "127.0.0.1", port,
-                        TransportSecurity.NONE), new SensorKey(signer, key.keyId()));
+                sensor = SensorServer.start(
+                        new SensorServer.Config("s", dir.resolve("sensor"), "127.0.0.1", port, TransportSecurity.NONE),
+                        new SensorKey(signer, key.keyId()));
             }
             assertEquals(0, op.count(Reason.REPLAYED) + op.count(Reason.BAD_SIGNATURE) + op.count(Reason.MALFORMED));
         } finally {

@@ -10,8 +10,8 @@ import dev.pqsign.telemetry.AcceptedRecords;
 import dev.pqsign.telemetry.Ed25519TestDouble;
 import dev.pqsign.telemetry.EmbeddedIndex;
 import dev.pqsign.telemetry.KeyId;
-import dev.pqsign.telemetry.ReadingMessage;
 import dev.pqsign.telemetry.ReadingHistory;
+import dev.pqsign.telemetry.ReadingMessage;
 import dev.pqsign.telemetry.ReadingSigner;
 import dev.pqsign.telemetry.ReadingVerifier;
 import dev.pqsign.telemetry.ReplayGuard;
@@ -66,7 +66,8 @@ class SensorOperatorTest {
     @BeforeEach
     void start() throws Exception {
         signer = SequencedSigner.openFile(key.signer(), dir.resolve("sensor.seq"), 1);
-        sensor = SensorServer.start(SensorServer.Config.loopback("s1", dir.resolve("sensor"), TransportSecurity.NONE),
+        sensor = SensorServer.start(
+                SensorServer.Config.loopback("s1", dir.resolve("sensor"), TransportSecurity.NONE),
                 new SensorKey(signer, key.keyId()));
         startOperator();
         connection = operator.connect("s1", sensor.endpointUrl());
@@ -74,8 +75,10 @@ class SensorOperatorTest {
 
     private void startOperator() throws Exception {
         guard = ReplayGuard.inDirectory(dir.resolve("replay"));
-        operator = new Operator(new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
-                new ReadingVerifier(guard, new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE)),
+        operator = new Operator(
+                new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
+                new ReadingVerifier(
+                        guard, new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE)),
                 obs::add);
     }
 
@@ -131,15 +134,16 @@ class SensorOperatorTest {
     void subscription_keepAliveAboutOneSecond() {
         assertEquals(2.0, connection.revisedPublishingIntervalMs());
         double keepAlive = connection.revisedKeepAliveIntervalMs();
-        assertTrue(keepAlive >= Operator.KEEP_ALIVE_INTERVAL_MS && keepAlive < 2 * Operator.KEEP_ALIVE_INTERVAL_MS,
+        assertTrue(
+                keepAlive >= Operator.KEEP_ALIVE_INTERVAL_MS && keepAlive < 2 * Operator.KEEP_ALIVE_INTERVAL_MS,
                 "keep-alive interval " + keepAlive + " ms");
     }
 
     /** Open loop: a paced simulated sensor; every publication reaches the operator and is verified. */
     @Test
     void publishAll_simulatedSensorAtRate_everyPublicationAccountedFor() throws Exception {
-        dev.pqsign.telemetry.SimulatedSpeedSensor source = new dev.pqsign.telemetry.SimulatedSpeedSensor(1500, 5, 200, 3,
-                java.time.Clock.systemUTC());
+        dev.pqsign.telemetry.SimulatedSpeedSensor source =
+                new dev.pqsign.telemetry.SimulatedSpeedSensor(1500, 5, 200, 3, java.time.Clock.systemUTC());
         dev.pqsign.telemetry.ReadingSource limited = new dev.pqsign.telemetry.ReadingSource() {
             int left = 40;
 
@@ -158,7 +162,11 @@ class SensorOperatorTest {
         assertEquals(Reason.ACCEPTED, last.verdict().reason(), last.verdict().detail());
         assertEquals(40, operator.count(Reason.ACCEPTED) - acceptedBefore);
         assertEquals(0, operator.count(Reason.GAP));
-        assertEquals(0, operator.count(Reason.REPLAYED) + operator.count(Reason.BAD_SIGNATURE) + operator.count(Reason.MALFORMED));
+        assertEquals(
+                0,
+                operator.count(Reason.REPLAYED)
+                        + operator.count(Reason.BAD_SIGNATURE)
+                        + operator.count(Reason.MALFORMED));
     }
 
     /** A burst from several threads as fast as the sensor can sign: every index arrives, in order, no gap. */
@@ -184,8 +192,10 @@ class SensorOperatorTest {
         guard.close();
         guard = ReplayGuard.inDirectory(dir.resolve("replay-small"));
         List<Operator.Observation> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-        try (Operator small = new Operator(new Operator.Config(dir.resolve("operator-small"), TransportSecurity.NONE, 500, 2),
-                new ReadingVerifier(guard, new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE)),
+        try (Operator small = new Operator(
+                new Operator.Config(dir.resolve("operator-small"), TransportSecurity.NONE, 500, 2),
+                new ReadingVerifier(
+                        guard, new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE)),
                 seen::add)) {
             Operator.Connection c = small.connect("s1", sensor.endpointUrl());
             long first = sensor.publish("1500.00,first").reading().index();
@@ -198,12 +208,16 @@ class SensorOperatorTest {
                 last = sensor.publish("1500.00,fast-" + i).reading().index();
             }
             final long lastIndex = last;
-            while (seen.stream().noneMatch(o -> o.reading() != null && o.reading().index() == lastIndex)
+            while (seen.stream()
+                            .noneMatch(o -> o.reading() != null && o.reading().index() == lastIndex)
                     && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
             long accepted = small.count(Reason.ACCEPTED);
-            long missing = seen.stream().filter(o -> o.gap() != null).mapToLong(o -> o.gap().size()).sum();
+            long missing = seen.stream()
+                    .filter(o -> o.gap() != null)
+                    .mapToLong(o -> o.gap().size())
+                    .sum();
             assertTrue(small.count(Reason.GAP) > 0, "a 2-entry queue cannot hold 30 readings per 500 ms");
             assertTrue(c.overflows() > 0);
             assertEquals(lastIndex - first + 1, accepted + missing, "every index accepted or reported missing");
@@ -215,16 +229,30 @@ class SensorOperatorTest {
     @Test
     void tamperedReading_rejectedBadSignature_thenGenuineAccepted() throws Exception {
         assertEquals(Reason.ACCEPTED, publish("1500.00,a"));
-        assertEquals(Reason.BAD_SIGNATURE, observe(sensor.publishTampered("1500.00,b").sequence()).verdict().reason());
+        assertEquals(
+                Reason.BAD_SIGNATURE,
+                observe(sensor.publishTampered("1500.00,b").sequence())
+                        .verdict()
+                        .reason());
         SignedReading good = new ReadingSigner(signer).sign("1500.00,c");
         byte[] flipped = good.signature().clone();
         flipped[10] ^= 0x40;
-        assertEquals(Reason.BAD_SIGNATURE,
-                observe(sensor.publishSigned(new SignedReading(good.reading(), good.index(), flipped)).sequence()).verdict().reason());
-        assertEquals(Reason.BAD_SIGNATURE, observe(sensor.publishSigned(
-                new SignedReading(good.reading(), good.index() + 7, good.signature())).sequence()).verdict().reason(),
+        assertEquals(
+                Reason.BAD_SIGNATURE,
+                observe(sensor.publishSigned(new SignedReading(good.reading(), good.index(), flipped))
+                                .sequence())
+                        .verdict()
+                        .reason());
+        assertEquals(
+                Reason.BAD_SIGNATURE,
+                observe(sensor.publishSigned(new SignedReading(good.reading(), good.index() + 7, good.signature()))
+                                .sequence())
+                        .verdict()
+                        .reason(),
                 "moving a valid reading to another index breaks the signature");
-        assertEquals(Reason.ACCEPTED, observe(sensor.publishSigned(good).sequence()).verdict().reason(),
+        assertEquals(
+                Reason.ACCEPTED,
+                observe(sensor.publishSigned(good).sequence()).verdict().reason(),
                 "rejected forgeries must not consume the genuine index");
     }
 
@@ -233,9 +261,17 @@ class SensorOperatorTest {
         ReadingSigner rs = new ReadingSigner(signer);
         SignedReading r1 = rs.sign("1500.00,1");
         SignedReading r2 = rs.sign("1500.00,2");
-        assertEquals(Reason.ACCEPTED, observe(sensor.publishSigned(r2).sequence()).verdict().reason());
-        assertEquals(Reason.REPLAYED, observe(sensor.publishSigned(r1).sequence()).verdict().reason(), "reordered");
-        assertEquals(Reason.REPLAYED, observe(sensor.publishSigned(r2).sequence()).verdict().reason(), "replayed");
+        assertEquals(
+                Reason.ACCEPTED,
+                observe(sensor.publishSigned(r2).sequence()).verdict().reason());
+        assertEquals(
+                Reason.REPLAYED,
+                observe(sensor.publishSigned(r1).sequence()).verdict().reason(),
+                "reordered");
+        assertEquals(
+                Reason.REPLAYED,
+                observe(sensor.publishSigned(r2).sequence()).verdict().reason(),
+                "replayed");
         assertEquals(Reason.ACCEPTED, publish("1500.00,3"));
     }
 
@@ -253,8 +289,16 @@ class SensorOperatorTest {
         byte[] truncated = java.util.Arrays.copyOf(valid, valid.length - 1);
         byte[] badVersion = valid.clone();
         badVersion[4] = 2;
-        Object[] garbage = {42, "not bytes", ByteString.of(new byte[0]), ByteString.of(new byte[1_000]),
-            ByteString.of(truncated), ByteString.of(badVersion), new String[] {"array"}, Unsigned.uint(7)};
+        Object[] garbage = {
+            42,
+            "not bytes",
+            ByteString.of(new byte[0]),
+            ByteString.of(new byte[1_000]),
+            ByteString.of(truncated),
+            ByteString.of(badVersion),
+            new String[] {"array"},
+            Unsigned.uint(7)
+        };
         for (Object g : garbage) {
             sensor.publishRawRecord(g);
             Operator.Observation o = obs.poll(20, TimeUnit.SECONDS);
@@ -263,9 +307,15 @@ class SensorOperatorTest {
         }
         // right shape, but a zeroed signature: verified and refused
         SignedReading good = new ReadingSigner(signer).sign("1500.00,x");
-        SignedRecord zeroed = SignedRecord.of(key.keyId(),
-                Ed25519TestDouble.PARAMS.setName(), new SignedReading(good.reading(), good.index(), new byte[64]),
-                Instant.now(), 1, 0, 0, 0);
+        SignedRecord zeroed = SignedRecord.of(
+                key.keyId(),
+                Ed25519TestDouble.PARAMS.setName(),
+                new SignedReading(good.reading(), good.index(), new byte[64]),
+                Instant.now(),
+                1,
+                0,
+                0,
+                0);
         sensor.publishRawRecord(ByteString.of(zeroed.encode()));
         assertEquals(Reason.BAD_SIGNATURE, next().verdict().reason());
         assertEquals(Reason.ACCEPTED, publish("1500.00,after-garbage"));
@@ -333,7 +383,8 @@ class SensorOperatorTest {
         sensor.close();
         signer.close();
         signer = SequencedSigner.openFile(key.signer(), dir.resolve("sensor.seq"), 1);
-        sensor = SensorServer.start(new SensorServer.Config("s1", dir.resolve("sensor"), "127.0.0.1", port, TransportSecurity.NONE),
+        sensor = SensorServer.start(
+                new SensorServer.Config("s1", dir.resolve("sensor"), "127.0.0.1", port, TransportSecurity.NONE),
                 new SensorKey(signer, key.keyId()));
         guard.close();
         startOperator();
@@ -351,7 +402,8 @@ class SensorOperatorTest {
         sensor.close();
         signer.close();
         signer = SequencedSigner.openFile(key.signer(), dir.resolve("sensor.seq"), 1);
-        sensor = SensorServer.start(new SensorServer.Config("s1", dir.resolve("sensor"), "127.0.0.1", port, TransportSecurity.NONE),
+        sensor = SensorServer.start(
+                new SensorServer.Config("s1", dir.resolve("sensor"), "127.0.0.1", port, TransportSecurity.NONE),
                 new SensorKey(signer, key.keyId()));
         // The restarted server's sequence starts again at 1; wait for the client to resubscribe.
         Operator.Observation o = null;
@@ -377,7 +429,9 @@ class SensorOperatorTest {
         // The new subscription delivers the current (already accepted) reading first.
         Operator.Observation again = observe(p.sequence());
         assertEquals(Reason.REPLAYED, again.verdict().reason());
-        assertEquals(Reason.REPLAYED, observe(sensor.publishSigned(p.reading()).sequence()).verdict().reason());
+        assertEquals(
+                Reason.REPLAYED,
+                observe(sensor.publishSigned(p.reading()).sequence()).verdict().reason());
         assertEquals(Reason.ACCEPTED, publish("1500.00,after"));
     }
 
@@ -408,11 +462,14 @@ class SensorOperatorTest {
         if (accepted != null) {
             accepted.close();
         }
-        accepted = AcceptedRecords.inDirectory(
-                dir.resolve("accepted"), 64);
-        operator = new Operator(new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
-                new ReadingVerifier(guard, List.of(new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(),
-                        EmbeddedIndex.NONE)), accepted, dir.resolve("evidence")),
+        accepted = AcceptedRecords.inDirectory(dir.resolve("accepted"), 64);
+        operator = new Operator(
+                new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
+                new ReadingVerifier(
+                        guard,
+                        List.of(new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE)),
+                        accepted,
+                        dir.resolve("evidence")),
                 obs::add);
     }
 
@@ -420,8 +477,10 @@ class SensorOperatorTest {
     @Test
     void operatorRestart_missedReadingsBackfilledFromHistory_noGap() throws Exception {
         try (ReadingHistory history = ReadingHistory.inMemory(10_000, Duration.ofHours(1), Clock.systemUTC());
-                SensorServer hs = SensorServer.start(SensorServer.Config.loopback("hist", dir.resolve("hist-sensor"),
-                        TransportSecurity.NONE), new SensorKey(signer, key.keyId()), history)) {
+                SensorServer hs = SensorServer.start(
+                        SensorServer.Config.loopback("hist", dir.resolve("hist-sensor"), TransportSecurity.NONE),
+                        new SensorKey(signer, key.keyId()),
+                        history)) {
             operator.close();
             guard.close();
             obs.clear();
@@ -457,8 +516,10 @@ class SensorOperatorTest {
     @Test
     void firstContact_historyLongerThanOneRead_everythingBackfilled() throws Exception {
         try (ReadingHistory history = ReadingHistory.inMemory(10_000, Duration.ofHours(1), Clock.systemUTC());
-                SensorServer hs = SensorServer.start(SensorServer.Config.loopback("hist", dir.resolve("hist-sensor"),
-                        TransportSecurity.NONE), new SensorKey(signer, key.keyId()), history)) {
+                SensorServer hs = SensorServer.start(
+                        SensorServer.Config.loopback("hist", dir.resolve("hist-sensor"), TransportSecurity.NONE),
+                        new SensorKey(signer, key.keyId()),
+                        history)) {
             int n = SensorNamespace.MAX_HISTORY_VALUES_PER_READ + 150;
             long lastSeq = 0;
             for (int i = 0; i < n; i++) {
@@ -479,18 +540,34 @@ class SensorOperatorTest {
     @Test
     void recordNode_advertisesHistoryReadAndHistorizing() throws Exception {
         try (ReadingHistory history = ReadingHistory.inMemory(10, Duration.ofHours(1), Clock.systemUTC());
-                SensorServer hs = SensorServer.start(SensorServer.Config.loopback("hist", dir.resolve("hist-sensor"),
-                        TransportSecurity.NONE), new SensorKey(signer, key.keyId()), history)) {
+                SensorServer hs = SensorServer.start(
+                        SensorServer.Config.loopback("hist", dir.resolve("hist-sensor"), TransportSecurity.NONE),
+                        new SensorKey(signer, key.keyId()),
+                        history)) {
             OpcUaClient raw = OpcUaClient.create(hs.endpointUrl());
             raw.connect();
             try {
-                for (String node : List.of(SensorNodes.RECORD, SensorNodes.RAW_DATA, SensorNodes.SIGNATURE, SensorNodes.INDEX)) {
-                    DataValue[] v = raw.read(0.0, TimestampsToReturn.Neither, List.of(
-                            new ReadValueId(hs.nodeId(node), AttributeId.Historizing.uid(), null, QualifiedName.NULL_VALUE),
-                            new ReadValueId(hs.nodeId(node), AttributeId.AccessLevel.uid(), null, QualifiedName.NULL_VALUE)))
+                for (String node :
+                        List.of(SensorNodes.RECORD, SensorNodes.RAW_DATA, SensorNodes.SIGNATURE, SensorNodes.INDEX)) {
+                    DataValue[] v = raw.read(
+                                    0.0,
+                                    TimestampsToReturn.Neither,
+                                    List.of(
+                                            new ReadValueId(
+                                                    hs.nodeId(node),
+                                                    AttributeId.Historizing.uid(),
+                                                    null,
+                                                    QualifiedName.NULL_VALUE),
+                                            new ReadValueId(
+                                                    hs.nodeId(node),
+                                                    AttributeId.AccessLevel.uid(),
+                                                    null,
+                                                    QualifiedName.NULL_VALUE)))
                             .getResults();
                     assertEquals(Boolean.TRUE, v[0].value().value(), node);
-                    int access = ((org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UByte) v[1].value().value()).intValue();
+                    int access = ((org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UByte)
+                                    v[1].value().value())
+                            .intValue();
                     assertEquals(AccessLevel.HistoryRead.getValue(), access & AccessLevel.HistoryRead.getValue(), node);
                 }
             } finally {
@@ -510,10 +587,13 @@ class SensorOperatorTest {
         operator.close();
         guard.close();
         guard = ReplayGuard.inDirectory(dir.resolve("replay"));
-        operator = new Operator(new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
-                new ReadingVerifier(guard, List.of(
-                        new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE),
-                        new ReadingVerifier.TrustedKey(other.keyId(), other.verifier(), EmbeddedIndex.NONE))),
+        operator = new Operator(
+                new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
+                new ReadingVerifier(
+                        guard,
+                        List.of(
+                                new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE),
+                                new ReadingVerifier.TrustedKey(other.keyId(), other.verifier(), EmbeddedIndex.NONE))),
                 obs::add);
         obs.clear();
         operator.connect("s1", sensor.endpointUrl());
@@ -549,8 +629,8 @@ class SensorOperatorTest {
                 String text = (String) v[0].value().value();
                 byte[] sig = ((ByteString) v[1].value().value()).bytes();
                 long index = ((UInteger) v[2].value().value()).longValue();
-                byte[] message = ReadingMessage.encode(Ed25519TestDouble.PARAMS.setName(), index,
-                        text.getBytes(StandardCharsets.UTF_8));
+                byte[] message = ReadingMessage.encode(
+                        Ed25519TestDouble.PARAMS.setName(), index, text.getBytes(StandardCharsets.UTF_8));
                 assertTrue(key.verifier().verify(message, sig), "inconsistent triple at index " + index);
                 assertTrue(index >= lastIndex);
                 lastIndex = index;
@@ -568,8 +648,10 @@ class SensorOperatorTest {
         OpcUaClient raw = OpcUaClient.create(sensor.endpointUrl());
         raw.connect();
         try {
-            StatusCode sc = raw.writeValues(List.of(sensor.nodeId(SensorNodes.INDEX)),
-                    List.of(new DataValue(new Variant(Unsigned.uint(999))))).get(0);
+            StatusCode sc = raw.writeValues(
+                            List.of(sensor.nodeId(SensorNodes.INDEX)),
+                            List.of(new DataValue(new Variant(Unsigned.uint(999)))))
+                    .get(0);
             assertFalse(sc.isGood());
         } finally {
             raw.disconnect();
@@ -587,17 +669,24 @@ class SensorOperatorTest {
     @Test
     void secureTransport_untrustedServer_connectionRefused_trustedWorks() throws Exception {
         try (SensorServer secure = SensorServer.start(
-                SensorServer.Config.loopback("sec", dir.resolve("secure-sensor"), TransportSecurity.BASIC256SHA256_SIGN_AND_ENCRYPT),
-                new SensorKey(signer, key.keyId()));
+                        SensorServer.Config.loopback(
+                                "sec", dir.resolve("secure-sensor"), TransportSecurity.BASIC256SHA256_SIGN_AND_ENCRYPT),
+                        new SensorKey(signer, key.keyId()));
                 ReplayGuard g = ReplayGuard.inDirectory(dir.resolve("replay-sec"));
-                Operator op = new Operator(new Operator.Config(dir.resolve("secure-operator"),
-                        TransportSecurity.BASIC256SHA256_SIGN_AND_ENCRYPT, 2),
-                        new ReadingVerifier(g, new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE)),
+                Operator op = new Operator(
+                        new Operator.Config(
+                                dir.resolve("secure-operator"), TransportSecurity.BASIC256SHA256_SIGN_AND_ENCRYPT, 2),
+                        new ReadingVerifier(
+                                g, new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE)),
                         obs::add)) {
-            assertThrows(java.io.IOException.class, () -> op.connect("sec", secure.endpointUrl()),
+            assertThrows(
+                    java.io.IOException.class,
+                    () -> op.connect("sec", secure.endpointUrl()),
                     "operator must not trust an unknown server certificate");
             op.trustServer(secure.applicationCertificate());
-            assertThrows(java.io.IOException.class, () -> op.connect("sec", secure.endpointUrl()),
+            assertThrows(
+                    java.io.IOException.class,
+                    () -> op.connect("sec", secure.endpointUrl()),
                     "server must not trust an unknown client certificate");
             secure.trustClient(op.applicationCertificate());
             op.connect("sec", secure.endpointUrl());
@@ -606,8 +695,10 @@ class SensorOperatorTest {
             Operator.Observation o = observe(p.sequence());
             assertEquals("sec", o.sensor());
             assertEquals(Reason.ACCEPTED, o.verdict().reason());
-            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files
-                    .getPosixFilePermissions(dir.resolve("secure-sensor").resolve("pki").resolve("sensor-application.pfx"))),
+            assertEquals(
+                    "rw-------",
+                    java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(
+                            dir.resolve("secure-sensor").resolve("pki").resolve("sensor-application.pfx"))),
                     "the application key store must be readable by its owner only");
         }
     }

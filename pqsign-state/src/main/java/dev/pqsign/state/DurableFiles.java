@@ -41,11 +41,11 @@ public final class DurableFiles {
 
     /** Marker between the target's name and the random suffix of a temporary file. */
     static final String TEMP_MARKER = ".tmp-";
+
     private static final int TEMP_SUFFIX_HEX_DIGITS = 16;
     private static final int TEMP_NAME_ATTEMPTS = 8;
 
-    private DurableFiles() {
-    }
+    private DurableFiles() {}
 
     /**
      * Durably replaces (or creates) {@code target} with {@code data}.
@@ -112,16 +112,16 @@ public final class DurableFiles {
         try (ch) {
             long size = ch.size();
             if (size > maxBytes) {
-                throw new IOException(file + " is " + size + " bytes, more than the limit of "
-                        + maxBytes + " bytes; refusing to read it (wrong file or corrupted?)");
+                throw new IOException(file + " is " + size + " bytes, more than the limit of " + maxBytes
+                        + " bytes; refusing to read it (wrong file or corrupted?)");
             }
             byte[] buf = new byte[(int) size];
             ByteBuffer bb = ByteBuffer.wrap(buf);
             try {
                 while (bb.hasRemaining()) {
                     if (ch.read(bb) < 0) {
-                        throw new IOException(file + " shrank while being read: expected " + size
-                                + " bytes, got " + bb.position());
+                        throw new IOException(
+                                file + " shrank while being read: expected " + size + " bytes, got " + bb.position());
                     }
                 }
                 if (ch.read(ByteBuffer.allocate(1)) >= 0) {
@@ -151,8 +151,8 @@ public final class DurableFiles {
         Path abs = target.toAbsolutePath();
         String prefix = "." + abs.getFileName() + TEMP_MARKER;
         List<Path> leftovers = new ArrayList<>();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(abs.getParent(),
-                p -> isTempName(p.getFileName().toString(), prefix))) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(
+                abs.getParent(), p -> isTempName(p.getFileName().toString(), prefix))) {
             for (Path p : entries) {
                 leftovers.add(p);
             }
@@ -192,8 +192,7 @@ public final class DurableFiles {
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
-            throw new NoSuchFileException(String.valueOf(dir), null,
-                    "directory of " + abs + " does not exist");
+            throw new NoSuchFileException(String.valueOf(dir), null, "directory of " + abs + " does not exist");
         }
         String prefix = "." + abs.getFileName() + TEMP_MARKER;
 
@@ -241,8 +240,8 @@ public final class DurableFiles {
         } catch (IOException e) {
             IOException thrown;
             if (step == WriteStep.LINK && e instanceof FileAlreadyExistsException) {
-                thrown = new FileAlreadyExistsException(abs.toString(), null,
-                        "already exists; refusing to overwrite it with a new file");
+                thrown = new FileAlreadyExistsException(
+                        abs.toString(), null, "already exists; refusing to overwrite it with a new file");
                 thrown.initCause(e);
             } else {
                 thrown = new DurableWriteException(step, abs, temp, createOnly, e);

@@ -37,10 +37,11 @@ public final class DurableWriteException extends IOException {
         return target;
     }
 
-    private static String message(
-            WriteStep step, Path target, Path temp, boolean createOnly, IOException cause) {
+    private static String message(WriteStep step, Path target, Path temp, boolean createOnly, IOException cause) {
         StringBuilder sb = new StringBuilder();
-        sb.append("durable write of ").append(target).append(" failed: could not ")
+        sb.append("durable write of ")
+                .append(target)
+                .append(" failed: could not ")
                 .append(step.description());
         if (step == WriteStep.FORCE_DIRECTORY) {
             sb.append(' ').append(target.toAbsolutePath().getParent());

@@ -15,8 +15,7 @@ public final class FileLocks {
     /** What the operator's shared files wait for another process at most. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
-    private FileLocks() {
-    }
+    private FileLocks() {}
 
     /**
      * Locks {@code channel} exclusively.
@@ -32,8 +31,8 @@ public final class FileLocks {
         }
         lock = TimedFileLock.lock(channel, timeout.toNanos());
         if (lock == null) {
-            throw new StateLockTimeoutException(what + " is locked by another process (waited "
-                    + timeout.toSeconds() + " s)");
+            throw new StateLockTimeoutException(
+                    what + " is locked by another process (waited " + timeout.toSeconds() + " s)");
         }
         return lock;
     }

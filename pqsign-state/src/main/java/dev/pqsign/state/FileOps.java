@@ -82,8 +82,7 @@ interface FileOps {
             // With ATOMIC_MOVE the JDK issues a single rename(2) on Unix (replacing the target) and
             // MoveFileEx(REPLACE_EXISTING) on Windows; it throws AtomicMoveNotSupportedException
             // instead of silently copying, which is exactly the fail-closed behaviour we need.
-            Files.move(source, target, StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
+            Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         }
 
         @Override

@@ -93,8 +93,7 @@ public final class FileStateStore implements StateStore {
         }
         Path dir = abs.getParent();
         if (!Files.isDirectory(dir)) {
-            throw new NoSuchFileException(dir.toString(), null,
-                    "directory of state file " + abs + " does not exist");
+            throw new NoSuchFileException(dir.toString(), null, "directory of state file " + abs + " does not exist");
         }
         // Canonicalise the directory (not the file, which may not exist yet and is replaced by
         // rename): the JVM-wide lock is keyed by this path.
@@ -137,8 +136,7 @@ public final class FileStateStore implements StateStore {
      *
      * @throws FileAlreadyExistsException if the state file exists
      */
-    public static FileStateStore create(Path stateFile, byte[] initial, Duration lockTimeout)
-            throws IOException {
+    public static FileStateStore create(Path stateFile, byte[] initial, Duration lockTimeout) throws IOException {
         FileStateStore store = open(stateFile, lockTimeout);
         store.create(initial);
         return store;
@@ -198,8 +196,8 @@ public final class FileStateStore implements StateStore {
             byte[] current = readLocked();
             byte[] next = fn.apply(current);
             if (next == null) {
-                throw new IllegalStateException("update function returned null for state file "
-                        + stateFile + "; nothing was written");
+                throw new IllegalStateException(
+                        "update function returned null for state file " + stateFile + "; nothing was written");
             }
             checkWritable(next, "update function returned");
             DurableFiles.write(stateFile, next, ops, false);
@@ -222,7 +220,9 @@ public final class FileStateStore implements StateStore {
         checkWritable(initial, "initial state is");
         locked("create", () -> {
             if (Files.exists(stateFile, LinkOption.NOFOLLOW_LINKS)) {
-                throw new FileAlreadyExistsException(stateFile.toString(), null,
+                throw new FileAlreadyExistsException(
+                        stateFile.toString(),
+                        null,
                         "state file already exists; refusing to overwrite the state of an existing key");
             }
             DurableFiles.write(stateFile, initial, ops, true);
@@ -329,8 +329,10 @@ public final class FileStateStore implements StateStore {
         try {
             return FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         } catch (IOException e) {
-            throw new IOException("cannot open lock file " + lockFile + " of state file " + stateFile
-                    + " for writing (" + DurableWriteException.describe(e) + ")", e);
+            throw new IOException(
+                    "cannot open lock file " + lockFile + " of state file " + stateFile + " for writing ("
+                            + DurableWriteException.describe(e) + ")",
+                    e);
         }
     }
 
@@ -391,8 +393,8 @@ public final class FileStateStore implements StateStore {
     }
 
     private StateLockTimeoutException lockTimeout(String holder) {
-        return new StateLockTimeoutException("state file " + stateFile + " is locked " + holder
-                + "; waited " + human(lockTimeout));
+        return new StateLockTimeoutException(
+                "state file " + stateFile + " is locked " + holder + "; waited " + human(lockTimeout));
     }
 
     private byte[] readLocked() throws IOException {
@@ -418,8 +420,8 @@ public final class FileStateStore implements StateStore {
     }
 
     private NoSuchFileException missing(Throwable cause) {
-        NoSuchFileException e = new NoSuchFileException(stateFile.toString(), null,
-                "state file does not exist (key not created yet, or wrong path)");
+        NoSuchFileException e = new NoSuchFileException(
+                stateFile.toString(), null, "state file does not exist (key not created yet, or wrong path)");
         if (cause != null) {
             e.initCause(cause);
         }
@@ -428,12 +430,11 @@ public final class FileStateStore implements StateStore {
 
     private void checkWritable(byte[] state, String what) {
         if (state.length == 0) {
-            throw new IllegalArgumentException(what + " an empty state for " + stateFile
-                    + "; refusing to write it");
+            throw new IllegalArgumentException(what + " an empty state for " + stateFile + "; refusing to write it");
         }
         if (state.length > MAX_STATE_BYTES) {
-            throw new IllegalArgumentException(what + " a state of " + state.length + " bytes for "
-                    + stateFile + ", more than the limit of " + MAX_STATE_BYTES + " bytes");
+            throw new IllegalArgumentException(what + " a state of " + state.length + " bytes for " + stateFile
+                    + ", more than the limit of " + MAX_STATE_BYTES + " bytes");
         }
     }
 

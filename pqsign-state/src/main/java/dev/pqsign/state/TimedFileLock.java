@@ -29,8 +29,7 @@ final class TimedFileLock {
 
     private static final ScheduledThreadPoolExecutor TIMER = newTimer();
 
-    private TimedFileLock() {
-    }
+    private TimedFileLock() {}
 
     private static ScheduledThreadPoolExecutor newTimer() {
         ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
@@ -54,11 +53,14 @@ final class TimedFileLock {
     static FileLock lock(FileChannel channel, long timeoutNanos) throws IOException {
         Thread waiter = Thread.currentThread();
         AtomicInteger phase = new AtomicInteger(WAITING);
-        ScheduledFuture<?> timer = TIMER.schedule(() -> {
-            if (phase.compareAndSet(WAITING, TIMED_OUT)) {
-                waiter.interrupt();
-            }
-        }, timeoutNanos, TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> timer = TIMER.schedule(
+                () -> {
+                    if (phase.compareAndSet(WAITING, TIMED_OUT)) {
+                        waiter.interrupt();
+                    }
+                },
+                timeoutNanos,
+                TimeUnit.NANOSECONDS);
         FileLock lock;
         try {
             lock = channel.lock();

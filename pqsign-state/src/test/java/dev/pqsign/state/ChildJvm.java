@@ -56,7 +56,10 @@ public final class ChildJvm {
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile(workDir, "child-", ".stdout");
         Path err = Files.createTempFile(workDir, "child-", ".stderr");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         return new ChildJvm(p, out, err);
     }
 
@@ -181,8 +184,8 @@ public final class ChildJvm {
     public int await(long timeoutSeconds) throws InterruptedException {
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             process.destroyForcibly();
-            throw new AssertionError("child " + process.pid() + " did not finish in " + timeoutSeconds + " s; "
-                    + stderr());
+            throw new AssertionError(
+                    "child " + process.pid() + " did not finish in " + timeoutSeconds + " s; " + stderr());
         }
         return process.exitValue();
     }

@@ -8,8 +8,7 @@ final class Counter {
     private static final byte[] MAGIC = {'C', 'N', 'T', '1'};
     static final int LENGTH = MAGIC.length + Long.BYTES;
 
-    private Counter() {
-    }
+    private Counter() {}
 
     static byte[] encode(long value) {
         return ByteBuffer.allocate(LENGTH).put(MAGIC).putLong(value).array();

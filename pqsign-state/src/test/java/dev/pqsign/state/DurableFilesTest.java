@@ -57,8 +57,8 @@ class DurableFilesTest {
     @Test
     void writeAtomically_missingDirectory_throwsNamingIt() {
         Path f = dir.resolve("nope").resolve("a.bin");
-        NoSuchFileException e = assertThrows(NoSuchFileException.class,
-                () -> DurableFiles.writeAtomically(f, bytes("x")));
+        NoSuchFileException e =
+                assertThrows(NoSuchFileException.class, () -> DurableFiles.writeAtomically(f, bytes("x")));
         assertTrue(e.getMessage().contains(dir.resolve("nope").toString()), e.getMessage());
     }
 
@@ -66,8 +66,8 @@ class DurableFilesTest {
     void createAtomically_existingFile_throwsAndLeavesItUnchanged() throws IOException {
         Path f = dir.resolve("a.bin");
         Files.write(f, bytes("old"));
-        FileAlreadyExistsException e = assertThrows(FileAlreadyExistsException.class,
-                () -> DurableFiles.createAtomically(f, bytes("new")));
+        FileAlreadyExistsException e =
+                assertThrows(FileAlreadyExistsException.class, () -> DurableFiles.createAtomically(f, bytes("new")));
         assertTrue(e.getMessage().contains(f.toString()), e.getMessage());
         assertArrayEquals(bytes("old"), Files.readAllBytes(f));
         assertTrue(TempFiles.of(f).isEmpty(), "temp left: " + TempFiles.of(f));
@@ -116,13 +116,15 @@ class DurableFilesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = WriteStep.class, names = {"OPEN_TEMP", "WRITE_TEMP", "FORCE_TEMP", "CLOSE_TEMP", "RENAME"})
+    @EnumSource(
+            value = WriteStep.class,
+            names = {"OPEN_TEMP", "WRITE_TEMP", "FORCE_TEMP", "CLOSE_TEMP", "RENAME"})
     void writeAtomically_faultBeforePublish_keepsOldContentAndRemovesTemp(WriteStep step) throws IOException {
         Path f = dir.resolve("a.bin");
         Files.write(f, bytes("old content"));
         FaultyFileOps ops = new FaultyFileOps(step);
-        DurableWriteException e = assertThrows(DurableWriteException.class,
-                () -> DurableFiles.write(f, bytes("new content!"), ops, false));
+        DurableWriteException e = assertThrows(
+                DurableWriteException.class, () -> DurableFiles.write(f, bytes("new content!"), ops, false));
         assertTrue(ops.fired());
         assertEquals(step, e.step());
         assertEquals(f.toAbsolutePath(), e.target());
@@ -138,8 +140,8 @@ class DurableFilesTest {
         Path f = dir.resolve("a.bin");
         Files.write(f, bytes("old content"));
         FaultyFileOps ops = new FaultyFileOps(WriteStep.FORCE_DIRECTORY);
-        DurableWriteException e = assertThrows(DurableWriteException.class,
-                () -> DurableFiles.write(f, bytes("new content!"), ops, false));
+        DurableWriteException e = assertThrows(
+                DurableWriteException.class, () -> DurableFiles.write(f, bytes("new content!"), ops, false));
         assertEquals(WriteStep.FORCE_DIRECTORY, e.step());
         assertTrue(e.getMessage().contains("fsync directory " + dir), e.getMessage());
         assertTrue(e.getMessage().contains("may not survive"), e.getMessage());
@@ -149,15 +151,17 @@ class DurableFilesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = WriteStep.class, names = {"OPEN_TEMP", "WRITE_TEMP", "FORCE_TEMP", "CLOSE_TEMP", "LINK"})
+    @EnumSource(
+            value = WriteStep.class,
+            names = {"OPEN_TEMP", "WRITE_TEMP", "FORCE_TEMP", "CLOSE_TEMP", "LINK"})
     void createAtomically_faultBeforePublish_createsNothing(WriteStep step) throws IOException {
         Path f = dir.resolve("a.bin");
         FaultyFileOps ops = new FaultyFileOps(step);
-        DurableWriteException e = assertThrows(DurableWriteException.class,
-                () -> DurableFiles.write(f, bytes("first"), ops, true));
+        DurableWriteException e =
+                assertThrows(DurableWriteException.class, () -> DurableFiles.write(f, bytes("first"), ops, true));
         assertEquals(step, e.step());
-        assertTrue(e.getMessage().contains(step.description()) && e.getMessage().contains("not created"),
-                e.getMessage());
+        assertTrue(
+                e.getMessage().contains(step.description()) && e.getMessage().contains("not created"), e.getMessage());
         assertFalse(Files.exists(f));
         assertEquals(List.of(), TempFiles.of(f));
     }
@@ -169,12 +173,12 @@ class DurableFilesTest {
         FileOps noAtomicMove = new FaultyFileOps(null) {
             @Override
             public void moveAtomically(Path source, Path target) throws IOException {
-                throw new java.nio.file.AtomicMoveNotSupportedException(source.toString(), target.toString(),
-                        "cross-device");
+                throw new java.nio.file.AtomicMoveNotSupportedException(
+                        source.toString(), target.toString(), "cross-device");
             }
         };
-        DurableWriteException e = assertThrows(DurableWriteException.class,
-                () -> DurableFiles.write(f, bytes("new"), noAtomicMove, false));
+        DurableWriteException e = assertThrows(
+                DurableWriteException.class, () -> DurableFiles.write(f, bytes("new"), noAtomicMove, false));
         assertEquals(WriteStep.RENAME, e.step());
         assertTrue(e.getMessage().contains("atomic rename not supported: cross-device"), e.getMessage());
         assertFalse(e.getMessage().contains("Exception"), "no Java class names in messages: " + e.getMessage());

@@ -134,7 +134,8 @@ class FileStateStoreConcurrencyTest {
             assertTrue(hog.lines().size() > 20, "the hog should have kept running: " + hog.stderr());
             // Blocked in the kernel, a waiter gets the lock within milliseconds (22 ms worst seen
             // here); polling waited 1.3 s on average and up to 12 s. 2 s leaves room for a loaded CI.
-            assertTrue(maxWaitNanos < TimeUnit.SECONDS.toNanos(2),
+            assertTrue(
+                    maxWaitNanos < TimeUnit.SECONDS.toNanos(2),
                     "longest wait " + maxWaitNanos / 1_000_000 + " ms: waiters are being starved");
             System.out.printf("fairness: longest lock wait against a looping process %.1f ms%n", maxWaitNanos / 1e6);
         } finally {
@@ -155,8 +156,10 @@ class FileStateStoreConcurrencyTest {
                         StateLockTimeoutException.class, () -> store.update(Counter::increment));
                 long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
                 assertTrue(waitedMs >= 290, "gave up after " + waitedMs + " ms");
-                assertTrue(e.getMessage().contains("locked by another process")
-                        && e.getMessage().contains(store.describe()) && e.getMessage().contains("300 ms"),
+                assertTrue(
+                        e.getMessage().contains("locked by another process")
+                                && e.getMessage().contains(store.describe())
+                                && e.getMessage().contains("300 ms"),
                         e.getMessage());
                 // The holder dies inside its update function: the kernel drops its lock and its
                 // increment never reaches the disk.

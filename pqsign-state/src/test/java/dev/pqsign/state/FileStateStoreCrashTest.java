@@ -92,14 +92,17 @@ class FileStateStoreCrashTest {
         long maxPrinted = printed.stream().mapToLong(Long::longValue).max().orElse(0);
         assertTrue(onDisk >= maxPrinted, "seed " + seed + ": on disk " + onDisk + " < printed " + maxPrinted);
         long unprinted = onDisk - printed.size();
-        assertTrue(unprinted >= 0 && unprinted <= all.size(), "seed " + seed + ": " + unprinted
-                + " values up to " + onDisk + " were never printed, but only " + all.size() + " writers were killed");
+        assertTrue(
+                unprinted >= 0 && unprinted <= all.size(),
+                "seed " + seed + ": " + unprinted + " values up to " + onDisk + " were never printed, but only "
+                        + all.size() + " writers were killed");
         for (long v : printed) {
             assertTrue(v >= 1 && v <= onDisk, "seed " + seed + ": printed " + v + " outside 1.." + onDisk);
         }
         assertEquals(List.of(), TempFiles.of(file));
-        System.out.printf("concurrent crash test: %d kills of %d writers, counter %d, %d values durable but"
-                + " unprinted%n", kills + writers, writers, onDisk, unprinted);
+        System.out.printf(
+                "concurrent crash test: %d kills of %d writers, counter %d, %d values durable but" + " unprinted%n",
+                kills + writers, writers, onDisk, unprinted);
     }
 
     private void runKills(int kills, long seed) throws Exception {
@@ -128,7 +131,8 @@ class FileStateStoreCrashTest {
                 onDisk = Counter.decode(store.read());
             }
             // At most one update can have been made durable without being printed yet.
-            assertTrue(onDisk == lastAcknowledged || onDisk == lastAcknowledged + 1,
+            assertTrue(
+                    onDisk == lastAcknowledged || onDisk == lastAcknowledged + 1,
                     "seed " + seed + ", run " + k + ": on disk " + onDisk + ", last acknowledged "
                             + lastAcknowledged + "; child printed " + lines.size() + " values, last ones "
                             + lines.subList(Math.max(0, lines.size() - 5), lines.size()) + "; " + child.stderr());
@@ -138,7 +142,9 @@ class FileStateStoreCrashTest {
             assertEquals(List.of(), TempFiles.of(file));
             previous = onDisk;
         }
-        System.out.printf("crash test: %d kills, final counter %d, %d kills after an unacknowledged durable"
-                + " update, %d kills left a temporary file behind%n", kills, previous, killedMidRun, leftTemp);
+        System.out.printf(
+                "crash test: %d kills, final counter %d, %d kills after an unacknowledged durable"
+                        + " update, %d kills left a temporary file behind%n",
+                kills, previous, killedMidRun, leftTemp);
     }
 }

@@ -33,8 +33,8 @@ class FileStateStorePropertiesTest {
 
     @Property(tries = 60)
     void anySequenceOfOperationsAndFaults_diskEqualsModel(
-            @ForAll @Size(min = 1, max = 25) List<@IntRange(min = 0, max = 5) Integer> operations,
-            @ForAll long seed) throws IOException {
+            @ForAll @Size(min = 1, max = 25) List<@IntRange(min = 0, max = 5) Integer> operations, @ForAll long seed)
+            throws IOException {
         Random random = new Random(seed);
         Path dir = Files.createTempDirectory("pqsign-state-prop-");
         try {
@@ -66,22 +66,27 @@ class FileStateStorePropertiesTest {
             case 1 -> {
                 WriteStep step = BEFORE_RENAME[random.nextInt(BEFORE_RENAME.length)];
                 try (FileStateStore store = FileStateStore.open(file, TIMEOUT, new FaultyFileOps(step))) {
-                    assertEquals(step, assertThrows(DurableWriteException.class, () -> store.update(cur -> next)).step());
+                    assertEquals(
+                            step,
+                            assertThrows(DurableWriteException.class, () -> store.update(cur -> next))
+                                    .step());
                 }
                 return model;
             }
             case 2 -> {
-                try (FileStateStore store = FileStateStore.open(file, TIMEOUT,
-                        new FaultyFileOps(WriteStep.FORCE_DIRECTORY))) {
+                try (FileStateStore store =
+                        FileStateStore.open(file, TIMEOUT, new FaultyFileOps(WriteStep.FORCE_DIRECTORY))) {
                     assertThrows(DurableWriteException.class, () -> store.update(cur -> next));
                 }
                 return next;
             }
             case 3 -> {
                 try (FileStateStore store = FileStateStore.open(file, TIMEOUT)) {
-                    assertThrows(IllegalStateException.class, () -> store.update(cur -> {
-                        throw new IllegalStateException("rejected by the key layer");
-                    }));
+                    assertThrows(
+                            IllegalStateException.class,
+                            () -> store.update(cur -> {
+                                throw new IllegalStateException("rejected by the key layer");
+                            }));
                 }
                 return model;
             }

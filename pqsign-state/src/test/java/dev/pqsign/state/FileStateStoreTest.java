@@ -65,8 +65,8 @@ class FileStateStoreTest {
     void create_whenStateExists_throwsAndKeepsExistingState() throws IOException {
         FileStateStore.create(stateFile(), Counter.encode(42), TIMEOUT).close();
         try (FileStateStore store = FileStateStore.open(stateFile(), TIMEOUT)) {
-            FileAlreadyExistsException e = assertThrows(FileAlreadyExistsException.class,
-                    () -> store.create(Counter.encode(0)));
+            FileAlreadyExistsException e =
+                    assertThrows(FileAlreadyExistsException.class, () -> store.create(Counter.encode(0)));
             assertTrue(e.getMessage().contains(store.describe()), e.getMessage());
             assertEquals(42, Counter.decode(store.read()));
         }
@@ -76,7 +76,9 @@ class FileStateStoreTest {
     void readAndUpdate_missingState_throwClearErrorAndCreateNoLockFile() throws IOException {
         try (FileStateStore store = FileStateStore.open(stateFile(), TIMEOUT)) {
             NoSuchFileException r = assertThrows(NoSuchFileException.class, store::read);
-            assertTrue(r.getMessage().contains(stateFile().toString()) && r.getMessage().contains("does not exist"),
+            assertTrue(
+                    r.getMessage().contains(stateFile().toString())
+                            && r.getMessage().contains("does not exist"),
                     r.getMessage());
             assertThrows(NoSuchFileException.class, () -> store.update(Counter::increment));
             assertFalse(Files.exists(store.lockFile()));
@@ -105,12 +107,18 @@ class FileStateStoreTest {
             byte[] before = Files.readAllBytes(stateFile());
             Object inodeBefore = Files.getAttribute(stateFile(), "unix:ino");
             IOException thrown = new IOException("key exhausted");
-            assertSame(thrown, assertThrows(IOException.class, () -> store.update(cur -> {
-                throw thrown;
-            })));
-            assertThrows(IllegalStateException.class, () -> store.update(cur -> {
-                throw new IllegalStateException("wrong key");
-            }));
+            assertSame(
+                    thrown,
+                    assertThrows(
+                            IOException.class,
+                            () -> store.update(cur -> {
+                                throw thrown;
+                            })));
+            assertThrows(
+                    IllegalStateException.class,
+                    () -> store.update(cur -> {
+                        throw new IllegalStateException("wrong key");
+                    }));
             assertArrayEquals(before, Files.readAllBytes(stateFile()));
             // Not even rewritten with equal bytes: the file is the same inode.
             assertEquals(inodeBefore, Files.getAttribute(stateFile(), "unix:ino"));
@@ -123,7 +131,8 @@ class FileStateStoreTest {
             IllegalStateException n = assertThrows(IllegalStateException.class, () -> store.update(cur -> null));
             assertTrue(n.getMessage().contains("null"), n.getMessage());
             assertThrows(IllegalArgumentException.class, () -> store.update(cur -> new byte[0]));
-            IllegalArgumentException big = assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException big = assertThrows(
+                    IllegalArgumentException.class,
                     () -> store.update(cur -> new byte[FileStateStore.MAX_STATE_BYTES + 1]));
             assertTrue(big.getMessage().contains(String.valueOf(FileStateStore.MAX_STATE_BYTES + 1)), big.getMessage());
             assertEquals(5, Counter.decode(store.read()));
@@ -145,8 +154,10 @@ class FileStateStoreTest {
         Files.write(stateFile(), new byte[FileStateStore.MAX_STATE_BYTES + 1]);
         try (FileStateStore store = FileStateStore.open(stateFile(), TIMEOUT)) {
             IOException e = assertThrows(IOException.class, store::read);
-            assertTrue(e.getMessage().contains(stateFile().toString())
-                    && e.getMessage().contains((FileStateStore.MAX_STATE_BYTES + 1) + " bytes"), e.getMessage());
+            assertTrue(
+                    e.getMessage().contains(stateFile().toString())
+                            && e.getMessage().contains((FileStateStore.MAX_STATE_BYTES + 1) + " bytes"),
+                    e.getMessage());
             assertThrows(IOException.class, () -> store.update(cur -> Counter.encode(0)));
             assertEquals(FileStateStore.MAX_STATE_BYTES + 1, Files.size(stateFile()));
         }
@@ -157,7 +168,9 @@ class FileStateStoreTest {
         Files.write(stateFile(), new byte[0]);
         try (FileStateStore store = FileStateStore.open(stateFile(), TIMEOUT)) {
             IOException e = assertThrows(IOException.class, store::read);
-            assertTrue(e.getMessage().contains("empty") && e.getMessage().contains(stateFile().toString()),
+            assertTrue(
+                    e.getMessage().contains("empty")
+                            && e.getMessage().contains(stateFile().toString()),
                     e.getMessage());
         }
     }
@@ -190,8 +203,8 @@ class FileStateStoreTest {
     void update_nestedOnSameFile_isRejectedInsteadOfDeadlocking() throws IOException {
         try (FileStateStore store = FileStateStore.create(stateFile(), Counter.encode(0), TIMEOUT);
                 FileStateStore second = FileStateStore.open(dir.resolve(".").resolve("key.state"), TIMEOUT)) {
-            IllegalStateException e = assertThrows(IllegalStateException.class,
-                    () -> store.update(cur -> second.update(Counter::increment)));
+            IllegalStateException e = assertThrows(
+                    IllegalStateException.class, () -> store.update(cur -> second.update(Counter::increment)));
             assertTrue(e.getMessage().contains("nested"), e.getMessage());
             assertEquals(0, Counter.decode(store.read()));
         }
@@ -210,7 +223,8 @@ class FileStateStoreTest {
     @Test
     void twoStoresViaDifferentPathSpellings_excludeEachOtherInOneJvm() throws Exception {
         FileStateStore.create(stateFile(), Counter.encode(0), TIMEOUT).close();
-        Path viaSymlinkedDir = Files.createSymbolicLink(dir.resolve("alias"), dir).resolve("key.state");
+        Path viaSymlinkedDir =
+                Files.createSymbolicLink(dir.resolve("alias"), dir).resolve("key.state");
         StateStore holder = FileStateStore.open(stateFile(), TIMEOUT);
         FileStateStore waiter = FileStateStore.open(viaSymlinkedDir, Duration.ofMillis(200));
         CountDownLatch inside = new CountDownLatch(1);
@@ -228,12 +242,15 @@ class FileStateStoreTest {
             }));
             assertTrue(inside.await(10, TimeUnit.SECONDS));
             long t0 = System.nanoTime();
-            StateLockTimeoutException e = assertThrows(StateLockTimeoutException.class,
-                    () -> waiter.update(Counter::increment));
+            StateLockTimeoutException e =
+                    assertThrows(StateLockTimeoutException.class, () -> waiter.update(Counter::increment));
             long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
             assertTrue(waitedMs >= 190, "gave up after " + waitedMs + " ms");
-            assertTrue(e.getMessage().contains("another thread of this process")
-                    && e.getMessage().contains("200 ms") && e.getMessage().contains("key.state"), e.getMessage());
+            assertTrue(
+                    e.getMessage().contains("another thread of this process")
+                            && e.getMessage().contains("200 ms")
+                            && e.getMessage().contains("key.state"),
+                    e.getMessage());
             release.countDown();
             assertEquals(1, Counter.decode(holding.get(10, TimeUnit.SECONDS)));
             assertEquals(2, Counter.decode(waiter.update(Counter::increment)));
@@ -261,7 +278,9 @@ class FileStateStoreTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = WriteStep.class, names = {"OPEN_TEMP", "WRITE_TEMP", "FORCE_TEMP", "CLOSE_TEMP", "RENAME"})
+    @EnumSource(
+            value = WriteStep.class,
+            names = {"OPEN_TEMP", "WRITE_TEMP", "FORCE_TEMP", "CLOSE_TEMP", "RENAME"})
     void update_injectedFaultBeforeRename_keepsOldStateNoTempAndNamesStep(WriteStep step) throws IOException {
         FileStateStore.create(stateFile(), Counter.encode(10), TIMEOUT).close();
         FaultyFileOps ops = new FaultyFileOps(step);
@@ -269,7 +288,9 @@ class FileStateStoreTest {
             DurableWriteException e = assertThrows(DurableWriteException.class, () -> store.update(Counter::increment));
             assertTrue(ops.fired());
             assertEquals(step, e.step());
-            assertTrue(e.getMessage().contains(step.description()) && e.getMessage().contains(store.describe()),
+            assertTrue(
+                    e.getMessage().contains(step.description())
+                            && e.getMessage().contains(store.describe()),
                     e.getMessage());
             assertEquals(10, Counter.decode(Files.readAllBytes(stateFile())));
             assertEquals(List.of(), TempFiles.of(stateFile()));
@@ -281,8 +302,8 @@ class FileStateStoreTest {
     @Test
     void update_injectedDirectorySyncFault_reportsItAndLeavesWholeNewState() throws IOException {
         FileStateStore.create(stateFile(), Counter.encode(10), TIMEOUT).close();
-        try (FileStateStore store = FileStateStore.open(stateFile(), TIMEOUT,
-                new FaultyFileOps(WriteStep.FORCE_DIRECTORY))) {
+        try (FileStateStore store =
+                FileStateStore.open(stateFile(), TIMEOUT, new FaultyFileOps(WriteStep.FORCE_DIRECTORY))) {
             DurableWriteException e = assertThrows(DurableWriteException.class, () -> store.update(Counter::increment));
             assertEquals(WriteStep.FORCE_DIRECTORY, e.step());
             assertTrue(e.getMessage().contains("may not survive"), e.getMessage());
@@ -294,7 +315,9 @@ class FileStateStoreTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = WriteStep.class, names = {"OPEN_TEMP", "WRITE_TEMP", "FORCE_TEMP", "CLOSE_TEMP", "LINK"})
+    @EnumSource(
+            value = WriteStep.class,
+            names = {"OPEN_TEMP", "WRITE_TEMP", "FORCE_TEMP", "CLOSE_TEMP", "LINK"})
     void create_injectedFault_leavesNoStateAndNoTemp(WriteStep step) throws IOException {
         try (FileStateStore store = FileStateStore.open(stateFile(), TIMEOUT, new FaultyFileOps(step))) {
             DurableWriteException e = assertThrows(DurableWriteException.class, () -> store.create(Counter.encode(0)));

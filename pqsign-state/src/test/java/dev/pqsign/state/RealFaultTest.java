@@ -48,10 +48,12 @@ class RealFaultTest {
         Path file = mp.resolve("key.state");
         byte[] old = pattern(10 * 1024, 1);
         try (FileStateStore store = FileStateStore.create(file, old, TIMEOUT)) {
-            DurableWriteException e = assertThrows(DurableWriteException.class,
-                    () -> store.update(cur -> pattern(10 * 1024, 2)));
+            DurableWriteException e =
+                    assertThrows(DurableWriteException.class, () -> store.update(cur -> pattern(10 * 1024, 2)));
             assertEquals(WriteStep.WRITE_TEMP, e.step());
-            assertTrue(e.getMessage().contains("No space left on device") && e.getMessage().contains(file.toString()),
+            assertTrue(
+                    e.getMessage().contains("No space left on device")
+                            && e.getMessage().contains(file.toString()),
                     e.getMessage());
             assertArrayEquals(old, store.read());
             assertEquals(List.of(), TempFiles.of(file));
@@ -74,14 +76,16 @@ class RealFaultTest {
         try (FileStateStore store = FileStateStore.open(roFile, TIMEOUT)) {
             IOException e = assertThrows(IOException.class, () -> store.update(Counter::increment));
             // Exclusive locks need a writable descriptor, so the lock file is where it fails.
-            assertTrue(e.getMessage().contains(store.lockFile().toString())
-                    && e.getMessage().contains("Read-only file system"), e.getMessage());
+            assertTrue(
+                    e.getMessage().contains(store.lockFile().toString())
+                            && e.getMessage().contains("Read-only file system"),
+                    e.getMessage());
             // Reads take the same exclusive lock, so they fail the same way; readAll still works.
             assertThrows(IOException.class, store::read);
         }
         assertEquals(9, Counter.decode(DurableFiles.readAll(roFile, 100)));
-        DurableWriteException w = assertThrows(DurableWriteException.class,
-                () -> DurableFiles.writeAtomically(roFile, Counter.encode(10)));
+        DurableWriteException w = assertThrows(
+                DurableWriteException.class, () -> DurableFiles.writeAtomically(roFile, Counter.encode(10)));
         assertEquals(WriteStep.OPEN_TEMP, w.step());
         assertTrue(w.getMessage().contains("Read-only file system"), w.getMessage());
         assertEquals(9, Counter.decode(Files.readAllBytes(file)));
@@ -99,7 +103,8 @@ class RealFaultTest {
         DurableFiles.probeWritable(target);
         assertEquals(List.of(), TempFiles.of(target));
         assertTrue(Files.notExists(target));
-        assertThrows(NoSuchFileException.class,
+        assertThrows(
+                NoSuchFileException.class,
                 () -> DurableFiles.probeWritable(dir.resolve("missing").resolve("m.sig")));
     }
 }

@@ -18,8 +18,7 @@ import java.time.Duration;
  * </ul>
  */
 public final class StoreChild {
-    private StoreChild() {
-    }
+    private StoreChild() {}
 
     /** Starts a child running this class; a counter store needs little heap, so 64 MB. */
     static ChildJvm start(Path workDir, String... args) throws IOException {

@@ -10,8 +10,7 @@ import java.util.stream.Stream;
 
 /** Test helper: lists the temporary files of a target that a write may leave behind. */
 final class TempFiles {
-    private TempFiles() {
-    }
+    private TempFiles() {}
 
     static List<Path> of(Path target) {
         String prefix = "." + target.getFileName() + DurableFiles.TEMP_MARKER;

@@ -11,8 +11,7 @@ import java.time.Duration;
  * <pre>java -cp ... dev.pqsign.state.UpdateRate [DIR] [SECONDS]</pre>
  */
 public final class UpdateRate {
-    private UpdateRate() {
-    }
+    private UpdateRate() {}
 
     public static void main(String[] args) throws Exception {
         Path base = Path.of(args.length > 0 ? args[0] : ".");
@@ -32,7 +31,8 @@ public final class UpdateRate {
                 n++;
             }
             double secs = (System.nanoTime() - start) / 1e9;
-            System.out.printf("FileStateStore.update: %d updates in %.2f s = %.0f updates/s (%.3f ms each)%n",
+            System.out.printf(
+                    "FileStateStore.update: %d updates in %.2f s = %.0f updates/s (%.3f ms each)%n",
                     n, secs, n / secs, secs * 1000 / n);
         }
         Path other = dir.resolve("plain.bin");
@@ -44,7 +44,8 @@ public final class UpdateRate {
             n++;
         }
         double secs = (System.nanoTime() - start) / 1e9;
-        System.out.printf("DurableFiles.writeAtomically (132 B, no locks): %.0f writes/s (%.3f ms each)%n",
+        System.out.printf(
+                "DurableFiles.writeAtomically (132 B, no locks): %.0f writes/s (%.3f ms each)%n",
                 n / secs, secs * 1000 / n);
         // For comparison only: the same replace without the two fsyncs (NOT crash-safe).
         n = 0;
@@ -57,7 +58,8 @@ public final class UpdateRate {
             n++;
         }
         secs = (System.nanoTime() - start) / 1e9;
-        System.out.printf("same replace without fsync (comparison only): %.0f writes/s (%.3f ms each)%n",
+        System.out.printf(
+                "same replace without fsync (comparison only): %.0f writes/s (%.3f ms each)%n",
                 n / secs, secs * 1000 / n);
         try (var s = Files.list(dir)) {
             for (Path p : (Iterable<Path>) s::iterator) {

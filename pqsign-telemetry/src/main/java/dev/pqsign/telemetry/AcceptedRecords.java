@@ -65,7 +65,9 @@ public final class AcceptedRecords implements AutoCloseable {
 
     /** The largest record a key with signatures of {@code signatureBytes} can have. */
     static int maxRecordBytes(int signatureBytes) {
-        return SignedRecord.FIXED_BYTES + ReadingMessage.MAX_NAME_BYTES + ReadingMessage.MAX_READING_BYTES
+        return SignedRecord.FIXED_BYTES
+                + ReadingMessage.MAX_NAME_BYTES
+                + ReadingMessage.MAX_READING_BYTES
                 + signatureBytes;
     }
 
@@ -119,7 +121,10 @@ public final class AcceptedRecords implements AutoCloseable {
     private synchronized Ring ring(KeyId key, int signatureBytes) throws IOException {
         Ring r = rings.get(key);
         if (r == null) {
-            r = Ring.open(dir.resolve(key.hex() + ".pqar"), key, capacity,
+            r = Ring.open(
+                    dir.resolve(key.hex() + ".pqar"),
+                    key,
+                    capacity,
                     SLOT_HEADER_BYTES + maxRecordBytes(signatureBytes));
             rings.put(key, r);
         }
@@ -157,8 +162,8 @@ public final class AcceptedRecords implements AutoCloseable {
         }
 
         static Ring open(Path file, KeyId key, int capacity, int slotBytes) throws IOException {
-            FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
+            FileChannel ch = FileChannel.open(
+                    file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
             try {
                 if (ch.size() == 0) {
                     ByteBuffer h = header(key, capacity, slotBytes);
@@ -174,15 +179,19 @@ public final class AcceptedRecords implements AutoCloseable {
                     throw new IOException(file + ": accepted-records file shorter than its header");
                 }
                 byte[] b = h.array();
-                if (!java.util.Arrays.equals(b, 0, 4, MAGIC, 0, 4) || b[4] != VERSION
+                if (!java.util.Arrays.equals(b, 0, 4, MAGIC, 0, 4)
+                        || b[4] != VERSION
                         || crc(b, 0, 60) != ByteBuffer.wrap(b, 60, 4).getInt()) {
                     throw new IOException(file + ": not a valid accepted-records file (magic, version or CRC)");
                 }
                 int cap = ByteBuffer.wrap(b, 8, 4).getInt();
                 int slot = ByteBuffer.wrap(b, 12, 4).getInt();
                 byte[] id = java.util.Arrays.copyOfRange(b, 16, 16 + KeyId.BYTES);
-                if (cap < 1 || cap > MAX_CAPACITY || slot < slotBytes || slot > SLOT_HEADER_BYTES
-                        + maxRecordBytes(SignedRecord.MAX_SIGNATURE_BYTES) || !KeyId.of(id).equals(key)) {
+                if (cap < 1
+                        || cap > MAX_CAPACITY
+                        || slot < slotBytes
+                        || slot > SLOT_HEADER_BYTES + maxRecordBytes(SignedRecord.MAX_SIGNATURE_BYTES)
+                        || !KeyId.of(id).equals(key)) {
                     throw new IOException(file + ": accepted-records header does not fit key " + key.hex());
                 }
                 return new Ring(ch, key, cap, slot);

@@ -14,8 +14,8 @@ import java.util.Objects;
  * @param gaps readings of the retired key that never arrived before its handover index
  * @param detail one line for logs
  */
-public record HandoverCheck(HandoverOutcome outcome, SignedKeyHandover handover, long generation,
-        List<Verdict.Gap> gaps, String detail) {
+public record HandoverCheck(
+        HandoverOutcome outcome, SignedKeyHandover handover, long generation, List<Verdict.Gap> gaps, String detail) {
     public HandoverCheck {
         Objects.requireNonNull(outcome, "outcome");
         gaps = List.copyOf(gaps);
@@ -25,7 +25,7 @@ public record HandoverCheck(HandoverOutcome outcome, SignedKeyHandover handover,
     /** The verdict this check gives in a verdict stream. */
     public Verdict verdict() {
         long index = handover == null ? -1 : handover.statement().handoverIndex();
-        return new Verdict(outcome.isAlarm() ? Verdict.Reason.HANDOVER_REJECTED : Verdict.Reason.HANDOVER, index,
-                detail);
+        return new Verdict(
+                outcome.isAlarm() ? Verdict.Reason.HANDOVER_REJECTED : Verdict.Reason.HANDOVER, index, detail);
     }
 }

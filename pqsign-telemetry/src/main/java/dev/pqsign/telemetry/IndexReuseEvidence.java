@@ -13,8 +13,7 @@ import java.util.List;
  * the same index never overwrites earlier files.
  */
 final class IndexReuseEvidence {
-    private IndexReuseEvidence() {
-    }
+    private IndexReuseEvidence() {}
 
     /** Writes both records; returns the two files. */
     static synchronized List<Path> save(Path dir, SignedRecord first, SignedRecord second) throws IOException {

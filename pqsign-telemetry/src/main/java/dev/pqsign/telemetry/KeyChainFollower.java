@@ -101,8 +101,12 @@ public final class KeyChainFollower {
         String id = Hex.encode(h.statement().chainId());
         KeyChain chain = chains.get(id);
         if (chain == null) {
-            return new HandoverCheck(HandoverOutcome.FOREIGN_CHAIN, h, -1, List.of(), "handover of chain "
-                    + id.substring(0, 16) + "…, which is not a sensor this operator follows");
+            return new HandoverCheck(
+                    HandoverOutcome.FOREIGN_CHAIN,
+                    h,
+                    -1,
+                    List.of(),
+                    "handover of chain " + id.substring(0, 16) + "…, which is not a sensor this operator follows");
         }
         KeyChain.Step step = chain.follow(h, this::usedByAnotherChain);
         long g = step.chain().current().generation();
@@ -110,8 +114,12 @@ public final class KeyChainFollower {
             case FOLLOWED:
                 break;
             case ALREADY_FOLLOWED:
-                return new HandoverCheck(step.outcome(), h, g, List.of(), "handover to generation "
-                        + h.statement().sequence() + " already followed");
+                return new HandoverCheck(
+                        step.outcome(),
+                        h,
+                        g,
+                        List.of(),
+                        "handover to generation " + h.statement().sequence() + " already followed");
             default:
                 LOG.log(Level.WARNING, "key handover rejected: {0} ({1})", step.outcome(), h);
                 return new HandoverCheck(step.outcome(), h, g, List.of(), describe(step.outcome(), h, chain));
@@ -120,16 +128,26 @@ public final class KeyChainFollower {
             DurableFiles.writeAtomically(dir.resolve(id + SUFFIX), step.chain().encode());
         } catch (IOException e) {
             // Not followed: no reading of the new key may be accepted before the chain is durable.
-            return new HandoverCheck(HandoverOutcome.MALFORMED, h, chain.current().generation(), List.of(),
+            return new HandoverCheck(
+                    HandoverOutcome.MALFORMED,
+                    h,
+                    chain.current().generation(),
+                    List.of(),
                     "handover verified but the chain state could not be stored: " + e.getMessage());
         }
         chains.put(id, step.chain());
         verifier.trust(TrustedKeys.of(h.statement().newKey()));
-        List<Verdict.Gap> gaps = verifier.retire(KeyId.of(h.statement().oldKeyId()), h.statement().handoverIndex());
-        return new HandoverCheck(HandoverOutcome.FOLLOWED, h, g, gaps, "followed key handover to generation " + g
-                + " (" + h.statement().newKey().parameterSet().setName() + " key "
-                + Hex.encode(h.statement().newKeyId()).substring(0, 16) + "…), old key retired at index "
-                + h.statement().handoverIndex());
+        List<Verdict.Gap> gaps = verifier.retire(
+                KeyId.of(h.statement().oldKeyId()), h.statement().handoverIndex());
+        return new HandoverCheck(
+                HandoverOutcome.FOLLOWED,
+                h,
+                g,
+                gaps,
+                "followed key handover to generation " + g
+                        + " (" + h.statement().newKey().parameterSet().setName() + " key "
+                        + Hex.encode(h.statement().newKeyId()).substring(0, 16) + "…), old key retired at index "
+                        + h.statement().handoverIndex());
     }
 
     private boolean usedByAnotherChain(byte[] keyId) {
@@ -146,10 +164,12 @@ public final class KeyChainFollower {
         long g = chain.current().generation();
         return switch (o) {
             case REPLAYED -> "handover to generation " + seq + " replayed (chain is at generation " + g + ")";
-            case OUT_OF_ORDER -> "handover to generation " + seq + " but the chain is at generation " + g
-                    + "; the handovers in between are missing";
-            case WRONG_SIGNER -> "handover to generation " + seq + " names a signer other than the current key "
-                    + Hex.encode(PublicKeys.keyId(chain.current().key())).substring(0, 16) + "…";
+            case OUT_OF_ORDER ->
+                "handover to generation " + seq + " but the chain is at generation " + g
+                        + "; the handovers in between are missing";
+            case WRONG_SIGNER ->
+                "handover to generation " + seq + " names a signer other than the current key "
+                        + Hex.encode(PublicKeys.keyId(chain.current().key())).substring(0, 16) + "…";
             case BAD_SIGNATURE -> "handover to generation " + seq + " does not verify under the current key";
             case KEY_REUSED -> "handover to generation " + seq + " names a key already in use";
             default -> "handover to generation " + seq + ": " + o;

@@ -31,8 +31,8 @@ public final class KeyId {
     /** Wraps 32 id bytes (copied). */
     public static KeyId of(byte[] idBytes) {
         if (idBytes == null || idBytes.length != BYTES) {
-            throw new IllegalArgumentException("key id must have " + BYTES + " bytes, got "
-                    + (idBytes == null ? "null" : idBytes.length));
+            throw new IllegalArgumentException(
+                    "key id must have " + BYTES + " bytes, got " + (idBytes == null ? "null" : idBytes.length));
         }
         return new KeyId(idBytes.clone());
     }

@@ -19,8 +19,15 @@ import java.util.Objects;
  * @param detail one line for people
  * @param at the operator's UTC time of the observation
  */
-public record KeyStatusEvent(String sensor, Kind kind, long generation, long remaining, double secondsLeft,
-        boolean nextKeyReady, String detail, Instant at) {
+public record KeyStatusEvent(
+        String sensor,
+        Kind kind,
+        long generation,
+        long remaining,
+        double secondsLeft,
+        boolean nextKeyReady,
+        String detail,
+        Instant at) {
 
     /** The three states an operator reports transitions between. */
     public enum Kind {
@@ -41,21 +48,48 @@ public record KeyStatusEvent(String sensor, Kind kind, long generation, long rem
      * {@code warnRemaining} signatures or {@code warnSeconds} seconds left without a next key ready is
      * a warning; anything else is OK.
      */
-    public static KeyStatusEvent classify(String sensor, long generation, long remaining, double secondsLeft,
-            boolean nextKeyReady, String alarm, long warnRemaining, double warnSeconds, Instant at) {
+    public static KeyStatusEvent classify(
+            String sensor,
+            long generation,
+            long remaining,
+            double secondsLeft,
+            boolean nextKeyReady,
+            String alarm,
+            long warnRemaining,
+            double warnSeconds,
+            Instant at) {
         if (alarm != null && !alarm.isEmpty()) {
-            return new KeyStatusEvent(sensor, Kind.KEY_ALARM, generation, remaining, secondsLeft, nextKeyReady, alarm, at);
+            return new KeyStatusEvent(
+                    sensor, Kind.KEY_ALARM, generation, remaining, secondsLeft, nextKeyReady, alarm, at);
         }
         boolean runningOut = remaining < warnRemaining || (!Double.isNaN(secondsLeft) && secondsLeft < warnSeconds);
         if (runningOut && !nextKeyReady) {
-            return new KeyStatusEvent(sensor, Kind.KEY_WARNING, generation, remaining, secondsLeft, false,
-                    String.format(Locale.ROOT, "key generation %d has %d signatures left (%s) and no next key"
-                            + " ready", generation, remaining, Double.isNaN(secondsLeft) ? "time left unknown"
+            return new KeyStatusEvent(
+                    sensor,
+                    Kind.KEY_WARNING,
+                    generation,
+                    remaining,
+                    secondsLeft,
+                    false,
+                    String.format(
+                            Locale.ROOT,
+                            "key generation %d has %d signatures left (%s) and no next key" + " ready",
+                            generation,
+                            remaining,
+                            Double.isNaN(secondsLeft)
+                                    ? "time left unknown"
                                     : String.format(Locale.ROOT, "%.0f s at the current rate", secondsLeft)),
                     at);
         }
-        return new KeyStatusEvent(sensor, Kind.KEY_OK, generation, remaining, secondsLeft, nextKeyReady,
+        return new KeyStatusEvent(
+                sensor,
+                Kind.KEY_OK,
+                generation,
+                remaining,
+                secondsLeft,
+                nextKeyReady,
                 "key generation " + generation + " has " + remaining + " signatures left"
-                        + (nextKeyReady ? ", next key ready" : ""), at);
+                        + (nextKeyReady ? ", next key ready" : ""),
+                at);
     }
 }

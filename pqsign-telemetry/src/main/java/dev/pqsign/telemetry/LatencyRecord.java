@@ -9,5 +9,4 @@ package dev.pqsign.telemetry;
  * @param endToEndNanos from the start of signing until the verdict (comparable only when sensor
  *     and operator share a host, whose monotonic clock they both read)
  */
-public record LatencyRecord(long signNanos, long transferNanos, long verifyNanos, long endToEndNanos) {
-}
+public record LatencyRecord(long signNanos, long transferNanos, long verifyNanos, long endToEndNanos) {}

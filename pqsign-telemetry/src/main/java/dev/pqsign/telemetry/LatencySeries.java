@@ -67,6 +67,5 @@ public final class LatencySeries {
      * @param max largest sample
      * @param mean arithmetic mean
      */
-    public record Summary(int count, double p50, double p99, double max, double mean) {
-    }
+    public record Summary(int count, double p50, double p99, double max, double mean) {}
 }

@@ -22,9 +22,12 @@ public final class LineReadingSource implements ReadingSource {
 
     /** Reads from {@code in}, which is closed by {@link #close()}. */
     public LineReadingSource(InputStream in) {
-        this.reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPLACE)
-                .onUnmappableCharacter(CodingErrorAction.REPLACE)));
+        this.reader = new BufferedReader(new InputStreamReader(
+                in,
+                StandardCharsets.UTF_8
+                        .newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPLACE)
+                        .onUnmappableCharacter(CodingErrorAction.REPLACE)));
     }
 
     /** Opens a file or named pipe. */
@@ -43,7 +46,8 @@ public final class LineReadingSource implements ReadingSource {
             if (s.isEmpty()) {
                 continue;
             }
-            if (s.indexOf('\uFFFD') >= 0 || s.getBytes(StandardCharsets.UTF_8).length > ReadingMessage.MAX_READING_BYTES) {
+            if (s.indexOf('\uFFFD') >= 0
+                    || s.getBytes(StandardCharsets.UTF_8).length > ReadingMessage.MAX_READING_BYTES) {
                 skipped++;
                 continue;
             }

@@ -89,18 +89,19 @@ public final class MarkFile implements AutoCloseable {
      * @param accepted whether the index was fresh and is now durably recorded
      * @param nextAcceptable the key's durable mark afterwards (lowest index still acceptable)
      */
-    public record Outcome(boolean accepted, long nextAcceptable) {
-    }
+    public record Outcome(boolean accepted, long nextAcceptable) {}
 
     private final Path file;
     private final InitialMark initial;
     private final ReentrantLock jvmLock;
     /** Guards {@link #waiting} and {@link #committing}; waiters are woken all at once after a flush. */
     private final Object queue = new Object();
+
     private final List<Request> waiting = new ArrayList<>();
     private boolean committing;
     /** Pair offset of every key seen; a claimed pair never moves (guarded by jvmLock). */
     private final Map<KeyId, Long> positions = new ConcurrentHashMap<>();
+
     private FileChannel channel; // guarded by jvmLock
     private volatile boolean closed;
     private volatile long flushes; // written by the one committing thread only
@@ -124,7 +125,8 @@ public final class MarkFile implements AutoCloseable {
         Path abs = file.toAbsolutePath().normalize();
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
-            throw new NoSuchFileException(String.valueOf(dir), null, "directory of mark file " + abs + " does not exist");
+            throw new NoSuchFileException(
+                    String.valueOf(dir), null, "directory of mark file " + abs + " does not exist");
         }
         this.file = dir.toRealPath().resolve(abs.getFileName().toString());
         this.initial = initial;
@@ -290,7 +292,8 @@ public final class MarkFile implements AutoCloseable {
                         long generation = s[0] + 1;
                         // always into the record that does not hold the current mark
                         long offset = positions.get(e.getKey()) + (1 - s[3]) * RECORD_BYTES;
-                        writeFully(encodeRecord(KIND_MARK, generation, e.getKey().bytes(), s[1]), offset);
+                        writeFully(
+                                encodeRecord(KIND_MARK, generation, e.getKey().bytes(), s[1]), offset);
                         write = true;
                     }
                 }
@@ -358,7 +361,8 @@ public final class MarkFile implements AutoCloseable {
             }
             byte[] owner = validA ? keyOf(a) : keyOf(b);
             if (validA && validB && !Arrays.equals(keyOf(a), keyOf(b))) {
-                throw new IOException("mark file " + file + ": pair at offset " + pos + " holds two different keys (corrupted)");
+                throw new IOException(
+                        "mark file " + file + ": pair at offset " + pos + " holds two different keys (corrupted)");
             }
             KeyId id = KeyId.of(owner);
             positions.putIfAbsent(id, pos);
@@ -509,7 +513,8 @@ public final class MarkFile implements AutoCloseable {
                     }
                 }
                 if (!validRecord(header.array(), KIND_HEADER)) {
-                    throw new IOException("file " + file + " is not a replay mark file (bad header: magic, version or checksum)");
+                    throw new IOException(
+                            "file " + file + " is not a replay mark file (bad header: magic, version or checksum)");
                 }
                 return action.run();
             }

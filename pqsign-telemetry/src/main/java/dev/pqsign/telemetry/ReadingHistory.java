@@ -36,12 +36,13 @@ public final class ReadingHistory implements AutoCloseable {
     static final int HEADER_BYTES = 16;
     static final int ENTRY_HEADER_BYTES = 8;
     /** Largest record an entry may hold (a record with the largest signature). */
-    static final int MAX_ENTRY_BYTES = SignedRecord.FIXED_BYTES + ReadingMessage.MAX_NAME_BYTES
-            + ReadingMessage.MAX_READING_BYTES + SignedRecord.MAX_SIGNATURE_BYTES;
+    static final int MAX_ENTRY_BYTES = SignedRecord.FIXED_BYTES
+            + ReadingMessage.MAX_NAME_BYTES
+            + ReadingMessage.MAX_READING_BYTES
+            + SignedRecord.MAX_SIGNATURE_BYTES;
 
     /** One stored record. */
-    private record Entry(long sourceNanos, byte[] bytes) {
-    }
+    private record Entry(long sourceNanos, byte[] bytes) {}
 
     private final int maxCount;
     private final Duration maxAge;
@@ -136,7 +137,9 @@ public final class ReadingHistory implements AutoCloseable {
 
     /** The newest record, if any (a restarted sensor continues its source times after it). */
     public synchronized Optional<SignedRecord> newest() {
-        return entries.isEmpty() ? Optional.empty() : Optional.of(SignedRecord.decode(entries.peekLast().bytes()));
+        return entries.isEmpty()
+                ? Optional.empty()
+                : Optional.of(SignedRecord.decode(entries.peekLast().bytes()));
     }
 
     /** Number of records held now. */
@@ -163,7 +166,10 @@ public final class ReadingHistory implements AutoCloseable {
                 rewrite();
             } else {
                 ByteBuffer b = ByteBuffer.allocate(ENTRY_HEADER_BYTES + bytes.length);
-                b.putInt(bytes.length).putInt(AcceptedRecords.crc(bytes, 0, bytes.length)).put(bytes).flip();
+                b.putInt(bytes.length)
+                        .putInt(AcceptedRecords.crc(bytes, 0, bytes.length))
+                        .put(bytes)
+                        .flip();
                 long at = channel.size();
                 while (b.hasRemaining()) {
                     at += channel.write(b, at);
@@ -178,8 +184,10 @@ public final class ReadingHistory implements AutoCloseable {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(header());
         for (Entry e : entries) {
-            out.write(ByteBuffer.allocate(ENTRY_HEADER_BYTES).putInt(e.bytes().length)
-                    .putInt(AcceptedRecords.crc(e.bytes(), 0, e.bytes().length)).array());
+            out.write(ByteBuffer.allocate(ENTRY_HEADER_BYTES)
+                    .putInt(e.bytes().length)
+                    .putInt(AcceptedRecords.crc(e.bytes(), 0, e.bytes().length))
+                    .array());
             out.write(e.bytes());
         }
         channel.close();

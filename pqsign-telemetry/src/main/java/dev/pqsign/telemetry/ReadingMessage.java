@@ -35,8 +35,7 @@ public final class ReadingMessage {
     /** Largest parameter-set name, in ASCII bytes. */
     public static final int MAX_NAME_BYTES = 64;
 
-    private ReadingMessage() {
-    }
+    private ReadingMessage() {}
 
     /**
      * Builds the message to sign for one reading.
@@ -78,7 +77,8 @@ public final class ReadingMessage {
         b.position(DOMAIN_TAG.length);
         int version = b.get() & 0xff;
         if (version != VERSION) {
-            throw new IllegalArgumentException("unsupported signed-reading version " + version + ", expected " + VERSION);
+            throw new IllegalArgumentException(
+                    "unsupported signed-reading version " + version + ", expected " + VERSION);
         }
         int nameLen = b.get() & 0xff;
         if (nameLen == 0 || nameLen > MAX_NAME_BYTES || b.remaining() < nameLen + 8 + 4) {
@@ -89,8 +89,9 @@ public final class ReadingMessage {
         for (int i = 0; i < nameLen; i++) {
             // the same rule as encode: a decoded message must be one encode could have produced
             if (name[i] < 0x21 || name[i] > 0x7e) {
-                throw new IllegalArgumentException("parameter-set name must be printable ASCII without spaces, bad byte 0x"
-                        + String.format("%02x", name[i] & 0xff) + " at " + i);
+                throw new IllegalArgumentException(
+                        "parameter-set name must be printable ASCII without spaces, bad byte 0x"
+                                + String.format("%02x", name[i] & 0xff) + " at " + i);
             }
         }
         long index = b.getLong();
@@ -99,8 +100,8 @@ public final class ReadingMessage {
         }
         long readingLen = b.getInt() & 0xffffffffL;
         if (readingLen > MAX_READING_BYTES || readingLen != b.remaining()) {
-            throw new IllegalArgumentException("reading length " + readingLen + " does not match the "
-                    + b.remaining() + " remaining bytes (or exceeds " + MAX_READING_BYTES + ")");
+            throw new IllegalArgumentException("reading length " + readingLen + " does not match the " + b.remaining()
+                    + " remaining bytes (or exceeds " + MAX_READING_BYTES + ")");
         }
         byte[] reading = new byte[(int) readingLen];
         b.get(reading);
@@ -111,12 +112,14 @@ public final class ReadingMessage {
         Objects.requireNonNull(parameterSetName, "parameterSetName");
         int n = parameterSetName.length();
         if (n == 0 || n > MAX_NAME_BYTES) {
-            throw new IllegalArgumentException("parameter-set name must have 1.." + MAX_NAME_BYTES + " characters, got " + n);
+            throw new IllegalArgumentException(
+                    "parameter-set name must have 1.." + MAX_NAME_BYTES + " characters, got " + n);
         }
         for (int i = 0; i < n; i++) {
             char c = parameterSetName.charAt(i);
             if (c < 0x21 || c > 0x7e) {
-                throw new IllegalArgumentException("parameter-set name must be printable ASCII without spaces, bad character at " + i);
+                throw new IllegalArgumentException(
+                        "parameter-set name must be printable ASCII without spaces, bad character at " + i);
             }
         }
         return parameterSetName.getBytes(StandardCharsets.US_ASCII);
@@ -129,6 +132,5 @@ public final class ReadingMessage {
      * @param index the index the reading was signed under
      * @param reading the raw reading bytes
      */
-    public record Decoded(String parameterSetName, long index, byte[] reading) {
-    }
+    public record Decoded(String parameterSetName, long index, byte[] reading) {}
 }

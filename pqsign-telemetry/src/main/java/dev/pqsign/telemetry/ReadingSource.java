@@ -14,6 +14,5 @@ public interface ReadingSource extends AutoCloseable {
 
     /** Releases the underlying stream, if any. */
     @Override
-    default void close() throws IOException {
-    }
+    default void close() throws IOException {}
 }

@@ -12,8 +12,7 @@ import java.util.Locale;
  */
 public final class ReadingText {
 
-    private ReadingText() {
-    }
+    private ReadingText() {}
 
     /** Formats a reading; {@code rpm} must be finite and non-negative. */
     public static String format(double rpm, Instant timestamp) {
@@ -56,6 +55,5 @@ public final class ReadingText {
      * @param rpm motor speed in revolutions per minute
      * @param timestamp when the sensor took the reading
      */
-    public record Parsed(double rpm, Instant timestamp) {
-    }
+    public record Parsed(double rpm, Instant timestamp) {}
 }

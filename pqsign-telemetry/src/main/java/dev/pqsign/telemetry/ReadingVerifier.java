@@ -55,7 +55,8 @@ public final class ReadingVerifier {
          * Pins a public key: its id is the SHA-256 of {@code publicKeyEncoding} (for a certificate:
          * the raw key of its SubjectPublicKeyInfo, e.g. {@code PqCertificate.publicKey().rawEncoding()}).
          */
-        public static TrustedKey forPublicKey(byte[] publicKeyEncoding, Verifier verifier, EmbeddedIndex embeddedIndex) {
+        public static TrustedKey forPublicKey(
+                byte[] publicKeyEncoding, Verifier verifier, EmbeddedIndex embeddedIndex) {
             return new TrustedKey(KeyId.ofPublicKey(publicKeyEncoding), verifier, embeddedIndex);
         }
 
@@ -72,6 +73,7 @@ public final class ReadingVerifier {
     private final Map<KeyId, TrustedKey> keys = Collections.synchronizedMap(new LinkedHashMap<>());
     /** Keys handed over to a newer key: the index of their handover statement. */
     private final Map<KeyId, Long> retiredAt = new ConcurrentHashMap<>();
+
     private final AcceptedRecords accepted;
     private final Path evidenceDir;
     /** Per key: indices above the key's mark already reported with a rejection (not gaps). */
@@ -95,7 +97,8 @@ public final class ReadingVerifier {
      * @param accepted the accepted records (null: every older index is {@link Reason#REPLAYED})
      * @param evidenceDir where index-reuse evidence is written (required with {@code accepted})
      */
-    public ReadingVerifier(ReplayGuard guard, Collection<TrustedKey> trusted, AcceptedRecords accepted, Path evidenceDir) {
+    public ReadingVerifier(
+            ReplayGuard guard, Collection<TrustedKey> trusted, AcceptedRecords accepted, Path evidenceDir) {
         if ((accepted == null) != (evidenceDir == null)) {
             throw new IllegalArgumentException("accepted records and evidence directory go together");
         }
@@ -171,7 +174,10 @@ public final class ReadingVerifier {
             v = decide(claimedKey, claimedSetName, reading, null);
         } catch (RuntimeException e) {
             // A verifier must not throw on bad input; if one does anyway, reject instead of crashing.
-            v = Verdict.of(Reason.MALFORMED, reading.index(), "verifier failed: " + e.getClass().getSimpleName());
+            v = Verdict.of(
+                    Reason.MALFORMED,
+                    reading.index(),
+                    "verifier failed: " + e.getClass().getSimpleName());
         }
         if (!v.accepted()) {
             LOG.log(Level.WARNING, "rejected reading index {0}: {1} ({2})", v.index(), v.reason(), v.detail());
@@ -193,8 +199,12 @@ public final class ReadingVerifier {
         try {
             c = decideRecord(record);
         } catch (RuntimeException e) {
-            c = new RecordCheck(List.of(), Verdict.of(Reason.MALFORMED, record.index(),
-                    "verifier failed: " + e.getClass().getSimpleName()));
+            c = new RecordCheck(
+                    List.of(),
+                    Verdict.of(
+                            Reason.MALFORMED,
+                            record.index(),
+                            "verifier failed: " + e.getClass().getSimpleName()));
         }
         Verdict v = c.verdict();
         if (v.alarm()) {
@@ -215,8 +225,13 @@ public final class ReadingVerifier {
         long index = record.index();
         Long retired = retiredAt.get(keyId);
         if (retired != null && index >= retired) {
-            return new RecordCheck(List.of(), Verdict.of(Reason.RETIRED_KEY, index, "key " + keyId.hex().substring(0, 16)
-                    + "… was handed over at index " + retired + "; it signs nothing at or after that index"));
+            return new RecordCheck(
+                    List.of(),
+                    Verdict.of(
+                            Reason.RETIRED_KEY,
+                            index,
+                            "key " + keyId.hex().substring(0, 16) + "… was handed over at index " + retired
+                                    + "; it signs nothing at or after that index"));
         }
         long before;
         try {
@@ -270,18 +285,23 @@ public final class ReadingVerifier {
             return replayed;
         }
         if (earlier.get().sameContent(record)) {
-            return Verdict.of(Reason.DUPLICATE, record.index(), "identical to the reading accepted under index "
-                    + record.index());
+            return Verdict.of(
+                    Reason.DUPLICATE,
+                    record.index(),
+                    "identical to the reading accepted under index " + record.index());
         }
         String where;
         try {
             List<Path> files = IndexReuseEvidence.save(evidenceDir, earlier.get(), record);
-            where = "evidence " + files.get(0).getFileName() + ", " + files.get(1).getFileName();
+            where = "evidence " + files.get(0).getFileName() + ", "
+                    + files.get(1).getFileName();
         } catch (IOException | RuntimeException e) {
             where = "evidence NOT saved: " + e.getMessage();
         }
-        return Verdict.of(Reason.INDEX_REUSE, record.index(), "index " + record.index()
-                + " already accepted with a different signed reading; " + where);
+        return Verdict.of(
+                Reason.INDEX_REUSE,
+                record.index(),
+                "index " + record.index() + " already accepted with a different signed reading; " + where);
     }
 
     /**
@@ -302,7 +322,8 @@ public final class ReadingVerifier {
                 if (last < 0) {
                     continue;
                 }
-                Optional<SignedRecord> r = accepted.get(k.id(), last, k.verifier().parameterSet().signatureBytes());
+                Optional<SignedRecord> r =
+                        accepted.get(k.id(), last, k.verifier().parameterSet().signatureBytes());
                 if (r.isEmpty()) {
                     return Optional.empty();
                 }
@@ -330,7 +351,8 @@ public final class ReadingVerifier {
         for (TrustedKey k : keys.values()) {
             long last = guard.lastAccepted(k.id());
             if (last >= 0) {
-                out.addAll(accepted.unreported(k.id(), last, k.verifier().parameterSet().signatureBytes()));
+                out.addAll(accepted.unreported(
+                        k.id(), last, k.verifier().parameterSet().signatureBytes()));
             }
         }
         return out;
@@ -369,8 +391,11 @@ public final class ReadingVerifier {
         }
         String setName = key.parameterSetName();
         if (claimedSetName != null && !claimedSetName.equals(setName)) {
-            return Verdict.of(Reason.UNKNOWN_KEY, index, "sensor publishes parameter set '" + abbreviate(claimedSetName)
-                    + "' but the pinned key is " + setName);
+            return Verdict.of(
+                    Reason.UNKNOWN_KEY,
+                    index,
+                    "sensor publishes parameter set '" + abbreviate(claimedSetName) + "' but the pinned key is "
+                            + setName);
         }
         byte[] readingBytes = r.reading().getBytes(StandardCharsets.UTF_8);
         if (readingBytes.length == 0) {
@@ -378,8 +403,10 @@ public final class ReadingVerifier {
         }
         int expectedSig = key.verifier().parameterSet().signatureBytes();
         if (r.signature().length != expectedSig) {
-            return Verdict.of(Reason.MALFORMED, index, "signature has " + r.signature().length + " bytes, "
-                    + setName + " signatures have " + expectedSig);
+            return Verdict.of(
+                    Reason.MALFORMED,
+                    index,
+                    "signature has " + r.signature().length + " bytes, " + setName + " signatures have " + expectedSig);
         }
         if (!key.embeddedIndex().isNone()) {
             OptionalLong embedded = key.embeddedIndex().extract(r.signature());
@@ -387,8 +414,10 @@ public final class ReadingVerifier {
                 return Verdict.of(Reason.MALFORMED, index, "signature too short to carry an index");
             }
             if (embedded.getAsLong() != index) {
-                return Verdict.of(Reason.INDEX_MISMATCH, index, "signature carries index " + embedded.getAsLong()
-                        + ", published index is " + index);
+                return Verdict.of(
+                        Reason.INDEX_MISMATCH,
+                        index,
+                        "signature carries index " + embedded.getAsLong() + ", published index is " + index);
             }
         }
         byte[] message = ReadingMessage.encode(setName, index, readingBytes);
@@ -402,8 +431,10 @@ public final class ReadingVerifier {
                 accepted.put(record, expectedSig);
             }
             if (!guard.tryAccept(key.id(), index)) {
-                return Verdict.of(Reason.REPLAYED, index, "index " + index + " not above last accepted "
-                        + guard.lastAccepted(key.id()));
+                return Verdict.of(
+                        Reason.REPLAYED,
+                        index,
+                        "index " + index + " not above last accepted " + guard.lastAccepted(key.id()));
             }
         } catch (IOException | RuntimeException e) {
             return Verdict.of(Reason.STATE_ERROR, index, "replay state: " + e.getMessage());

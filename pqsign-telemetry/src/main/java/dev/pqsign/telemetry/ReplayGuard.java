@@ -3,10 +3,10 @@ package dev.pqsign.telemetry;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.StateStore;
 import dev.pqsign.state.FileStateStore;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -258,7 +258,8 @@ public final class ReplayGuard implements AutoCloseable {
                     + " bytes, expected " + STATE_BYTES + ")");
         }
         if (b[4] != VERSION) {
-            throw new KeyFormatException("replay state at " + where + " has version " + (b[4] & 0xff) + ", expected " + VERSION);
+            throw new KeyFormatException(
+                    "replay state at " + where + " has version " + (b[4] & 0xff) + ", expected " + VERSION);
         }
         if (!Arrays.equals(b, 5, 5 + KeyId.BYTES, key.bytes(), 0, KeyId.BYTES)) {
             throw new KeyFormatException("replay state at " + where + " belongs to another key than " + key.hex());

@@ -20,6 +20,7 @@ public final class RollingSensorKey implements AutoCloseable {
     private SensorKey current;
     /** Exponentially smoothed signatures per second. */
     private double rate;
+
     private long lastNanos;
 
     public RollingSensorKey(SensorKeyDirectory dir, KeyRollover rollover) {
@@ -29,7 +30,8 @@ public final class RollingSensorKey implements AutoCloseable {
     }
 
     private SensorKey sensorKey() {
-        return new SensorKey(dir.currentSigner(), KeyId.ofPublicKey(dir.currentKey().rawEncoding()));
+        return new SensorKey(
+                dir.currentSigner(), KeyId.ofPublicKey(dir.currentKey().rawEncoding()));
     }
 
     /** The key signing now. */

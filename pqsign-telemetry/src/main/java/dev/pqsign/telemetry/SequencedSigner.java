@@ -9,8 +9,8 @@ import dev.pqsign.core.Signer;
 import dev.pqsign.core.StatePersistenceException;
 import dev.pqsign.core.StateStore;
 import dev.pqsign.state.FileStateStore;
-import java.nio.file.Path;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.LongFunction;
@@ -87,12 +87,12 @@ public final class SequencedSigner implements IndexedSigner, AutoCloseable {
 
     static long decode(byte[] state, String where) {
         if (state.length != STATE_BYTES || !Arrays.equals(state, 0, 4, MAGIC, 0, 4)) {
-            throw new KeyFormatException("sequence counter at " + where + " is not a PQSQ state ("
-                    + state.length + " bytes, expected " + STATE_BYTES + ")");
+            throw new KeyFormatException("sequence counter at " + where + " is not a PQSQ state (" + state.length
+                    + " bytes, expected " + STATE_BYTES + ")");
         }
         if (state[4] != VERSION) {
-            throw new KeyFormatException("sequence counter at " + where + " has version " + (state[4] & 0xff)
-                    + ", expected " + VERSION);
+            throw new KeyFormatException(
+                    "sequence counter at " + where + " has version " + (state[4] & 0xff) + ", expected " + VERSION);
         }
         long v = StateCodec.getLong(state, 5);
         if (v < 0) {
@@ -110,7 +110,8 @@ public final class SequencedSigner implements IndexedSigner, AutoCloseable {
 
     private synchronized long reserve() {
         if (failed) {
-            throw new StatePersistenceException("sequence counter at " + store.describe() + " failed earlier; signer unusable");
+            throw new StatePersistenceException(
+                    "sequence counter at " + store.describe() + " failed earlier; signer unusable");
         }
         if (next == limit) {
             if (limit > Long.MAX_VALUE - reservationBlock) {
@@ -128,7 +129,8 @@ public final class SequencedSigner implements IndexedSigner, AutoCloseable {
                 limit = newLimit;
             } catch (IOException | RuntimeException e) {
                 failed = true;
-                throw new StatePersistenceException("could not reserve indices up to " + want + " at " + store.describe(), e);
+                throw new StatePersistenceException(
+                        "could not reserve indices up to " + want + " at " + store.describe(), e);
             }
         }
         return next++;

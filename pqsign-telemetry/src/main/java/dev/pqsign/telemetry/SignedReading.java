@@ -21,7 +21,8 @@ public record SignedReading(String reading, long index, byte[] signature) {
             throw new IllegalArgumentException("index must be non-negative, got " + index);
         }
         if (reading.getBytes(StandardCharsets.UTF_8).length > ReadingMessage.MAX_READING_BYTES) {
-            throw new IllegalArgumentException("reading longer than " + ReadingMessage.MAX_READING_BYTES + " UTF-8 bytes");
+            throw new IllegalArgumentException(
+                    "reading longer than " + ReadingMessage.MAX_READING_BYTES + " UTF-8 bytes");
         }
     }
 
@@ -52,7 +53,9 @@ public record SignedReading(String reading, long index, byte[] signature) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof SignedReading s && s.index == index && s.reading.equals(reading)
+        return o instanceof SignedReading s
+                && s.index == index
+                && s.reading.equals(reading)
                 && java.util.Arrays.equals(s.signature, signature);
     }
 

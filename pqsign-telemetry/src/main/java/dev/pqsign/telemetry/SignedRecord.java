@@ -44,8 +44,15 @@ public final class SignedRecord {
     private final long signStartNanoTime;
     private final long publishNanoTime;
 
-    private SignedRecord(KeyId keyId, String parameterSetName, SignedReading reading, Instant sourceTime, long sequence,
-            long signNanos, long signStartNanoTime, long publishNanoTime) {
+    private SignedRecord(
+            KeyId keyId,
+            String parameterSetName,
+            SignedReading reading,
+            Instant sourceTime,
+            long sequence,
+            long signNanos,
+            long signStartNanoTime,
+            long publishNanoTime) {
         this.keyId = keyId;
         this.parameterSetName = parameterSetName;
         this.reading = reading;
@@ -69,22 +76,29 @@ public final class SignedRecord {
      * @param publishNanoTime the sensor's {@link System#nanoTime()} when the record was published
      * @throws IllegalArgumentException if a field is out of range
      */
-    public static SignedRecord of(KeyId keyId, String parameterSetName, SignedReading reading, Instant sourceTime,
-            long sequence, long signNanos, long signStartNanoTime, long publishNanoTime) {
+    public static SignedRecord of(
+            KeyId keyId,
+            String parameterSetName,
+            SignedReading reading,
+            Instant sourceTime,
+            long sequence,
+            long signNanos,
+            long signStartNanoTime,
+            long publishNanoTime) {
         Objects.requireNonNull(keyId, "keyId");
         Objects.requireNonNull(reading, "reading");
         Objects.requireNonNull(sourceTime, "sourceTime");
         ReadingMessage.checkName(parameterSetName);
         if (reading.signature().length == 0 || reading.signature().length > MAX_SIGNATURE_BYTES) {
-            throw new IllegalArgumentException("signature must have 1.." + MAX_SIGNATURE_BYTES + " bytes, got "
-                    + reading.signature().length);
+            throw new IllegalArgumentException(
+                    "signature must have 1.." + MAX_SIGNATURE_BYTES + " bytes, got " + reading.signature().length);
         }
         if (signNanos < 0) {
             throw new IllegalArgumentException("sign duration must not be negative");
         }
         epochNanos(sourceTime); // range check
-        return new SignedRecord(keyId, parameterSetName, reading, sourceTime, sequence, signNanos, signStartNanoTime,
-                publishNanoTime);
+        return new SignedRecord(
+                keyId, parameterSetName, reading, sourceTime, sequence, signNanos, signStartNanoTime, publishNanoTime);
     }
 
     /** The signing key's id as the sensor states it. */
@@ -138,10 +152,22 @@ public final class SignedRecord {
         byte[] text = reading.readingBytes();
         byte[] sig = reading.signature();
         ByteBuffer b = ByteBuffer.allocate(FIXED_BYTES + name.length + text.length + sig.length);
-        b.put(MAGIC).put((byte) VERSION).put((byte) 0).put(keyId.bytes()).putLong(reading.index())
-                .putLong(epochNanos(sourceTime)).putLong(sequence).putLong(signNanos).putLong(signStartNanoTime)
-                .putLong(publishNanoTime).put((byte) name.length).put(name).putInt(text.length).put(text)
-                .putInt(sig.length).put(sig);
+        b.put(MAGIC)
+                .put((byte) VERSION)
+                .put((byte) 0)
+                .put(keyId.bytes())
+                .putLong(reading.index())
+                .putLong(epochNanos(sourceTime))
+                .putLong(sequence)
+                .putLong(signNanos)
+                .putLong(signStartNanoTime)
+                .putLong(publishNanoTime)
+                .put((byte) name.length)
+                .put(name)
+                .putInt(text.length)
+                .put(text)
+                .putInt(sig.length)
+                .put(sig);
         return b.array();
     }
 
@@ -153,8 +179,8 @@ public final class SignedRecord {
     public static SignedRecord decode(byte[] bytes) {
         Objects.requireNonNull(bytes, "bytes");
         if (bytes.length < FIXED_BYTES) {
-            throw new IllegalArgumentException("record has " + bytes.length + " bytes, at least " + FIXED_BYTES
-                    + " needed");
+            throw new IllegalArgumentException(
+                    "record has " + bytes.length + " bytes, at least " + FIXED_BYTES + " needed");
         }
         ByteBuffer b = ByteBuffer.wrap(bytes);
         byte[] magic = new byte[4];
@@ -202,23 +228,33 @@ public final class SignedRecord {
         b.get(text);
         long sigLength = b.getInt() & 0xffffffffL;
         if (sigLength < 1 || sigLength > MAX_SIGNATURE_BYTES || b.remaining() != sigLength) {
-            throw new IllegalArgumentException("signature length " + sigLength + " does not match the "
-                    + b.remaining() + " bytes left");
+            throw new IllegalArgumentException(
+                    "signature length " + sigLength + " does not match the " + b.remaining() + " bytes left");
         }
         byte[] sig = new byte[(int) sigLength];
         b.get(sig);
         String readingText;
         try {
-            CharBuffer chars = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(text));
+            CharBuffer chars = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(text));
             readingText = chars.toString();
         } catch (CharacterCodingException e) {
             throw new IllegalArgumentException("reading is not valid UTF-8");
         }
-        Instant source = Instant.ofEpochSecond(Math.floorDiv(sourceNanos, 1_000_000_000L),
-                Math.floorMod(sourceNanos, 1_000_000_000L));
-        return new SignedRecord(KeyId.of(id), new String(name, StandardCharsets.US_ASCII),
-                new SignedReading(readingText, index, sig), source, sequence, signNanos, signStart, publish);
+        Instant source = Instant.ofEpochSecond(
+                Math.floorDiv(sourceNanos, 1_000_000_000L), Math.floorMod(sourceNanos, 1_000_000_000L));
+        return new SignedRecord(
+                KeyId.of(id),
+                new String(name, StandardCharsets.US_ASCII),
+                new SignedReading(readingText, index, sig),
+                source,
+                sequence,
+                signNanos,
+                signStart,
+                publish);
     }
 
     /**

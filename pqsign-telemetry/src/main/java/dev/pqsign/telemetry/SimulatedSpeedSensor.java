@@ -25,7 +25,10 @@ public final class SimulatedSpeedSensor implements ReadingSource {
      * @param clock wall clock used for the timestamps
      */
     public SimulatedSpeedSensor(double nominalRpm, double noiseRpm, double readingsPerSecond, long seed, Clock clock) {
-        if (!(nominalRpm >= 0) || !(noiseRpm >= 0) || !(readingsPerSecond >= 0) || Double.isInfinite(readingsPerSecond)) {
+        if (!(nominalRpm >= 0)
+                || !(noiseRpm >= 0)
+                || !(readingsPerSecond >= 0)
+                || Double.isInfinite(readingsPerSecond)) {
             throw new IllegalArgumentException("nominal RPM, noise and rate must be finite and non-negative");
         }
         this.nominalRpm = nominalRpm;

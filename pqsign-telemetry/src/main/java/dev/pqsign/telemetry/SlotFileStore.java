@@ -76,7 +76,8 @@ public final class SlotFileStore implements StateStore {
         Path abs = file.toAbsolutePath().normalize();
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
-            throw new NoSuchFileException(String.valueOf(dir), null, "directory of state file " + abs + " does not exist");
+            throw new NoSuchFileException(
+                    String.valueOf(dir), null, "directory of state file " + abs + " does not exist");
         }
         this.file = dir.toRealPath().resolve(abs.getFileName().toString());
         this.jvmLock = JVM_LOCKS.computeIfAbsent(this.file, p -> new ReentrantLock(true));
@@ -173,8 +174,7 @@ public final class SlotFileStore implements StateStore {
         return "SlotFileStore[" + file + "]";
     }
 
-    private record Slot(int index, long generation, byte[] payload) {
-    }
+    private record Slot(int index, long generation, byte[] payload) {}
 
     @FunctionalInterface
     private interface Action<T> {
@@ -208,7 +208,8 @@ public final class SlotFileStore implements StateStore {
             throw new NoSuchFileException(file.toString(), null, "no state has been created");
         }
         if (channel.size() != FILE_BYTES) {
-            throw new IOException("state file " + file + " has " + channel.size() + " bytes, a slot file has " + FILE_BYTES);
+            throw new IOException(
+                    "state file " + file + " has " + channel.size() + " bytes, a slot file has " + FILE_BYTES);
         }
         ByteBuffer all = ByteBuffer.allocate(FILE_BYTES);
         while (all.hasRemaining()) {
@@ -256,8 +257,8 @@ public final class SlotFileStore implements StateStore {
 
     private static void checkSize(byte[] state) {
         if (state == null || state.length > MAX_STATE_BYTES) {
-            throw new IllegalArgumentException("a slot holds 0.." + MAX_STATE_BYTES + " bytes, got "
-                    + (state == null ? "null" : state.length));
+            throw new IllegalArgumentException(
+                    "a slot holds 0.." + MAX_STATE_BYTES + " bytes, got " + (state == null ? "null" : state.length));
         }
     }
 }

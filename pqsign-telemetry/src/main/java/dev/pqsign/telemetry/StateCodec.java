@@ -6,8 +6,7 @@ import java.nio.file.NoSuchFileException;
 
 /** Helpers shared by the small persisted states of this module. */
 final class StateCodec {
-    private StateCodec() {
-    }
+    private StateCodec() {}
 
     /**
      * Reads the store, creating it with {@code initial} if it holds no state yet. A missing file

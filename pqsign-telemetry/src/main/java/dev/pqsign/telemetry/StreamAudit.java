@@ -35,8 +35,17 @@ public final class StreamAudit {
     public static final int MAX_PROBLEMS = 50;
 
     /** The audit's findings. {@link #passed()} only if the whole history verifies. */
-    public record Report(long lines, long accepted, long duplicates, long rejected, long gaps, long indexReuse,
-            long handoversFollowed, long handoverAlarms, long generation, List<String> problems) {
+    public record Report(
+            long lines,
+            long accepted,
+            long duplicates,
+            long rejected,
+            long gaps,
+            long indexReuse,
+            long handoversFollowed,
+            long handoverAlarms,
+            long generation,
+            List<String> problems) {
         public Report {
             problems = List.copyOf(problems);
         }
@@ -142,7 +151,9 @@ public final class StreamAudit {
             KeyUse old = keys.get(Hex.encode(h.statement().oldKeyId()));
             old.retiredAt = h.statement().handoverIndex();
             old.signatures.put(h.statement().handoverIndex(), "handover");
-            keys.put(Hex.encode(h.statement().newKeyId()), new KeyUse(h.statement().newKey()));
+            keys.put(
+                    Hex.encode(h.statement().newKeyId()),
+                    new KeyUse(h.statement().newKey()));
             chain = step.chain();
         } else if (step.outcome() != HandoverOutcome.ALREADY_FOLLOWED) {
             handoverAlarms++;
@@ -181,8 +192,10 @@ public final class StreamAudit {
             return;
         }
         OptionalLong embedded = k.trusted.embeddedIndex().extract(sig);
-        boolean valid = (embedded.isEmpty() || embedded.getAsLong() == index) && k.trusted.verifier().verify(
-                ReadingMessage.encode(set, index, reading.getBytes(StandardCharsets.UTF_8)), sig);
+        boolean valid = (embedded.isEmpty() || embedded.getAsLong() == index)
+                && k.trusted
+                        .verifier()
+                        .verify(ReadingMessage.encode(set, index, reading.getBytes(StandardCharsets.UTF_8)), sig);
         if (!valid) {
             rejected++;
             problem("index " + index + " of key " + keyId.substring(0, 16) + "…: signature does not verify");
@@ -222,8 +235,17 @@ public final class StreamAudit {
                 expected = i + 1;
             }
         }
-        return new Report(lines, accepted, duplicates, rejected, gaps, indexReuse, followed, handoverAlarms,
-                chain.current().generation(), problems);
+        return new Report(
+                lines,
+                accepted,
+                duplicates,
+                rejected,
+                gaps,
+                indexReuse,
+                followed,
+                handoverAlarms,
+                chain.current().generation(),
+                problems);
     }
 
     private static String text(JsonNode o, String field) {

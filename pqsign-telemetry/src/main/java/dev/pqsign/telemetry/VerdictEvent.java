@@ -17,13 +17,19 @@ public final class VerdictEvent {
     private final Instant receivedAt;
     private final HandoverCheck handover;
 
-    private VerdictEvent(String sensor, KeyId keyId, Verdict verdict, Verdict.Gap gap, SignedRecord record,
-            Instant receivedAt) {
+    private VerdictEvent(
+            String sensor, KeyId keyId, Verdict verdict, Verdict.Gap gap, SignedRecord record, Instant receivedAt) {
         this(sensor, keyId, verdict, gap, record, receivedAt, null);
     }
 
-    private VerdictEvent(String sensor, KeyId keyId, Verdict verdict, Verdict.Gap gap, SignedRecord record,
-            Instant receivedAt, HandoverCheck handover) {
+    private VerdictEvent(
+            String sensor,
+            KeyId keyId,
+            Verdict verdict,
+            Verdict.Gap gap,
+            SignedRecord record,
+            Instant receivedAt,
+            HandoverCheck handover) {
         this.sensor = Objects.requireNonNull(sensor, "sensor");
         this.keyId = keyId;
         this.verdict = Objects.requireNonNull(verdict, "verdict");
@@ -39,7 +45,9 @@ public final class VerdictEvent {
      */
     public static VerdictEvent handover(String sensor, HandoverCheck check, Instant receivedAt) {
         Objects.requireNonNull(check, "check");
-        KeyId newKey = check.handover() == null ? null : KeyId.of(check.handover().statement().newKeyId());
+        KeyId newKey = check.handover() == null
+                ? null
+                : KeyId.of(check.handover().statement().newKeyId());
         return new VerdictEvent(sensor, newKey, check.verdict(), null, null, receivedAt, check);
     }
 
@@ -61,8 +69,10 @@ public final class VerdictEvent {
     public static VerdictEvent gap(String sensor, KeyId keyId, Verdict.Gap gap, Instant receivedAt) {
         Objects.requireNonNull(keyId, "keyId");
         Objects.requireNonNull(gap, "gap");
-        Verdict v = Verdict.of(Verdict.Reason.GAP, gap.to(), gap.size() + " reading(s) missing: indices " + gap.from()
-                + ".." + gap.to());
+        Verdict v = Verdict.of(
+                Verdict.Reason.GAP,
+                gap.to(),
+                gap.size() + " reading(s) missing: indices " + gap.from() + ".." + gap.to());
         return new VerdictEvent(sensor, keyId, v, gap, null, receivedAt);
     }
 

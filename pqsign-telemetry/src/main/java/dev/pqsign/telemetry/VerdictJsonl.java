@@ -21,8 +21,8 @@ import java.util.Objects;
  */
 public final class VerdictJsonl implements AutoCloseable {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+    private static final ObjectMapper MAPPER =
+            new ObjectMapper().configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
 
     private final Writer out;
     private final boolean closeTarget;

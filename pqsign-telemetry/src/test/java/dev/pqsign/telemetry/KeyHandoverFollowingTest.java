@@ -49,8 +49,8 @@ class KeyHandoverFollowingTest {
 
         Key(String name) throws IOException {
             XmssPrivateKey k = XmssKeyGenerator.generate(SET);
-            store = FileStateStore.create(dir.resolve(name + ".state"), XmssKeyState.fresh(k).encode(),
-                    FileStateStore.DEFAULT_LOCK_TIMEOUT);
+            store = FileStateStore.create(
+                    dir.resolve(name + ".state"), XmssKeyState.fresh(k).encode(), FileStateStore.DEFAULT_LOCK_TIMEOUT);
             k.destroy();
             signer = XmssStatefulSigner.open(store);
             pub = PqPublicKey.of(signer.publicKey());
@@ -120,7 +120,8 @@ class KeyHandoverFollowingTest {
         assertEquals(List.of(new Verdict.Gap(1, 2)), c.gaps());
         assertEquals(Reason.ACCEPTED, v.check(k1.sign("d")).verdict().reason());
         assertEquals(Reason.ACCEPTED, v.check(late).verdict().reason(), "a reading below the handover index");
-        assertEquals(Reason.RETIRED_KEY, v.check(k0.sign("after handover")).verdict().reason());
+        assertEquals(
+                Reason.RETIRED_KEY, v.check(k0.sign("after handover")).verdict().reason());
     }
 
     @Test
@@ -133,7 +134,8 @@ class KeyHandoverFollowingTest {
         chains.follow(k0.pub, v);
         chains.follow(other.pub, v);
         // Signed by a key the chain does not have, naming itself as signer.
-        HandoverCheck own = chains.receive(handover(attacker, k0.pub, 1, attacker).encode(), v);
+        HandoverCheck own =
+                chains.receive(handover(attacker, k0.pub, 1, attacker).encode(), v);
         assertEquals(HandoverOutcome.WRONG_SIGNER, own.outcome());
         assertEquals(Reason.HANDOVER_REJECTED, own.verdict().reason());
         assertTrue(own.verdict().alarm());
@@ -142,19 +144,27 @@ class KeyHandoverFollowingTest {
         byte[] rec = handover(k0, k0.pub, 1, k1).encode();
         byte[] swapped = rec.clone();
         byte[] attackerKey = attacker.pub.rawEncoding();
-        int keyAt = 9 + ((rec[5] & 0xff) << 24 | (rec[6] & 0xff) << 16 | (rec[7] & 0xff) << 8 | (rec[8] & 0xff))
+        int keyAt = 9
+                + ((rec[5] & 0xff) << 24 | (rec[6] & 0xff) << 16 | (rec[7] & 0xff) << 8 | (rec[8] & 0xff))
                 - attackerKey.length;
         System.arraycopy(attackerKey, 0, swapped, keyAt, attackerKey.length);
         assertEquals(HandoverOutcome.BAD_SIGNATURE, chains.receive(swapped, v).outcome());
         // A handover of this sensor's chain to a key of another sensor.
-        assertEquals(HandoverOutcome.KEY_REUSED, chains.receive(handover(k0, k0.pub, 1, other).encode(), v).outcome());
+        assertEquals(
+                HandoverOutcome.KEY_REUSED,
+                chains.receive(handover(k0, k0.pub, 1, other).encode(), v).outcome());
         // Garbage.
-        assertEquals(HandoverOutcome.MALFORMED, chains.receive(new byte[] {'P', 'Q', 'H', 'O', 1}, v).outcome());
-        assertEquals(Reason.UNKNOWN_KEY, v.check(attacker.sign("forged")).verdict().reason());
+        assertEquals(
+                HandoverOutcome.MALFORMED,
+                chains.receive(new byte[] {'P', 'Q', 'H', 'O', 1}, v).outcome());
+        assertEquals(
+                Reason.UNKNOWN_KEY, v.check(attacker.sign("forged")).verdict().reason());
         // The genuine one still works afterwards, and replaying an older statement is an alarm.
         assertEquals(HandoverOutcome.FOLLOWED, chains.receive(rec, v).outcome());
         Key k2 = key("k2");
-        assertEquals(HandoverOutcome.FOLLOWED, chains.receive(handover(k1, k0.pub, 2, k2).encode(), v).outcome());
+        assertEquals(
+                HandoverOutcome.FOLLOWED,
+                chains.receive(handover(k1, k0.pub, 2, k2).encode(), v).outcome());
         assertEquals(HandoverOutcome.REPLAYED, chains.receive(rec, v).outcome());
     }
 
@@ -165,7 +175,9 @@ class KeyHandoverFollowingTest {
         ReadingVerifier v = verifier(k0.pub);
         KeyChainFollower chains = new KeyChainFollower(dir.resolve("chains"));
         chains.follow(k0.pub, v);
-        assertEquals(HandoverOutcome.FOLLOWED, chains.receive(handover(k0, k0.pub, 1, k1).encode(), v).outcome());
+        assertEquals(
+                HandoverOutcome.FOLLOWED,
+                chains.receive(handover(k0, k0.pub, 1, k1).encode(), v).outcome());
 
         ReadingVerifier after = verifier(k0.pub);
         KeyChainFollower resumed = new KeyChainFollower(dir.resolve("chains"));
@@ -200,7 +212,8 @@ class KeyHandoverFollowingTest {
         assertEquals(1, ok.handoversFollowed());
 
         // The same stream, audited from the wrong first key: nothing verifies.
-        assertFalse(StreamAudit.run(k1.pub, new BufferedReader(new StringReader(good))).passed());
+        assertFalse(StreamAudit.run(k1.pub, new BufferedReader(new StringReader(good)))
+                .passed());
         // A tampered reading.
         String tampered = good.replaceFirst("\"reading\":\"r1\"", "\"reading\":\"R1\"");
         StreamAudit.Report t = StreamAudit.run(k0.pub, new BufferedReader(new StringReader(tampered)));

@@ -175,11 +175,13 @@ class MarkFileTest {
         assertTrue(assertThrows(IOException.class, this::open).getMessage().contains("not a replay mark file"));
         Files.write(file(), new byte[10]);
         assertThrows(IOException.class, this::open);
-        byte[] header = Arrays.copyOf(MarkFile.encodeRecord(MarkFile.KIND_HEADER, 0, new byte[32], 0), MarkFile.HEADER_BYTES);
+        byte[] header =
+                Arrays.copyOf(MarkFile.encodeRecord(MarkFile.KIND_HEADER, 0, new byte[32], 0), MarkFile.HEADER_BYTES);
         header[4] = 2; // a future version (checksum now wrong as well)
         Files.write(file(), header);
         assertThrows(IOException.class, this::open);
-        byte[] huge = Arrays.copyOf(MarkFile.encodeRecord(MarkFile.KIND_HEADER, 0, new byte[32], 0),
+        byte[] huge = Arrays.copyOf(
+                MarkFile.encodeRecord(MarkFile.KIND_HEADER, 0, new byte[32], 0),
                 MarkFile.HEADER_BYTES + (MarkFile.MAX_KEYS + 1) * MarkFile.PAIR_BYTES);
         Files.write(file(), huge);
         assertTrue(assertThrows(IOException.class, this::open).getMessage().contains("bytes"));
@@ -259,7 +261,8 @@ class MarkFileTest {
         int keys = 3;
         int indices = 150;
         AtomicIntegerArray acceptedCount = new AtomicIntegerArray(keys * indices);
-        try (MarkFile a = open(); MarkFile b = open()) {
+        try (MarkFile a = open();
+                MarkFile b = open()) {
             ExecutorService pool = Executors.newFixedThreadPool(6);
             try {
                 List<Future<?>> futures = new ArrayList<>();
@@ -274,7 +277,8 @@ class MarkFileTest {
                                 acceptedCount.incrementAndGet(k * indices + i);
                             }
                             assertTrue(o.nextAcceptable() >= last, "a key's mark never goes back");
-                            assertTrue(o.accepted() ? o.nextAcceptable() == i + 1 : o.nextAcceptable() > i,
+                            assertTrue(
+                                    o.accepted() ? o.nextAcceptable() == i + 1 : o.nextAcceptable() > i,
                                     "accepted means the mark is now i + 1, refused means it was already above i");
                             last = o.nextAcceptable();
                         }
@@ -307,8 +311,11 @@ class MarkFileTest {
             old.create(ReplayGuard.encode(k, 77)); // the previous version's file: last accepted 76
         }
         // An older .replay of the same key exists too; the .marks file (newer) wins.
-        FileStateStore.create(replay.resolve(k.hex() + ".replay"), ReplayGuard.encode(k, 5),
-                FileStateStore.DEFAULT_LOCK_TIMEOUT).close();
+        FileStateStore.create(
+                        replay.resolve(k.hex() + ".replay"),
+                        ReplayGuard.encode(k, 5),
+                        FileStateStore.DEFAULT_LOCK_TIMEOUT)
+                .close();
         // A foreign state under the other key's name.
         try (SlotFileStore old = SlotFileStore.open(replay.resolve(other.hex() + ".marks"))) {
             old.create(ReplayGuard.encode(k, 3));

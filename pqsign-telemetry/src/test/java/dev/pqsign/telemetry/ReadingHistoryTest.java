@@ -26,8 +26,8 @@ class ReadingHistoryTest {
 
     private static SignedRecord record(long index, Instant source) {
         KeyId id = KeyId.of(new byte[KeyId.BYTES]);
-        return SignedRecord.of(id, "HAETAE-2", new SignedReading("r" + index, index, new byte[] {1, 2, 3}), source,
-                index, 0, 0, 0);
+        return SignedRecord.of(
+                id, "HAETAE-2", new SignedReading("r" + index, index, new byte[] {1, 2, 3}), source, index, 0, 0, 0);
     }
 
     @Test
@@ -38,7 +38,9 @@ class ReadingHistoryTest {
         }
         assertEquals(5, h.size());
         List<SignedRecord> all = h.range(Instant.EPOCH, Instant.MAX, 100);
-        assertEquals(List.of(5L, 6L, 7L, 8L, 9L), all.stream().map(SignedRecord::index).toList());
+        assertEquals(
+                List.of(5L, 6L, 7L, 8L, 9L),
+                all.stream().map(SignedRecord::index).toList());
     }
 
     @Test
@@ -47,10 +49,16 @@ class ReadingHistoryTest {
         for (int i = 0; i < 10; i++) {
             h.add(record(i, T0.plusSeconds(i)));
         }
-        assertEquals(List.of(3L, 4L, 5L), h.range(T0.plusSeconds(3), T0.plusSeconds(5), 100).stream()
-                .map(SignedRecord::index).toList());
-        assertEquals(List.of(3L, 4L), h.range(T0.plusSeconds(3), Instant.MAX, 2).stream()
-                .map(SignedRecord::index).toList());
+        assertEquals(
+                List.of(3L, 4L, 5L),
+                h.range(T0.plusSeconds(3), T0.plusSeconds(5), 100).stream()
+                        .map(SignedRecord::index)
+                        .toList());
+        assertEquals(
+                List.of(3L, 4L),
+                h.range(T0.plusSeconds(3), Instant.MAX, 2).stream()
+                        .map(SignedRecord::index)
+                        .toList());
     }
 
     @Test
@@ -83,7 +91,9 @@ class ReadingHistoryTest {
         Files.write(file, new byte[] {0, 0, 0, 120, 1, 2}, StandardOpenOption.APPEND); // an append cut short
         try (ReadingHistory h = ReadingHistory.open(file, 100, Duration.ofHours(1), clock)) {
             assertEquals(3, h.size());
-            assertArrayEquals(record(2, T0.plusSeconds(2)).encode(), h.newest().orElseThrow().encode());
+            assertArrayEquals(
+                    record(2, T0.plusSeconds(2)).encode(),
+                    h.newest().orElseThrow().encode());
             assertEquals(good, Files.size(file));
             h.add(record(3, T0.plusSeconds(3)));
         }
@@ -105,7 +115,10 @@ class ReadingHistoryTest {
             assertEquals(2999, h.newest().orElseThrow().index());
         }
         long perEntry = ReadingHistory.ENTRY_HEADER_BYTES + record(0, T0).encode().length + 2;
-        assertEquals(true, Files.size(file) < ReadingHistory.HEADER_BYTES + 1030L * perEntry, "file size " + Files.size(file));
+        assertEquals(
+                true,
+                Files.size(file) < ReadingHistory.HEADER_BYTES + 1030L * perEntry,
+                "file size " + Files.size(file));
     }
 
     @Test

@@ -39,7 +39,8 @@ class ReadingMessageTest {
         int start = text.indexOf("<!-- example-hex -->");
         int end = text.indexOf("<!-- /example-hex -->");
         assertTrue(start >= 0 && end > start, "document lacks the example-hex markers");
-        String documented = text.substring(start + "<!-- example-hex -->".length(), end).replaceAll("[^0-9a-f]", "");
+        String documented =
+                text.substring(start + "<!-- example-hex -->".length(), end).replaceAll("[^0-9a-f]", "");
         assertEquals(hex, documented);
         assertEquals(16 + 1 + 1 + 20 + 8 + 4 + 38, m.length);
     }
@@ -85,7 +86,9 @@ class ReadingMessageTest {
     }
 
     @Property
-    void decode_ofEncode_returnsFields(@ForAll("names") String name, @ForAll @LongRange(min = 0) long index,
+    void decode_ofEncode_returnsFields(
+            @ForAll("names") String name,
+            @ForAll @LongRange(min = 0) long index,
             @ForAll @Size(max = 200) byte[] reading) {
         ReadingMessage.Decoded d = ReadingMessage.decode(ReadingMessage.encode(name, index, reading));
         assertEquals(name, d.parameterSetName());
@@ -94,7 +97,9 @@ class ReadingMessageTest {
     }
 
     @Property
-    void encode_differentIndex_differentMessage(@ForAll @LongRange(min = 0) long a, @ForAll @LongRange(min = 0) long b,
+    void encode_differentIndex_differentMessage(
+            @ForAll @LongRange(min = 0) long a,
+            @ForAll @LongRange(min = 0) long b,
             @ForAll @Size(max = 50) byte[] reading) {
         byte[] ma = ReadingMessage.encode("S", a, reading);
         byte[] mb = ReadingMessage.encode("S", b, reading);
@@ -102,7 +107,8 @@ class ReadingMessageTest {
     }
 
     @Property
-    void encode_nameReadingBoundaryShift_differentMessage(@ForAll("names") String name, @ForAll @Size(max = 20) byte[] reading) {
+    void encode_nameReadingBoundaryShift_differentMessage(
+            @ForAll("names") String name, @ForAll @Size(max = 20) byte[] reading) {
         // moving a byte from the name into the reading must change the message (length prefixes)
         if (name.length() < 2) {
             return;
@@ -110,7 +116,8 @@ class ReadingMessageTest {
         byte[] moved = new byte[reading.length + 1];
         moved[0] = (byte) name.charAt(name.length() - 1);
         System.arraycopy(reading, 0, moved, 1, reading.length);
-        assertFalse(Arrays.equals(ReadingMessage.encode(name, 1, reading),
+        assertFalse(Arrays.equals(
+                ReadingMessage.encode(name, 1, reading),
                 ReadingMessage.encode(name.substring(0, name.length() - 1), 1, moved)));
     }
 
@@ -145,8 +152,8 @@ class ReadingMessageTest {
         for (byte bad : new byte[] {' ', 0x00, 0x0a, 0x7f, (byte) 0xc3}) {
             byte[] m = ReadingMessage.encode("ABC", 1, new byte[] {1});
             m[18 + 1] = bad; // second character of the name
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ReadingMessage.decode(m),
-                    "name byte " + (bad & 0xff));
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class, () -> ReadingMessage.decode(m), "name byte " + (bad & 0xff));
             assertTrue(e.getMessage().contains("printable ASCII"), e.getMessage());
         }
     }
@@ -163,7 +170,8 @@ class ReadingMessageTest {
         assertThrows(IllegalArgumentException.class, () -> ReadingMessage.encode("", 1, new byte[0]));
         assertThrows(IllegalArgumentException.class, () -> ReadingMessage.encode("a b", 1, new byte[0]));
         assertThrows(IllegalArgumentException.class, () -> ReadingMessage.encode("S", -1, new byte[0]));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> ReadingMessage.encode("S", 1, new byte[ReadingMessage.MAX_READING_BYTES + 1]));
         assertThrows(IllegalArgumentException.class, () -> ReadingMessage.encode("x".repeat(65), 1, new byte[0]));
     }

@@ -28,12 +28,14 @@ class ReadingSourcesTest {
 
     @Test
     void format_wholeSecond_keepsNineFractionDigits() {
-        assertEquals("0.00,2026-11-30T01:26:16.000000000Z", ReadingText.format(0, Instant.parse("2026-11-30T01:26:16Z")));
+        assertEquals(
+                "0.00,2026-11-30T01:26:16.000000000Z", ReadingText.format(0, Instant.parse("2026-11-30T01:26:16Z")));
     }
 
     @Test
     void parse_garbage_throwsIllegalArgument() {
-        for (String g : new String[] {"", "abc", "1,2,3", "-5,2026-11-30T01:26:16Z", "NaN,2026-11-30T01:26:16Z", "1,x"}) {
+        for (String g :
+                new String[] {"", "abc", "1,2,3", "-5,2026-11-30T01:26:16Z", "NaN,2026-11-30T01:26:16Z", "1,x"}) {
             assertThrows(IllegalArgumentException.class, () -> ReadingText.parse(g), g);
         }
     }
@@ -53,7 +55,8 @@ class ReadingSourcesTest {
 
     /** A real named pipe (mkfifo): the source blocks until the writer sends lines, ends when it closes. */
     @Test
-    void lineSource_namedPipe_readsLinesAsWritten(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    void lineSource_namedPipe_readsLinesAsWritten(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
         java.nio.file.Path fifo = dir.resolve("rpm.fifo");
         Process mk;
         try {

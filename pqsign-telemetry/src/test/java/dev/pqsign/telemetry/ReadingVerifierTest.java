@@ -36,7 +36,8 @@ class ReadingVerifierTest {
     }
 
     private Reason check(SignedReading r) {
-        return verifier.check(key.keyId(), Ed25519TestDouble.PARAMS.setName(), r).reason();
+        return verifier.check(key.keyId(), Ed25519TestDouble.PARAMS.setName(), r)
+                .reason();
     }
 
     @Test
@@ -96,7 +97,8 @@ class ReadingVerifierTest {
     @Test
     void check_wrongSignatureLengthOrEmptyReading_malformed() {
         SignedReading r = signer.sign("a");
-        assertEquals(Reason.MALFORMED, check(new SignedReading(r.reading(), r.index(), Arrays.copyOf(r.signature(), 63))));
+        assertEquals(
+                Reason.MALFORMED, check(new SignedReading(r.reading(), r.index(), Arrays.copyOf(r.signature(), 63))));
         assertEquals(Reason.MALFORMED, check(new SignedReading(r.reading(), r.index(), new byte[0])));
         assertEquals(Reason.MALFORMED, check(new SignedReading("", r.index(), r.signature())));
     }
@@ -104,16 +106,19 @@ class ReadingVerifierTest {
     @Test
     void check_unpinnedKeyOrOtherSet_unknownKey() {
         SignedReading r = signer.sign("a");
-        assertEquals(Reason.UNKNOWN_KEY, verifier.check(KeyId.ofPublicKey(new byte[] {9}), null, r).reason());
-        assertEquals(Reason.UNKNOWN_KEY, verifier.check(key.keyId(), "HAETAE-2", r).reason());
+        assertEquals(
+                Reason.UNKNOWN_KEY,
+                verifier.check(KeyId.ofPublicKey(new byte[] {9}), null, r).reason());
+        assertEquals(
+                Reason.UNKNOWN_KEY, verifier.check(key.keyId(), "HAETAE-2", r).reason());
         assertEquals(Reason.ACCEPTED, verifier.check(null, null, r).reason());
     }
 
     @Test
     void check_otherKeysSignature_badSignature() throws IOException {
         Ed25519TestDouble other = Ed25519TestDouble.generate();
-        ReadingSigner otherSigner = new ReadingSigner(SequencedSigner.open(other.signer(), MemoryStateStore.empty("o"),
-                1));
+        ReadingSigner otherSigner =
+                new ReadingSigner(SequencedSigner.open(other.signer(), MemoryStateStore.empty("o"), 1));
         assertEquals(Reason.BAD_SIGNATURE, check(otherSigner.sign("a")));
     }
 
@@ -130,9 +135,11 @@ class ReadingVerifierTest {
                 return Ed25519TestDouble.PARAMS;
             }
         };
-        ReadingVerifier v = new ReadingVerifier(new ReplayGuard(k -> MemoryStateStore.empty("g")),
+        ReadingVerifier v = new ReadingVerifier(
+                new ReplayGuard(k -> MemoryStateStore.empty("g")),
                 new ReadingVerifier.TrustedKey(key.keyId(), throwing, EmbeddedIndex.NONE));
-        assertEquals(Reason.MALFORMED, v.check(key.keyId(), null, signer.sign("a")).reason());
+        assertEquals(
+                Reason.MALFORMED, v.check(key.keyId(), null, signer.sign("a")).reason());
     }
 
     @Test
@@ -147,7 +154,8 @@ class ReadingVerifierTest {
     @Property(tries = 200)
     void check_garbageSignature_neverAccepted(@ForAll @Size(max = 80) byte[] garbage) throws IOException {
         setUp();
-        assertEquals(garbage.length == 64 ? Reason.BAD_SIGNATURE : Reason.MALFORMED,
+        assertEquals(
+                garbage.length == 64 ? Reason.BAD_SIGNATURE : Reason.MALFORMED,
                 check(new SignedReading("1500.00,x", 0, garbage)));
     }
 }

@@ -42,8 +42,11 @@ class RecordVerdictsTest {
     private void openVerifier() throws IOException {
         guard = ReplayGuard.inDirectory(dir.resolve("replay"));
         accepted = AcceptedRecords.inDirectory(dir.resolve("accepted"), 64);
-        verifier = new ReadingVerifier(guard, List.of(new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(),
-                EmbeddedIndex.NONE)), accepted, dir.resolve("evidence"));
+        verifier = new ReadingVerifier(
+                guard,
+                List.of(new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE)),
+                accepted,
+                dir.resolve("evidence"));
     }
 
     @AfterEach

@@ -80,8 +80,8 @@ class ReplayGuardTest {
     }
 
     @Test
-    void inDirectory_fileStore_survivesRestartAndSequencedSignerContinues(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-            throws IOException {
+    void inDirectory_fileStore_survivesRestartAndSequencedSignerContinues(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws IOException {
         try (ReplayGuard g = ReplayGuard.inDirectory(dir.resolve("replay"))) {
             assertTrue(g.tryAccept(a, 41));
         }
@@ -90,11 +90,13 @@ class ReplayGuardTest {
             assertTrue(g.tryAccept(a, 42));
         }
         Ed25519TestDouble k = Ed25519TestDouble.generate();
-        try (SequencedSigner s = SequencedSigner.openFile(k.signer(), dir.resolve("nested").resolve("seq"), 1)) {
+        try (SequencedSigner s =
+                SequencedSigner.openFile(k.signer(), dir.resolve("nested").resolve("seq"), 1)) {
             assertEquals(0, s.signIndexed(i -> new byte[0]).index());
             assertEquals(1, s.signIndexed(i -> new byte[0]).index());
         }
-        try (SequencedSigner s = SequencedSigner.openFile(k.signer(), dir.resolve("nested").resolve("seq"), 1)) {
+        try (SequencedSigner s =
+                SequencedSigner.openFile(k.signer(), dir.resolve("nested").resolve("seq"), 1)) {
             assertEquals(2, s.signIndexed(i -> new byte[0]).index());
         }
     }

@@ -25,10 +25,13 @@ class SequencedSignerTest {
         SequencedSigner s = SequencedSigner.open(key.signer(), MemoryStateStore.empty("c"), 1);
         for (long i = 0; i < 5; i++) {
             long expected = i;
-            assertEquals(expected, s.signIndexed(idx -> {
-                assertEquals(expected, idx);
-                return new byte[] {1};
-            }).index());
+            assertEquals(
+                    expected,
+                    s.signIndexed(idx -> {
+                                assertEquals(expected, idx);
+                                return new byte[] {1};
+                            })
+                            .index());
         }
     }
 

@@ -28,14 +28,22 @@ class SignedRecordTest {
             id[i] = (byte) (0xa0 + i);
         }
         byte[] sig = {1, 2, 3, 4, 5, 6, 7, 8};
-        return SignedRecord.of(KeyId.of(id), "HAETAE-2", new SignedReading("1503.27,x", 5, sig),
-                Instant.parse("2026-11-30T01:26:16.123456789Z"), 1_764_465_976_000_001L, 2_500_000, 1000, 3_600_000);
+        return SignedRecord.of(
+                KeyId.of(id),
+                "HAETAE-2",
+                new SignedReading("1503.27,x", 5, sig),
+                Instant.parse("2026-11-30T01:26:16.123456789Z"),
+                1_764_465_976_000_001L,
+                2_500_000,
+                1000,
+                3_600_000);
     }
 
     @Test
     void encode_workedExample_matchesDocument() throws Exception {
         String doc = Files.readString(Path.of("..", "docs", "formats", "signed-record.md"));
-        Matcher m = Pattern.compile("<!-- example-hex -->\\s*([0-9a-f]+)\\s*<!-- /example-hex -->").matcher(doc);
+        Matcher m = Pattern.compile("<!-- example-hex -->\\s*([0-9a-f]+)\\s*<!-- /example-hex -->")
+                .matcher(doc);
         assertTrue(m.find(), "worked example missing from the document");
         assertEquals(m.group(1), Hex.encode(example().encode()));
     }
@@ -87,15 +95,23 @@ class SignedRecordTest {
     @Test
     void sameContent_differentSignatureOrReading_false_differentTimes_true() {
         SignedRecord r = example();
-        SignedRecord otherTime = SignedRecord.of(r.keyId(), r.parameterSetName(), r.reading(), Instant.EPOCH, 7, 0, 0, 0);
+        SignedRecord otherTime =
+                SignedRecord.of(r.keyId(), r.parameterSetName(), r.reading(), Instant.EPOCH, 7, 0, 0, 0);
         assertTrue(r.sameContent(otherTime));
         byte[] sig = r.reading().signature().clone();
         sig[0] ^= 1;
-        SignedRecord otherSig = SignedRecord.of(r.keyId(), r.parameterSetName(),
-                new SignedReading(r.reading().reading(), r.index(), sig), r.sourceTime(), 1, 0, 0, 0);
+        SignedRecord otherSig = SignedRecord.of(
+                r.keyId(),
+                r.parameterSetName(),
+                new SignedReading(r.reading().reading(), r.index(), sig),
+                r.sourceTime(),
+                1,
+                0,
+                0,
+                0);
         assertFalse(r.sameContent(otherSig));
-        assertFalse(r.sameContent(SignedRecord.of(r.keyId(), r.parameterSetName(),
-                r.reading().withTamperedReading(), r.sourceTime(), 1, 0, 0, 0)));
+        assertFalse(r.sameContent(SignedRecord.of(
+                r.keyId(), r.parameterSetName(), r.reading().withTamperedReading(), r.sourceTime(), 1, 0, 0, 0)));
     }
 
     @Property(tries = 300)

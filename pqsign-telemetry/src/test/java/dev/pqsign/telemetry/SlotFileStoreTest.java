@@ -100,7 +100,8 @@ class SlotFileStoreTest {
         try (SlotFileStore s = SlotFileStore.open(dir.resolve("s.marks"))) {
             assertThrows(IllegalArgumentException.class, () -> s.create(new byte[SlotFileStore.MAX_STATE_BYTES + 1]));
             s.create(bytes(7));
-            assertThrows(IllegalArgumentException.class, () -> s.update(cur -> new byte[SlotFileStore.MAX_STATE_BYTES + 1]));
+            assertThrows(
+                    IllegalArgumentException.class, () -> s.update(cur -> new byte[SlotFileStore.MAX_STATE_BYTES + 1]));
             assertArrayEquals(bytes(7), s.read());
         }
     }
@@ -108,7 +109,8 @@ class SlotFileStoreTest {
     @Test
     void concurrentUpdatesThroughTwoStores_noneLost() throws Exception {
         Path f = dir.resolve("s.marks");
-        try (SlotFileStore a = SlotFileStore.open(f); SlotFileStore b = SlotFileStore.open(f)) {
+        try (SlotFileStore a = SlotFileStore.open(f);
+                SlotFileStore b = SlotFileStore.open(f)) {
             a.create(new byte[8]);
             ExecutorService pool = Executors.newFixedThreadPool(4);
             try {
@@ -142,8 +144,11 @@ class SlotFileStoreTest {
         Path replay = dir.resolve("replay");
         Files.createDirectories(replay);
         // What earlier versions wrote: <key id hex>.replay through FileStateStore, last accepted 41.
-        FileStateStore.create(replay.resolve(key.hex() + ".replay"), ReplayGuard.encode(key, 42),
-                FileStateStore.DEFAULT_LOCK_TIMEOUT).close();
+        FileStateStore.create(
+                        replay.resolve(key.hex() + ".replay"),
+                        ReplayGuard.encode(key, 42),
+                        FileStateStore.DEFAULT_LOCK_TIMEOUT)
+                .close();
         try (ReplayGuard g = ReplayGuard.inDirectory(replay)) {
             assertEquals(41, g.lastAccepted(key));
             assertFalse(g.tryAccept(key, 41));

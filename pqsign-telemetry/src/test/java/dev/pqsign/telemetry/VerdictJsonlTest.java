@@ -40,7 +40,9 @@ class VerdictJsonlTest {
         assertEquals("2026-11-30T01:26:16.200Z", a.get("received_at").asText());
         assertEquals("2026-11-30T01:26:16.123456789Z", a.get("source_time").asText());
         assertEquals("HAETAE-2", a.get("parameter_set").asText());
-        assertArrayEquals(r.reading().signature(), Base64.getDecoder().decode(a.get("signature").asText()));
+        assertArrayEquals(
+                r.reading().signature(),
+                Base64.getDecoder().decode(a.get("signature").asText()));
         JsonNode g = JSON.readTree(lines[1]);
         assertEquals("GAP", g.get("verdict").asText());
         assertEquals(6, g.get("from_index").asLong());
@@ -52,8 +54,12 @@ class VerdictJsonlTest {
     @Test
     void write_rejected_verdictRejectedWithReason() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new VerdictJsonl(out, false).write(VerdictEvent.of("s", new Verdict(Verdict.Reason.BAD_SIGNATURE, 3, "bad"),
-                SignedRecordTest.example(), Instant.now()));
+        new VerdictJsonl(out, false)
+                .write(VerdictEvent.of(
+                        "s",
+                        new Verdict(Verdict.Reason.BAD_SIGNATURE, 3, "bad"),
+                        SignedRecordTest.example(),
+                        Instant.now()));
         JsonNode n = JSON.readTree(out.toString(StandardCharsets.UTF_8));
         assertEquals("REJECTED", n.get("verdict").asText());
         assertEquals("BAD_SIGNATURE", n.get("reason").asText());
@@ -68,7 +74,12 @@ class VerdictJsonlTest {
             }
         };
         VerdictJsonl w = new VerdictJsonl(broken, false);
-        assertThrows(IOException.class, () -> w.write(VerdictEvent.of("s",
-                new Verdict(Verdict.Reason.ACCEPTED, 1, "ok"), SignedRecordTest.example(), Instant.now())));
+        assertThrows(
+                IOException.class,
+                () -> w.write(VerdictEvent.of(
+                        "s",
+                        new Verdict(Verdict.Reason.ACCEPTED, 1, "ok"),
+                        SignedRecordTest.example(),
+                        Instant.now())));
     }
 }

@@ -113,6 +113,5 @@ public final class MemoryStateStore implements StateStore {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

@@ -43,8 +43,7 @@ public final class CertificateChainVerifier {
     /** Critical extensions whose semantics pqsign enforces. */
     static final Set<ASN1ObjectIdentifier> UNDERSTOOD_CRITICAL = Set.of(Extension.basicConstraints, Extension.keyUsage);
 
-    private CertificateChainVerifier() {
-    }
+    private CertificateChainVerifier() {}
 
     /** Verifies {@code leaf} issued directly by {@code trustedRoot} (or {@code leaf} = the root itself). */
     public static ChainVerificationResult verify(PqCertificate leaf, PqCertificate trustedRoot, Instant now) {
@@ -78,7 +77,9 @@ public final class CertificateChainVerifier {
             return check(path, now);
         } catch (RuntimeException e) {
             // Parsing of extensions is lazy in BouncyCastle; a malformed one surfaces here.
-            return ChainVerificationResult.invalid(Reason.MALFORMED_CERTIFICATE, path.get(path.size() - 1),
+            return ChainVerificationResult.invalid(
+                    Reason.MALFORMED_CERTIFICATE,
+                    path.get(path.size() - 1),
                     "unreadable content in the chain: " + e.getMessage());
         }
     }
@@ -92,8 +93,11 @@ public final class CertificateChainVerifier {
         // pqsign's trust anchors are self-signed roots; checking the self-signature also catches an
         // anchor file that was altered or corrupted after it was distributed.
         if (!root.isSelfIssued()) {
-            return ChainVerificationResult.invalid(Reason.ROOT_NOT_SELF_SIGNED, root, "trusted root's issuer '"
-                    + root.issuer() + "' is not its subject; pqsign trusts only self-signed roots");
+            return ChainVerificationResult.invalid(
+                    Reason.ROOT_NOT_SELF_SIGNED,
+                    root,
+                    "trusted root's issuer '" + root.issuer()
+                            + "' is not its subject; pqsign trusts only self-signed roots");
         }
         r = checkSignature(root, root);
         if (r != null) {
@@ -143,21 +147,27 @@ public final class CertificateChainVerifier {
 
     private static ChainVerificationResult checkStructure(PqCertificate c) {
         if (c.holder().getVersionNumber() != 3) {
-            return ChainVerificationResult.invalid(Reason.UNSUPPORTED_VERSION, c,
-                    "X.509 version " + c.holder().getVersionNumber() + ", expected 3");
+            return ChainVerificationResult.invalid(
+                    Reason.UNSUPPORTED_VERSION, c, "X.509 version " + c.holder().getVersionNumber() + ", expected 3");
         }
         AlgorithmIdentifier outer = c.holder().getSignatureAlgorithm();
-        AlgorithmIdentifier inner = c.holder().toASN1Structure().getTBSCertificate().getSignature();
+        AlgorithmIdentifier inner =
+                c.holder().toASN1Structure().getTBSCertificate().getSignature();
         if (!outer.equals(inner)) {
-            return ChainVerificationResult.invalid(Reason.ALGORITHM_MISMATCH, c, "signatureAlgorithm "
-                    + Oids.describe(outer.getAlgorithm()) + " differs from tbsCertificate.signature "
-                    + Oids.describe(inner.getAlgorithm()));
+            return ChainVerificationResult.invalid(
+                    Reason.ALGORITHM_MISMATCH,
+                    c,
+                    "signatureAlgorithm "
+                            + Oids.describe(outer.getAlgorithm()) + " differs from tbsCertificate.signature "
+                            + Oids.describe(inner.getAlgorithm()));
         }
         Extensions ext = c.extensions();
         if (ext != null) {
             for (ASN1ObjectIdentifier oid : ext.getCriticalExtensionOIDs()) {
                 if (!UNDERSTOOD_CRITICAL.contains(oid)) {
-                    return ChainVerificationResult.invalid(Reason.UNKNOWN_CRITICAL_EXTENSION, c,
+                    return ChainVerificationResult.invalid(
+                            Reason.UNKNOWN_CRITICAL_EXTENSION,
+                            c,
                             "critical extension " + oid.getId() + " is not understood");
                 }
             }
@@ -167,13 +177,18 @@ public final class CertificateChainVerifier {
 
     private static ChainVerificationResult checkIssuer(PqCertificate cert, PqCertificate issuer) {
         if (!cert.holder().getIssuer().equals(issuer.holder().getSubject())) {
-            return ChainVerificationResult.invalid(Reason.ISSUER_MISMATCH, cert, "issuer '" + cert.issuer()
-                    + "' is not the subject of the issuing certificate '" + issuer.subject() + "'");
+            return ChainVerificationResult.invalid(
+                    Reason.ISSUER_MISMATCH,
+                    cert,
+                    "issuer '" + cert.issuer() + "' is not the subject of the issuing certificate '" + issuer.subject()
+                            + "'");
         }
         Optional<byte[]> aki = cert.authorityKeyIdentifier();
         Optional<byte[]> ski = issuer.subjectKeyIdentifier();
         if (aki.isPresent() && ski.isPresent() && !Arrays.equals(aki.get(), ski.get())) {
-            return ChainVerificationResult.invalid(Reason.ISSUER_MISMATCH, cert,
+            return ChainVerificationResult.invalid(
+                    Reason.ISSUER_MISMATCH,
+                    cert,
                     "authority key identifier does not match the issuer's subject key identifier");
         }
         return null;
@@ -183,12 +198,17 @@ public final class CertificateChainVerifier {
         AlgorithmIdentifier alg = cert.holder().getSignatureAlgorithm();
         ASN1ObjectIdentifier sigOid = alg.getAlgorithm();
         if (Oids.xmssFamily(sigOid) == null && Oids.haetaeSet(sigOid) == null) {
-            return ChainVerificationResult.invalid(Reason.UNKNOWN_ALGORITHM, cert, "signature algorithm "
-                    + sigOid.getId() + " is not supported (pqsign verifies XMSS, XMSS^MT and HAETAE signatures)");
+            return ChainVerificationResult.invalid(
+                    Reason.UNKNOWN_ALGORITHM,
+                    cert,
+                    "signature algorithm " + sigOid.getId()
+                            + " is not supported (pqsign verifies XMSS, XMSS^MT and HAETAE signatures)");
         }
         if (alg.getParameters() != null) {
-            return ChainVerificationResult.invalid(Reason.ALGORITHM_MISMATCH, cert, "signature algorithm "
-                    + Oids.describe(sigOid) + " has parameters; RFC 9802 requires them absent");
+            return ChainVerificationResult.invalid(
+                    Reason.ALGORITHM_MISMATCH,
+                    cert,
+                    "signature algorithm " + Oids.describe(sigOid) + " has parameters; RFC 9802 requires them absent");
         }
         PqPublicKey key;
         try {
@@ -199,35 +219,42 @@ public final class CertificateChainVerifier {
             return ChainVerificationResult.invalid(Reason.MALFORMED_KEY, issuer, e.getMessage());
         }
         if (!key.algorithmOid().equals(sigOid)) {
-            return ChainVerificationResult.invalid(Reason.ALGORITHM_MISMATCH, cert, "signed with "
-                    + Oids.describe(sigOid) + " but the issuer's key is " + key.parameterSet().setName());
+            return ChainVerificationResult.invalid(
+                    Reason.ALGORITHM_MISMATCH,
+                    cert,
+                    "signed with " + Oids.describe(sigOid) + " but the issuer's key is "
+                            + key.parameterSet().setName());
         }
         if (!X509Signatures.verify(key, cert.tbsCertificate(), cert.signature())) {
-            return ChainVerificationResult.invalid(Reason.BAD_SIGNATURE, cert, "signature does not verify under the "
-                    + key.parameterSet().setName() + " key of '" + issuer.subject() + "'");
+            return ChainVerificationResult.invalid(
+                    Reason.BAD_SIGNATURE,
+                    cert,
+                    "signature does not verify under the " + key.parameterSet().setName() + " key of '"
+                            + issuer.subject() + "'");
         }
         return null;
     }
 
     private static ChainVerificationResult checkValidity(PqCertificate c, Instant now) {
         if (now.isBefore(c.notBefore())) {
-            return ChainVerificationResult.invalid(Reason.NOT_YET_VALID, c,
-                    "not valid before " + c.notBefore() + " (now " + now + ")");
+            return ChainVerificationResult.invalid(
+                    Reason.NOT_YET_VALID, c, "not valid before " + c.notBefore() + " (now " + now + ")");
         }
         if (now.isAfter(c.notAfter())) {
-            return ChainVerificationResult.invalid(Reason.EXPIRED, c, "expired at " + c.notAfter() + " (now " + now + ")");
+            return ChainVerificationResult.invalid(
+                    Reason.EXPIRED, c, "expired at " + c.notAfter() + " (now " + now + ")");
         }
         return null;
     }
 
     private static ChainVerificationResult checkCa(PqCertificate issuer, List<PqCertificate> path, int childIndex) {
         if (!issuer.isCa()) {
-            return ChainVerificationResult.invalid(Reason.NOT_A_CA, issuer,
-                    "issues certificates but is not a CA (basic constraints cA is not TRUE)");
+            return ChainVerificationResult.invalid(
+                    Reason.NOT_A_CA, issuer, "issues certificates but is not a CA (basic constraints cA is not TRUE)");
         }
         if (issuer.keyUsage().map(k -> !k.contains(KeyUsageBit.KEY_CERT_SIGN)).orElse(false)) {
-            return ChainVerificationResult.invalid(Reason.KEY_USAGE, issuer,
-                    "issues certificates but its key usage lacks keyCertSign");
+            return ChainVerificationResult.invalid(
+                    Reason.KEY_USAGE, issuer, "issues certificates but its key usage lacks keyCertSign");
         }
         Optional<Integer> pathLen = issuer.pathLengthConstraint();
         if (pathLen.isPresent()) {
@@ -239,8 +266,11 @@ public final class CertificateChainVerifier {
                 }
             }
             if (below > pathLen.get()) {
-                return ChainVerificationResult.invalid(Reason.PATH_LENGTH, issuer, "path length constraint "
-                        + pathLen.get() + " exceeded: " + below + " intermediate CA certificate(s) follow");
+                return ChainVerificationResult.invalid(
+                        Reason.PATH_LENGTH,
+                        issuer,
+                        "path length constraint " + pathLen.get() + " exceeded: " + below
+                                + " intermediate CA certificate(s) follow");
             }
         }
         return null;
@@ -265,18 +295,22 @@ public final class CertificateChainVerifier {
         Set<KeyUsageBit> bits = ku.get();
         for (KeyUsageBit b : bits) {
             if (!b.isSigningUsage()) {
-                return ChainVerificationResult.invalid(Reason.KEY_USAGE, c, "key usage " + b
-                        + " is not allowed for a signature key (RFC 9802 section 4)");
+                return ChainVerificationResult.invalid(
+                        Reason.KEY_USAGE,
+                        c,
+                        "key usage " + b + " is not allowed for a signature key (RFC 9802 section 4)");
             }
         }
         if (!c.isCa() && bits.contains(KeyUsageBit.KEY_CERT_SIGN)) {
-            return ChainVerificationResult.invalid(Reason.KEY_USAGE, c,
-                    "keyCertSign in a certificate that is not a CA");
+            return ChainVerificationResult.invalid(
+                    Reason.KEY_USAGE, c, "keyCertSign in a certificate that is not a CA");
         }
-        if (leaf && !bits.contains(KeyUsageBit.DIGITAL_SIGNATURE) && !bits.contains(KeyUsageBit.NON_REPUDIATION)
+        if (leaf
+                && !bits.contains(KeyUsageBit.DIGITAL_SIGNATURE)
+                && !bits.contains(KeyUsageBit.NON_REPUDIATION)
                 && !c.isCa()) {
-            return ChainVerificationResult.invalid(Reason.KEY_USAGE, c,
-                    "key usage " + bits + " allows neither digitalSignature nor nonRepudiation");
+            return ChainVerificationResult.invalid(
+                    Reason.KEY_USAGE, c, "key usage " + bits + " allows neither digitalSignature nor nonRepudiation");
         }
         return null;
     }

@@ -22,6 +22,7 @@ import org.bouncycastle.asn1.x500.X500Name;
 public final class CertificateTemplate {
     /** notBefore is set this far in the past by {@link #forDays}, so a sensor whose clock lags a little accepts it. */
     public static final Duration BACKDATE = Duration.ofMinutes(1);
+
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final X500Name subject;
@@ -77,8 +78,10 @@ public final class CertificateTemplate {
             }
             return name;
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("cannot parse distinguished name '" + dn + "' (expected e.g. "
-                    + "\"CN=sensor-17,O=Plant A\"): " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "cannot parse distinguished name '" + dn + "' (expected e.g. " + "\"CN=sensor-17,O=Plant A\"): "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -143,7 +146,9 @@ public final class CertificateTemplate {
         if (keyUsage != null) {
             return EnumSet.copyOf(keyUsage);
         }
-        return ca ? EnumSet.of(KeyUsageBit.KEY_CERT_SIGN, KeyUsageBit.CRL_SIGN) : EnumSet.of(KeyUsageBit.DIGITAL_SIGNATURE);
+        return ca
+                ? EnumSet.of(KeyUsageBit.KEY_CERT_SIGN, KeyUsageBit.CRL_SIGN)
+                : EnumSet.of(KeyUsageBit.DIGITAL_SIGNATURE);
     }
 
     BigInteger serialOrRandom() {

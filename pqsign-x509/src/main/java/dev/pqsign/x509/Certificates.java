@@ -45,19 +45,23 @@ import org.bouncycastle.cert.X509v3CertificateBuilder;
  * }</pre>
  */
 public final class Certificates {
-    private Certificates() {
-    }
+    private Certificates() {}
 
     /** A self-signed CA certificate for the signer's own XMSS / XMSS^MT key, valid for {@code days}. */
     public static PqCertificate selfSigned(XmssStatefulSigner ca, String subjectDn, int days) {
-        return selfSigned(ca, PqPublicKey.of(ca.publicKey()),
+        return selfSigned(
+                ca,
+                PqPublicKey.of(ca.publicKey()),
                 CertificateTemplate.forDays(subjectDn, days, Clock.systemUTC()).ca(true));
     }
 
     /** A self-signed CA certificate for the signer's own XMSS / XMSS^MT key, valid for {@code validity}. */
     public static PqCertificate selfSigned(XmssStatefulSigner ca, String subjectDn, Duration validity) {
-        return selfSigned(ca, PqPublicKey.of(ca.publicKey()),
-                CertificateTemplate.valid(subjectDn, validity, Clock.systemUTC()).ca(true));
+        return selfSigned(
+                ca,
+                PqPublicKey.of(ca.publicKey()),
+                CertificateTemplate.valid(subjectDn, validity, Clock.systemUTC())
+                        .ca(true));
     }
 
     /**
@@ -71,14 +75,14 @@ public final class Certificates {
     }
 
     /** Issues a certificate for an XMSS / XMSS^MT key; see {@link #issue(Signer, PqCertificate, PqPublicKey, String, int, boolean)}. */
-    public static PqCertificate issue(Signer signer, PqCertificate caCert, XmssPublicKey subjectKey, String subjectDn,
-            int days, boolean ca) {
+    public static PqCertificate issue(
+            Signer signer, PqCertificate caCert, XmssPublicKey subjectKey, String subjectDn, int days, boolean ca) {
         return issue(signer, caCert, PqPublicKey.of(subjectKey), subjectDn, days, ca);
     }
 
     /** Issues a certificate for a HAETAE key; see {@link #issue(Signer, PqCertificate, PqPublicKey, String, int, boolean)}. */
-    public static PqCertificate issue(Signer signer, PqCertificate caCert, HaetaePublicKey subjectKey, String subjectDn,
-            int days, boolean ca) {
+    public static PqCertificate issue(
+            Signer signer, PqCertificate caCert, HaetaePublicKey subjectKey, String subjectDn, int days, boolean ca) {
         return issue(signer, caCert, PqPublicKey.of(subjectKey), subjectDn, days, ca);
     }
 
@@ -93,22 +97,26 @@ public final class Certificates {
      *         the DN is malformed, or the signer's key does not match {@code caCert}
      * @throws UnsupportedAlgorithmException for private-use XMSS sets (either key)
      */
-    public static PqCertificate issue(Signer signer, PqCertificate caCert, PqPublicKey subjectKey, String subjectDn,
-            int days, boolean ca) {
-        return issue(signer, caCert, subjectKey, CertificateTemplate.forDays(subjectDn, days, Clock.systemUTC()).ca(ca));
+    public static PqCertificate issue(
+            Signer signer, PqCertificate caCert, PqPublicKey subjectKey, String subjectDn, int days, boolean ca) {
+        return issue(
+                signer,
+                caCert,
+                subjectKey,
+                CertificateTemplate.forDays(subjectDn, days, Clock.systemUTC()).ca(ca));
     }
 
     /** Issues a certificate described by {@code template}; see the other {@code issue} methods. */
-    public static PqCertificate issue(Signer signer, PqCertificate caCert, PqPublicKey subjectKey,
-            CertificateTemplate template) {
+    public static PqCertificate issue(
+            Signer signer, PqCertificate caCert, PqPublicKey subjectKey, CertificateTemplate template) {
         Objects.requireNonNull(caCert, "caCert");
         if (!caCert.isCa()) {
-            throw new IllegalArgumentException("issuer certificate " + caCert.subject()
-                    + " is not a CA (basic constraints cA is not TRUE)");
+            throw new IllegalArgumentException(
+                    "issuer certificate " + caCert.subject() + " is not a CA (basic constraints cA is not TRUE)");
         }
         if (caCert.keyUsage().map(k -> !k.contains(KeyUsageBit.KEY_CERT_SIGN)).orElse(false)) {
-            throw new IllegalArgumentException("issuer certificate " + caCert.subject()
-                    + " lacks the keyCertSign key usage");
+            throw new IllegalArgumentException(
+                    "issuer certificate " + caCert.subject() + " lacks the keyCertSign key usage");
         }
         if (template.notAfter().isAfter(caCert.notAfter())) {
             throw new IllegalArgumentException("requested notAfter " + template.notAfter()
@@ -118,25 +126,34 @@ public final class Certificates {
         if (signer instanceof XmssStatefulSigner
                 && !PqPublicKey.of(((XmssStatefulSigner) signer).publicKey()).equals(issuerKey)) {
             // Checked before signing so that a mix-up does not cost an index.
-            throw new IllegalArgumentException("the signer's key is not the public key of issuer certificate "
-                    + caCert.subject());
+            throw new IllegalArgumentException(
+                    "the signer's key is not the public key of issuer certificate " + caCert.subject());
         }
         byte[] issuerKeyId = caCert.subjectKeyIdentifier()
                 .orElseGet(() -> keyIdentifier(caCert.holder().getSubjectPublicKeyInfo()));
         return sign(signer, issuerKey, caCert.holder().getSubject(), issuerKeyId, subjectKey, template);
     }
 
-    private static PqCertificate sign(Signer signer, PqPublicKey issuerKey, X500Name issuer, byte[] issuerKeyId,
-            PqPublicKey subjectKey, CertificateTemplate template) {
+    private static PqCertificate sign(
+            Signer signer,
+            PqPublicKey issuerKey,
+            X500Name issuer,
+            byte[] issuerKeyId,
+            PqPublicKey subjectKey,
+            CertificateTemplate template) {
         Objects.requireNonNull(signer, "signer");
         SubjectPublicKeyInfo spki = PublicKeys.toSubjectPublicKeyInfo(subjectKey);
         Set<KeyUsageBit> usage = template.keyUsage();
         checkKeyUsage(usage, template.isCa());
         // Resolve the signature algorithm before building anything, so unsupported signers fail early.
         PqContentSigner contentSigner = new PqContentSigner(signer);
-        X509v3CertificateBuilder b = new X509v3CertificateBuilder(issuer, template.serialOrRandom(),
-                new Time(Date.from(template.notBefore())), new Time(Date.from(template.notAfter())),
-                template.subject(), spki);
+        X509v3CertificateBuilder b = new X509v3CertificateBuilder(
+                issuer,
+                template.serialOrRandom(),
+                new Time(Date.from(template.notBefore())),
+                new Time(Date.from(template.notAfter())),
+                template.subject(),
+                spki);
         try {
             BasicConstraints bc = template.isCa()
                     ? template.pathLength().map(BasicConstraints::new).orElseGet(() -> new BasicConstraints(true))
@@ -183,7 +200,8 @@ public final class Certificates {
     /** SHA-1 of the subjectPublicKey BIT STRING contents (RFC 5280 section 4.2.1.2, method 1). */
     static byte[] keyIdentifier(SubjectPublicKeyInfo spki) {
         try {
-            return MessageDigest.getInstance("SHA-1").digest(spki.getPublicKeyData().getBytes());
+            return MessageDigest.getInstance("SHA-1")
+                    .digest(spki.getPublicKeyData().getBytes());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -8,8 +8,7 @@ import org.bouncycastle.asn1.ASN1Primitive;
 
 /** Strict DER parsing: exactly one object, no trailing bytes, and the canonical DER encoding. */
 final class Der {
-    private Der() {
-    }
+    private Der() {}
 
     /**
      * Parses {@code der} as exactly one DER object.
@@ -35,10 +34,12 @@ final class Der {
             if (e instanceof CertificateFormatException) {
                 throw (CertificateFormatException) e;
             }
-            throw new CertificateFormatException(what + " is not valid DER (truncated or corrupt): " + e.getMessage(), e);
+            throw new CertificateFormatException(
+                    what + " is not valid DER (truncated or corrupt): " + e.getMessage(), e);
         }
         if (trailing > 0) {
-            throw new CertificateFormatException(what + " has " + trailing + " trailing byte(s) after the ASN.1 object");
+            throw new CertificateFormatException(
+                    what + " has " + trailing + " trailing byte(s) after the ASN.1 object");
         }
         byte[] canonical;
         try {

@@ -29,8 +29,7 @@ public final class Oids {
     /** HAETAE-5 as BouncyCastle 1.87 names it. */
     public static final ASN1ObjectIdentifier HAETAE_5 = new ASN1ObjectIdentifier(HaetaeParameterSet.HAETAE_5.oid());
 
-    private Oids() {
-    }
+    private Oids() {}
 
     /** The RFC 9802 OID of an XMSS family. */
     public static ASN1ObjectIdentifier of(XmssParameterSet.Family family) {

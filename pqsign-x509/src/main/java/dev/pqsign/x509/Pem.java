@@ -28,8 +28,7 @@ public final class Pem {
     private static final String END = "-----END ";
     private static final String DASHES = "-----";
 
-    private Pem() {
-    }
+    private Pem() {}
 
     /** One decoded PEM block. */
     public static final class Block {
@@ -112,7 +111,8 @@ public final class Pem {
             try {
                 der = Base64.getDecoder().decode(b64.toString());
             } catch (IllegalArgumentException e) {
-                throw new CertificateFormatException("PEM block '" + label + "' is not valid Base64: " + e.getMessage(), e);
+                throw new CertificateFormatException(
+                        "PEM block '" + label + "' is not valid Base64: " + e.getMessage(), e);
             }
             if (der.length == 0) {
                 throw new CertificateFormatException("PEM block '" + label + "' is empty");
@@ -145,7 +145,8 @@ public final class Pem {
         List<PqCertificate> out = new ArrayList<>();
         for (Block b : readBlocks(text)) {
             if (!CERTIFICATE.equals(b.label())) {
-                throw new CertificateFormatException("expected a PEM '" + CERTIFICATE + "' block, found '" + b.label() + "'");
+                throw new CertificateFormatException(
+                        "expected a PEM '" + CERTIFICATE + "' block, found '" + b.label() + "'");
             }
             out.add(PqCertificate.fromDer(b.der));
         }

@@ -87,8 +87,8 @@ public final class PqCertificate {
                 if (pathLen != null && (pathLen.signum() < 0 || pathLen.bitLength() > 31)) {
                     // RFC 5280: INTEGER (0..MAX); beyond an int it can constrain nothing and
                     // pathLengthConstraint() could not return it
-                    throw new IllegalArgumentException("pathLenConstraint " + pathLen + " is outside 0 .. "
-                            + Integer.MAX_VALUE);
+                    throw new IllegalArgumentException(
+                            "pathLenConstraint " + pathLen + " is outside 0 .. " + Integer.MAX_VALUE);
                 }
                 KeyUsage.fromExtensions(ext);
                 SubjectKeyIdentifier.fromExtensions(ext);
@@ -272,7 +272,8 @@ public final class PqCertificate {
     /** The keyIdentifier of the authority key identifier extension, if present (a fresh array). */
     public Optional<byte[]> authorityKeyIdentifier() {
         AuthorityKeyIdentifier aki = AuthorityKeyIdentifier.fromExtensions(extensions());
-        return aki == null || aki.getKeyIdentifierObject() == null ? Optional.empty()
+        return aki == null || aki.getKeyIdentifierObject() == null
+                ? Optional.empty()
                 : Optional.of(aki.getKeyIdentifierOctets());
     }
 

@@ -74,7 +74,8 @@ public final class PqPublicKey {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PqPublicKey && Objects.equals(((PqPublicKey) o).xmss, xmss)
+        return o instanceof PqPublicKey
+                && Objects.equals(((PqPublicKey) o).xmss, xmss)
                 && Objects.equals(((PqPublicKey) o).haetae, haetae);
     }
 

@@ -42,8 +42,7 @@ import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
  * both directions: RFC 9802 has no way to express them and no other implementation could read them.
  */
 public final class PublicKeys {
-    private PublicKeys() {
-    }
+    private PublicKeys() {}
 
     /** The SubjectPublicKeyInfo of {@code key}. */
     public static SubjectPublicKeyInfo toSubjectPublicKeyInfo(PqPublicKey key) {
@@ -99,8 +98,8 @@ public final class PublicKeys {
         }
         requireAbsentParameters(alg, "public key");
         if (spki.getPublicKeyData().getPadBits() != 0) {
-            throw new CertificateFormatException("public key BIT STRING has " + spki.getPublicKeyData().getPadBits()
-                    + " unused bits; a key is a whole number of bytes");
+            throw new CertificateFormatException("public key BIT STRING has "
+                    + spki.getPublicKeyData().getPadBits() + " unused bits; a key is a whole number of bytes");
         }
         byte[] bits = spki.getPublicKeyData().getOctets();
         if (family != null) {
@@ -112,13 +111,13 @@ public final class PublicKeys {
     private static XmssPublicKey decodeXmss(XmssParameterSet.Family family, byte[] key) {
         String fam = family == XmssParameterSet.Family.XMSS ? "XMSS" : "XMSS^MT";
         if (key.length < 4) {
-            throw new CertificateFormatException(fam + " public key is " + key.length
-                    + " bytes; it must start with a 4-byte type code");
+            throw new CertificateFormatException(
+                    fam + " public key is " + key.length + " bytes; it must start with a 4-byte type code");
         }
         int code = ((key[0] & 0xff) << 24) | ((key[1] & 0xff) << 16) | ((key[2] & 0xff) << 8) | (key[3] & 0xff);
-        XmssParameterSet set = XmssParameterSet.byTypeCode(family, code).orElseThrow(
-                () -> new UnsupportedAlgorithmException("unknown " + fam + " type code 0x" + String.format("%08x", code)
-                        + " (not in the IANA XMSS registry as known to this build)"));
+        XmssParameterSet set = XmssParameterSet.byTypeCode(family, code)
+                .orElseThrow(() -> new UnsupportedAlgorithmException("unknown " + fam + " type code 0x"
+                        + String.format("%08x", code) + " (not in the IANA XMSS registry as known to this build)"));
         requireRegistered(set);
         try {
             return XmssPublicKey.decode(set, key);
@@ -151,7 +150,8 @@ public final class PublicKeys {
         }
         try (ASN1InputStream in = new ASN1InputStream(bits)) {
             ASN1Primitive p = in.readObject();
-            if (p instanceof ASN1OctetString && in.available() == 0
+            if (p instanceof ASN1OctetString
+                    && in.available() == 0
                     && Arrays.equals(p.getEncoded(ASN1Encoding.DER), bits)) {
                 byte[] inner = ((ASN1OctetString) p).getOctets();
                 return inner.length == expected ? inner : null;
@@ -173,8 +173,8 @@ public final class PublicKeys {
                     + " X509Certificate.getPublicKey() from the JDK's CertificateFactory) adds such a NULL; read the"
                     + " key from the certificate's own SubjectPublicKeyInfo instead");
         }
-        throw new CertificateFormatException(where + " algorithm " + Oids.describe(alg.getAlgorithm())
-                + " has parameters; they must be absent");
+        throw new CertificateFormatException(
+                where + " algorithm " + Oids.describe(alg.getAlgorithm()) + " has parameters; they must be absent");
     }
 
     /**
@@ -205,8 +205,11 @@ public final class PublicKeys {
             return XmssParameterSet.XMSS_SHA2_10_256;
         }
         for (XmssParameterSet p : XmssParameterSet.values()) {
-            if (!p.isPrivateUse() && p.family() == XmssParameterSet.Family.XMSSMT && p.hash() == set.hash()
-                    && p.treeHeight() == set.treeHeight() && p.height() >= set.height()) {
+            if (!p.isPrivateUse()
+                    && p.family() == XmssParameterSet.Family.XMSSMT
+                    && p.hash() == set.hash()
+                    && p.treeHeight() == set.treeHeight()
+                    && p.height() >= set.height()) {
                 return p;
             }
         }
@@ -234,41 +237,70 @@ public final class PublicKeys {
     public static String describe(PqCertificate cert) {
         StringBuilder sb = new StringBuilder();
         DateTimeFormatter iso = DateTimeFormatter.ISO_INSTANT;
-        sb.append("Certificate (X.509 v").append(cert.holder().getVersionNumber()).append(")\n");
+        sb.append("Certificate (X.509 v")
+                .append(cert.holder().getVersionNumber())
+                .append(")\n");
         sb.append("  Subject:             ").append(cert.subject()).append('\n');
         sb.append("  Issuer:              ").append(cert.issuer()).append('\n');
-        sb.append("  Serial:              ").append(cert.serialNumber().toString(16)).append('\n');
-        sb.append("  Not before:          ").append(iso.format(cert.notBefore())).append('\n');
+        sb.append("  Serial:              ")
+                .append(cert.serialNumber().toString(16))
+                .append('\n');
+        sb.append("  Not before:          ")
+                .append(iso.format(cert.notBefore()))
+                .append('\n');
         sb.append("  Not after:           ").append(iso.format(cert.notAfter())).append('\n');
-        ASN1ObjectIdentifier keyOid = cert.holder().getSubjectPublicKeyInfo().getAlgorithm().getAlgorithm();
+        ASN1ObjectIdentifier keyOid =
+                cert.holder().getSubjectPublicKeyInfo().getAlgorithm().getAlgorithm();
         sb.append("  Public key:          ").append(Oids.describe(keyOid)).append('\n');
         try {
             PqPublicKey key = cert.publicKey();
             sb.append("  Parameter set:       ").append(key.parameterSet().setName());
             if (key.isXmss()) {
                 XmssParameterSet p = key.xmss().orElseThrow().parameterSet();
-                sb.append(" (type code 0x").append(String.format("%08x", p.typeCode())).append(", 2^")
-                        .append(p.height()).append(" signatures)");
+                sb.append(" (type code 0x")
+                        .append(String.format("%08x", p.typeCode()))
+                        .append(", 2^")
+                        .append(p.height())
+                        .append(" signatures)");
             }
             sb.append('\n');
-            sb.append("  Key bytes:           ").append(key.rawEncoding().length).append('\n');
+            sb.append("  Key bytes:           ")
+                    .append(key.rawEncoding().length)
+                    .append('\n');
         } catch (RuntimeException e) {
-            sb.append("  Parameter set:       unusable: ").append(e.getMessage()).append('\n');
+            sb.append("  Parameter set:       unusable: ")
+                    .append(e.getMessage())
+                    .append('\n');
         }
-        sb.append("  Signature algorithm: ").append(Oids.describe(cert.signatureAlgorithmOid())).append(", ")
-                .append(cert.signature().length).append(" bytes");
+        sb.append("  Signature algorithm: ")
+                .append(Oids.describe(cert.signatureAlgorithmOid()))
+                .append(", ")
+                .append(cert.signature().length)
+                .append(" bytes");
         Optional<Long> idx = cert.signatureIndex();
         idx.ifPresent(i -> sb.append(", one-time index ").append(i));
         sb.append('\n');
         sb.append("  CA:                  ").append(cert.isCa() ? "yes" : "no");
         cert.pathLengthConstraint().ifPresent(n -> sb.append(", path length ").append(n));
         sb.append('\n');
-        sb.append("  Key usage:           ").append(cert.keyUsage()
-                .map(bits -> bits.stream().map(KeyUsageBit::rfcName).collect(java.util.stream.Collectors.joining(", ")))
-                .orElse("(extension absent: unrestricted)")).append('\n');
-        cert.subjectKeyIdentifier().ifPresent(k -> sb.append("  Subject key id:      ").append(Hex.encode(k)).append('\n'));
-        cert.authorityKeyIdentifier().ifPresent(k -> sb.append("  Authority key id:    ").append(Hex.encode(k)).append('\n'));
-        sb.append("  SHA-256 fingerprint: ").append(Hex.encode(sha256(cert.encoded()))).append('\n');
+        sb.append("  Key usage:           ")
+                .append(cert.keyUsage()
+                        .map(bits -> bits.stream()
+                                .map(KeyUsageBit::rfcName)
+                                .collect(java.util.stream.Collectors.joining(", ")))
+                        .orElse("(extension absent: unrestricted)"))
+                .append('\n');
+        cert.subjectKeyIdentifier()
+                .ifPresent(k -> sb.append("  Subject key id:      ")
+                        .append(Hex.encode(k))
+                        .append('\n'));
+        cert.authorityKeyIdentifier()
+                .ifPresent(k -> sb.append("  Authority key id:    ")
+                        .append(Hex.encode(k))
+                        .append('\n'));
+        sb.append("  SHA-256 fingerprint: ")
+                .append(Hex.encode(sha256(cert.encoded())))
+                .append('\n');
         return sb.toString();
     }
 

@@ -24,8 +24,7 @@ import org.bouncycastle.asn1.ASN1ObjectIdentifier;
  * cleaner; this needs none.
  */
 public final class X509Signatures {
-    private X509Signatures() {
-    }
+    private X509Signatures() {}
 
     /** The signature algorithm OID for keys of {@code set}; refuses private-use XMSS sets. */
     public static ASN1ObjectIdentifier algorithmFor(ParameterSet set) {
@@ -61,8 +60,9 @@ public final class X509Signatures {
             hs.sign(tbs, split, tbs.length - split, java.util.Arrays.copyOfRange(tbs, 1, split), sig, 0);
             return sig;
         }
-        throw new UnsupportedAlgorithmException("cannot sign certificates with " + signer.getClass().getSimpleName()
-                + " (" + set.setName() + "); pqsign signs them with XMSS / XMSS^MT signers or HaetaeSigner");
+        throw new UnsupportedAlgorithmException(
+                "cannot sign certificates with " + signer.getClass().getSimpleName() + " (" + set.setName()
+                        + "); pqsign signs them with XMSS / XMSS^MT signers or HaetaeSigner");
     }
 
     /** Verifies an X.509 signature over {@code tbs} by {@code key}. Never throws for bad signatures. */
@@ -75,7 +75,13 @@ public final class X509Signatures {
             return false;
         }
         HaetaeVerifier v = new HaetaeVerifier(key.haetae().orElseThrow());
-        return v.verify(tbs, split, tbs.length - split, java.util.Arrays.copyOfRange(tbs, 1, split), signature, 0,
+        return v.verify(
+                tbs,
+                split,
+                tbs.length - split,
+                java.util.Arrays.copyOfRange(tbs, 1, split),
+                signature,
+                0,
                 signature.length);
     }
 

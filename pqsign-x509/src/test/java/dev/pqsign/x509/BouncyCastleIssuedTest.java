@@ -11,19 +11,18 @@ import dev.pqsign.xmss.XmssParameterSet;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.math.BigInteger;
-import java.security.Signature;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
-import org.bouncycastle.operator.ContentSigner;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
+import java.security.Signature;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Date;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.KeyUsage;
@@ -32,6 +31,7 @@ import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.jcajce.spec.XMSSMTParameterSpec;
 import org.bouncycastle.jcajce.spec.XMSSParameterSpec;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.bouncycastle.operator.ContentSigner;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.bouncycastle.pqc.jcajce.provider.BouncyCastlePQCProvider;
 import org.bouncycastle.pqc.jcajce.spec.HaetaeParameterSpec;
@@ -45,21 +45,35 @@ class BouncyCastleIssuedTest {
     private static final BouncyCastleProvider BC = new BouncyCastleProvider();
     private static final BouncyCastlePQCProvider BCPQC = new BouncyCastlePQCProvider();
 
-    static PqCertificate bcCert(String issuer, String subject, SubjectPublicKeyInfo spki, boolean ca, PrivateKey key,
-            String alg, java.security.Provider provider) throws Exception {
+    static PqCertificate bcCert(
+            String issuer,
+            String subject,
+            SubjectPublicKeyInfo spki,
+            boolean ca,
+            PrivateKey key,
+            String alg,
+            java.security.Provider provider)
+            throws Exception {
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        X509v3CertificateBuilder b = new X509v3CertificateBuilder(new X500Name(issuer),
-                BigInteger.valueOf(now.getEpochSecond()), Date.from(now.minusSeconds(60)),
-                Date.from(now.plus(1, ChronoUnit.DAYS)), new X500Name(subject), spki);
+        X509v3CertificateBuilder b = new X509v3CertificateBuilder(
+                new X500Name(issuer),
+                BigInteger.valueOf(now.getEpochSecond()),
+                Date.from(now.minusSeconds(60)),
+                Date.from(now.plus(1, ChronoUnit.DAYS)),
+                new X500Name(subject),
+                spki);
         b.addExtension(Extension.basicConstraints, true, new BasicConstraints(ca));
-        b.addExtension(Extension.keyUsage, true,
+        b.addExtension(
+                Extension.keyUsage,
+                true,
                 new KeyUsage(ca ? KeyUsage.keyCertSign | KeyUsage.cRLSign : KeyUsage.digitalSignature));
         if (alg.startsWith("HAETAE")) {
             // BouncyCastle's JcaContentSignerBuilder has no name-to-OID entry for HAETAE; its JCA
             // Signature does the signing, with the OID its own key encoding uses.
             return PqCertificate.fromHolder(b.build(jcaSigner(alg, key, provider)));
         }
-        return PqCertificate.fromHolder(b.build(new JcaContentSignerBuilder(alg).setProvider(provider).build(key)));
+        return PqCertificate.fromHolder(
+                b.build(new JcaContentSignerBuilder(alg).setProvider(provider).build(key)));
     }
 
     static ContentSigner jcaSigner(String alg, PrivateKey key, java.security.Provider provider) throws Exception {
@@ -99,12 +113,19 @@ class BouncyCastleIssuedTest {
         KeyPairGenerator g = KeyPairGenerator.getInstance("XMSSMT", BC);
         g.initialize(new XMSSMTParameterSpec(20, 4, XMSSMTParameterSpec.SHA256), new SecureRandom());
         KeyPair ca = g.generateKeyPair();
-        PqCertificate root = bcCert("CN=BC root", "CN=BC root", spki(ca.getPublic()), true, ca.getPrivate(), "XMSSMT", BC);
+        PqCertificate root =
+                bcCert("CN=BC root", "CN=BC root", spki(ca.getPublic()), true, ca.getPrivate(), "XMSSMT", BC);
         assertEquals(XmssParameterSet.XMSSMT_SHA2_20_4_256, root.publicKey().parameterSet());
 
         HaetaeKeyPair ours = HaetaeKeyPairGenerator.generate(HaetaeParameterSet.HAETAE_5, new SecureRandom());
-        PqCertificate leaf = bcCert("CN=BC root", "CN=our sensor", PublicKeys.toSubjectPublicKeyInfo(
-                PqPublicKey.of(ours.publicKey())), false, ca.getPrivate(), "XMSSMT", BC);
+        PqCertificate leaf = bcCert(
+                "CN=BC root",
+                "CN=our sensor",
+                PublicKeys.toSubjectPublicKeyInfo(PqPublicKey.of(ours.publicKey())),
+                false,
+                ca.getPrivate(),
+                "XMSSMT",
+                BC);
         ChainVerificationResult r = CertificateChainVerifier.verify(leaf, root, Instant.now());
         assertTrue(r.isValid(), r.toString());
         assertEquals(ours.publicKey(), leaf.publicKey().haetae().orElseThrow());
@@ -116,8 +137,8 @@ class BouncyCastleIssuedTest {
         KeyPairGenerator g = KeyPairGenerator.getInstance("XMSS", BC);
         g.initialize(new XMSSParameterSpec(10, XMSSParameterSpec.SHA256), new SecureRandom());
         KeyPair ca = g.generateKeyPair();
-        PqCertificate root = bcCert("CN=BC XMSS root", "CN=BC XMSS root", spki(ca.getPublic()), true, ca.getPrivate(),
-                "XMSS", BC);
+        PqCertificate root =
+                bcCert("CN=BC XMSS root", "CN=BC XMSS root", spki(ca.getPublic()), true, ca.getPrivate(), "XMSS", BC);
         assertEquals(XmssParameterSet.XMSS_SHA2_10_256, root.publicKey().parameterSet());
         assertEquals("1.3.6.1.5.5.7.6.34", root.signatureAlgorithmOid().getId());
         ChainVerificationResult r = CertificateChainVerifier.verify(root, root, Instant.now());
@@ -129,16 +150,24 @@ class BouncyCastleIssuedTest {
         KeyPairGenerator g = KeyPairGenerator.getInstance("HAETAE", BCPQC);
         g.initialize(HaetaeParameterSpec.haetae3, new SecureRandom());
         KeyPair ca = g.generateKeyPair();
-        PqCertificate root = bcCert("CN=BC HAETAE", "CN=BC HAETAE", spki(ca.getPublic()), true, ca.getPrivate(),
-                "HAETAE-3", BCPQC);
+        PqCertificate root =
+                bcCert("CN=BC HAETAE", "CN=BC HAETAE", spki(ca.getPublic()), true, ca.getPrivate(), "HAETAE-3", BCPQC);
         HaetaeKeyPair ours = HaetaeKeyPairGenerator.generate(HaetaeParameterSet.HAETAE_2, new SecureRandom());
-        PqCertificate leaf = bcCert("CN=BC HAETAE", "CN=leaf", PublicKeys.toSubjectPublicKeyInfo(
-                PqPublicKey.of(ours.publicKey())), false, ca.getPrivate(), "HAETAE-3", BCPQC);
+        PqCertificate leaf = bcCert(
+                "CN=BC HAETAE",
+                "CN=leaf",
+                PublicKeys.toSubjectPublicKeyInfo(PqPublicKey.of(ours.publicKey())),
+                false,
+                ca.getPrivate(),
+                "HAETAE-3",
+                BCPQC);
         ChainVerificationResult r = CertificateChainVerifier.verify(leaf, root, Instant.now());
         assertTrue(r.isValid(), r.toString());
         byte[] der = leaf.encoded();
         der[der.length - 200] ^= 0x10;
-        assertEquals(Reason.BAD_SIGNATURE,
-                CertificateChainVerifier.verify(PqCertificate.fromDer(der), root, Instant.now()).reason());
+        assertEquals(
+                Reason.BAD_SIGNATURE,
+                CertificateChainVerifier.verify(PqCertificate.fromDer(der), root, Instant.now())
+                        .reason());
     }
 }

@@ -49,6 +49,7 @@ class ChainVerifierTest {
 
     @TempDir
     static Path dir;
+
     static TestCa root;
     static PqCertificate rootCert;
     static HaetaeKeyPair sensorKeys;
@@ -66,10 +67,19 @@ class ChainVerifierTest {
     }
 
     /** A certificate built by BouncyCastle's builder around our signer, with caller-chosen content. */
-    static PqCertificate custom(dev.pqsign.core.Signer signer, X500Name issuer, String subject,
-            SubjectPublicKeyInfo spki, Consumer<X509v3CertificateBuilder> extensions) {
-        X509v3CertificateBuilder b = new X509v3CertificateBuilder(issuer, BigInteger.TEN, Date.from(NOW.minusSeconds(60)),
-                Date.from(NOW.plus(Duration.ofDays(1))), new X500Name(subject), spki);
+    static PqCertificate custom(
+            dev.pqsign.core.Signer signer,
+            X500Name issuer,
+            String subject,
+            SubjectPublicKeyInfo spki,
+            Consumer<X509v3CertificateBuilder> extensions) {
+        X509v3CertificateBuilder b = new X509v3CertificateBuilder(
+                issuer,
+                BigInteger.TEN,
+                Date.from(NOW.minusSeconds(60)),
+                Date.from(NOW.plus(Duration.ofDays(1))),
+                new X500Name(subject),
+                spki);
         extensions.accept(b);
         return PqCertificate.fromHolder(b.build(new PqContentSigner(signer)));
     }
@@ -78,7 +88,10 @@ class ChainVerifierTest {
         return PublicKeys.toSubjectPublicKeyInfo(PqPublicKey.of(sensorKeys.publicKey()));
     }
 
-    static void ext(X509v3CertificateBuilder b, ASN1ObjectIdentifier oid, boolean critical,
+    static void ext(
+            X509v3CertificateBuilder b,
+            ASN1ObjectIdentifier oid,
+            boolean critical,
             org.bouncycastle.asn1.ASN1Encodable value) {
         try {
             b.addExtension(oid, critical, value);
@@ -104,36 +117,49 @@ class ChainVerifierTest {
 
     @Test
     void expiredLeaf_expired() {
-        assertEquals(Reason.EXPIRED, verify(leaf(CertificateTemplate.of("CN=old", NOW.minus(Duration.ofDays(10)),
-                NOW.minus(Duration.ofDays(1))))));
+        assertEquals(
+                Reason.EXPIRED,
+                verify(leaf(CertificateTemplate.of(
+                        "CN=old", NOW.minus(Duration.ofDays(10)), NOW.minus(Duration.ofDays(1))))));
     }
 
     @Test
     void futureLeaf_notYetValid() {
-        assertEquals(Reason.NOT_YET_VALID, verify(leaf(CertificateTemplate.of("CN=future", NOW.plus(Duration.ofDays(1)),
-                NOW.plus(Duration.ofDays(2))))));
+        assertEquals(
+                Reason.NOT_YET_VALID,
+                verify(leaf(CertificateTemplate.of(
+                        "CN=future", NOW.plus(Duration.ofDays(1)), NOW.plus(Duration.ofDays(2))))));
     }
 
     @Test
     void validityBoundsAreInclusive() {
         PqCertificate c = leaf(CertificateTemplate.of("CN=edge", NOW.minusSeconds(5), NOW.plusSeconds(5)));
-        assertEquals(Reason.VALID, CertificateChainVerifier.verify(c, rootCert, c.notAfter()).reason());
-        assertEquals(Reason.VALID, CertificateChainVerifier.verify(c, rootCert, c.notBefore()).reason());
-        assertEquals(Reason.EXPIRED, CertificateChainVerifier.verify(c, rootCert, c.notAfter().plusSeconds(1)).reason());
+        assertEquals(
+                Reason.VALID,
+                CertificateChainVerifier.verify(c, rootCert, c.notAfter()).reason());
+        assertEquals(
+                Reason.VALID,
+                CertificateChainVerifier.verify(c, rootCert, c.notBefore()).reason());
+        assertEquals(
+                Reason.EXPIRED,
+                CertificateChainVerifier.verify(c, rootCert, c.notAfter().plusSeconds(1))
+                        .reason());
     }
 
     @Test
     void leafOfOtherRoot_issuerMismatch(@TempDir Path tmp) throws Exception {
         try (TestCa other = TestCa.create(tmp, "other", XmssParameterSet.XMSSMT_SHA2_20_4_256)) {
             PqCertificate otherRoot = Certificates.selfSigned(other.signer, "CN=other root", 5);
-            PqCertificate otherLeaf = Certificates.issue(other.signer, otherRoot, sensorKeys.publicKey(), "CN=x", 1, false);
+            PqCertificate otherLeaf =
+                    Certificates.issue(other.signer, otherRoot, sensorKeys.publicKey(), "CN=x", 1, false);
             assertEquals(Reason.ISSUER_MISMATCH, verify(otherLeaf));
             // Same name as our root, different key: the authority key identifier gives it away.
             PqCertificate impostor = Certificates.selfSigned(other.signer, "CN=chain root", 5);
-            PqCertificate impostorLeaf = Certificates.issue(other.signer, impostor, sensorKeys.publicKey(), "CN=y", 1, false);
+            PqCertificate impostorLeaf =
+                    Certificates.issue(other.signer, impostor, sensorKeys.publicKey(), "CN=y", 1, false);
             assertEquals(Reason.ISSUER_MISMATCH, verify(impostorLeaf));
             // Without key identifiers only the signature can tell.
-            PqCertificate noAki = custom(other.signer, new X500Name("CN=chain root"), "CN=z", sensorSpki(), b -> { });
+            PqCertificate noAki = custom(other.signer, new X500Name("CN=chain root"), "CN=z", sensorSpki(), b -> {});
             assertEquals(Reason.BAD_SIGNATURE, verify(noAki));
         }
     }
@@ -142,21 +168,41 @@ class ChainVerifierTest {
     void endEntityIssuingCertificates_notACa() {
         PqCertificate sensor = leaf(CertificateTemplate.forDays("CN=sensor", 1, Clock.systemUTC()));
         HaetaeKeyPair grandchildKeys = HaetaeKeyPairGenerator.generate(HaetaeParameterSet.HAETAE_2, new SecureRandom());
-        PqCertificate grandchild = custom(new HaetaeSigner(sensorKeys.privateKey()), new X500Name("CN=sensor"), "CN=gc",
-                PublicKeys.toSubjectPublicKeyInfo(PqPublicKey.of(grandchildKeys.publicKey())), b -> { });
+        PqCertificate grandchild = custom(
+                new HaetaeSigner(sensorKeys.privateKey()),
+                new X500Name("CN=sensor"),
+                "CN=gc",
+                PublicKeys.toSubjectPublicKeyInfo(PqPublicKey.of(grandchildKeys.publicKey())),
+                b -> {});
         ChainVerificationResult r = CertificateChainVerifier.verify(List.of(grandchild, sensor), rootCert, NOW);
         assertEquals(Reason.NOT_A_CA, r.reason(), r.toString());
     }
 
     @Test
     void keyEnciphermentOrNoSigningUsage_keyUsage() {
-        PqCertificate enc = custom(root.signer, new X500Name("CN=chain root"), "CN=enc", sensorSpki(),
-                b -> ext(b, Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment)));
+        PqCertificate enc = custom(
+                root.signer,
+                new X500Name("CN=chain root"),
+                "CN=enc",
+                sensorSpki(),
+                b -> ext(
+                        b,
+                        Extension.keyUsage,
+                        true,
+                        new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment)));
         assertEquals(Reason.KEY_USAGE, verify(enc));
-        PqCertificate crlOnly = custom(root.signer, new X500Name("CN=chain root"), "CN=crl", sensorSpki(),
+        PqCertificate crlOnly = custom(
+                root.signer,
+                new X500Name("CN=chain root"),
+                "CN=crl",
+                sensorSpki(),
                 b -> ext(b, Extension.keyUsage, true, new KeyUsage(KeyUsage.cRLSign)));
         assertEquals(Reason.KEY_USAGE, verify(crlOnly));
-        PqCertificate certSignNoCa = custom(root.signer, new X500Name("CN=chain root"), "CN=cs", sensorSpki(),
+        PqCertificate certSignNoCa = custom(
+                root.signer,
+                new X500Name("CN=chain root"),
+                "CN=cs",
+                sensorSpki(),
                 b -> ext(b, Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.digitalSignature)));
         assertEquals(Reason.KEY_USAGE, verify(certSignNoCa));
     }
@@ -169,7 +215,7 @@ class ChainVerifierTest {
                 ext(b, Extension.basicConstraints, true, new BasicConstraints(true));
                 ext(b, Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
             });
-            PqCertificate leaf = custom(sub.signer, new X500Name("CN=sub"), "CN=leaf", sensorSpki(), b -> { });
+            PqCertificate leaf = custom(sub.signer, new X500Name("CN=sub"), "CN=leaf", sensorSpki(), b -> {});
             ChainVerificationResult r = CertificateChainVerifier.verify(List.of(leaf, subCert), rootCert, NOW);
             assertEquals(Reason.KEY_USAGE, r.reason(), r.toString());
         }
@@ -179,13 +225,22 @@ class ChainVerifierTest {
     void pathLengthZero_forbidsSubCa(@TempDir Path tmp) throws Exception {
         try (TestCa r0 = TestCa.create(tmp, "r0", XmssParameterSet.XMSSMT_SHA2_20_4_256);
                 TestCa sub = TestCa.create(tmp, "sub", XmssParameterSet.XMSS_SHA2_10_256)) {
-            PqCertificate r0Cert = Certificates.selfSigned(r0.signer, r0.publicKey(),
-                    CertificateTemplate.forDays("CN=r0", 10, Clock.systemUTC()).ca(true).pathLength(0));
+            PqCertificate r0Cert = Certificates.selfSigned(
+                    r0.signer,
+                    r0.publicKey(),
+                    CertificateTemplate.forDays("CN=r0", 10, Clock.systemUTC())
+                            .ca(true)
+                            .pathLength(0));
             PqCertificate subCert = Certificates.issue(r0.signer, r0Cert, sub.signer.publicKey(), "CN=sub", 5, true);
             PqCertificate leaf = Certificates.issue(sub.signer, subCert, sensorKeys.publicKey(), "CN=leaf", 1, false);
-            assertEquals(Reason.PATH_LENGTH, CertificateChainVerifier.verify(List.of(leaf, subCert), r0Cert, NOW).reason());
+            assertEquals(
+                    Reason.PATH_LENGTH,
+                    CertificateChainVerifier.verify(List.of(leaf, subCert), r0Cert, NOW)
+                            .reason());
             PqCertificate direct = Certificates.issue(r0.signer, r0Cert, sensorKeys.publicKey(), "CN=direct", 1, false);
-            assertEquals(Reason.VALID, CertificateChainVerifier.verify(direct, r0Cert, NOW).reason());
+            assertEquals(
+                    Reason.VALID,
+                    CertificateChainVerifier.verify(direct, r0Cert, NOW).reason());
         }
     }
 
@@ -194,12 +249,21 @@ class ChainVerifierTest {
         KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
         g.initialize(256);
         KeyPair ec = g.generateKeyPair();
-        PqCertificate ecLeaf = custom(root.signer, new X500Name("CN=chain root"), "CN=ec",
-                SubjectPublicKeyInfo.getInstance(ec.getPublic().getEncoded()), b -> { });
+        PqCertificate ecLeaf = custom(
+                root.signer,
+                new X500Name("CN=chain root"),
+                "CN=ec",
+                SubjectPublicKeyInfo.getInstance(ec.getPublic().getEncoded()),
+                b -> {});
         assertEquals(Reason.UNKNOWN_ALGORITHM, verify(ecLeaf));
 
-        PqCertificate ecRoot = BouncyCastleIssuedTest.bcCert("CN=ec root", "CN=ec root",
-                SubjectPublicKeyInfo.getInstance(ec.getPublic().getEncoded()), true, ec.getPrivate(), "SHA256withECDSA",
+        PqCertificate ecRoot = BouncyCastleIssuedTest.bcCert(
+                "CN=ec root",
+                "CN=ec root",
+                SubjectPublicKeyInfo.getInstance(ec.getPublic().getEncoded()),
+                true,
+                ec.getPrivate(),
+                "SHA256withECDSA",
                 new BouncyCastleProvider());
         ChainVerificationResult r = CertificateChainVerifier.verify(ecRoot, ecRoot, NOW);
         assertEquals(Reason.UNKNOWN_ALGORITHM, r.reason(), r.toString());
@@ -208,11 +272,20 @@ class ChainVerifierTest {
 
     @Test
     void unknownCriticalExtension_rejected() {
-        PqCertificate c = custom(root.signer, new X500Name("CN=chain root"), "CN=crit", sensorSpki(),
+        PqCertificate c = custom(
+                root.signer,
+                new X500Name("CN=chain root"),
+                "CN=crit",
+                sensorSpki(),
                 b -> ext(b, new ASN1ObjectIdentifier("1.3.6.1.4.1.99999.1"), true, new DEROctetString(new byte[] {1})));
         assertEquals(Reason.UNKNOWN_CRITICAL_EXTENSION, verify(c));
-        PqCertificate nonCritical = custom(root.signer, new X500Name("CN=chain root"), "CN=nc", sensorSpki(),
-                b -> ext(b, new ASN1ObjectIdentifier("1.3.6.1.4.1.99999.1"), false, new DEROctetString(new byte[] {1})));
+        PqCertificate nonCritical = custom(
+                root.signer,
+                new X500Name("CN=chain root"),
+                "CN=nc",
+                sensorSpki(),
+                b -> ext(
+                        b, new ASN1ObjectIdentifier("1.3.6.1.4.1.99999.1"), false, new DEROctetString(new byte[] {1})));
         assertEquals(Reason.VALID, verify(nonCritical));
     }
 
@@ -236,8 +309,13 @@ class ChainVerifierTest {
                 return inner.getSignature();
             }
         };
-        X509v3CertificateBuilder b = new X509v3CertificateBuilder(new X500Name("CN=chain root"), BigInteger.ONE,
-                Date.from(NOW.minusSeconds(60)), Date.from(NOW.plusSeconds(3600)), new X500Name("CN=null"), sensorSpki());
+        X509v3CertificateBuilder b = new X509v3CertificateBuilder(
+                new X500Name("CN=chain root"),
+                BigInteger.ONE,
+                Date.from(NOW.minusSeconds(60)),
+                Date.from(NOW.plusSeconds(3600)),
+                new X500Name("CN=null"),
+                sensorSpki());
         PqCertificate nullParams = PqCertificate.fromHolder(b.build(withNull));
         ChainVerificationResult r = CertificateChainVerifier.verify(nullParams, rootCert, NOW);
         assertEquals(Reason.ALGORITHM_MISMATCH, r.reason(), r.toString());
@@ -260,15 +338,20 @@ class ChainVerifierTest {
     @Test
     void signatureAlgorithmNotMatchingIssuerKey_algorithmMismatch() {
         // Signed by a HAETAE key but presented under the XMSS^MT root: the OID gives it away first.
-        PqCertificate c = custom(new HaetaeSigner(sensorKeys.privateKey()), new X500Name("CN=chain root"), "CN=h",
-                sensorSpki(), b -> { });
+        PqCertificate c = custom(
+                new HaetaeSigner(sensorKeys.privateKey()),
+                new X500Name("CN=chain root"),
+                "CN=h",
+                sensorSpki(),
+                b -> {});
         assertEquals(Reason.ALGORITHM_MISMATCH, verify(c));
     }
 
     @Test
     void trustedRootNotSelfSigned_rejected() {
         PqCertificate leafAsRoot = leaf(CertificateTemplate.forDays("CN=not a root", 1, Clock.systemUTC()));
-        assertEquals(Reason.ROOT_NOT_SELF_SIGNED,
+        assertEquals(
+                Reason.ROOT_NOT_SELF_SIGNED,
                 CertificateChainVerifier.verify(leafAsRoot, leafAsRoot, NOW).reason());
     }
 }

@@ -31,10 +31,16 @@ class FlippedBitPropertyTest {
         dir = Files.createTempDirectory("pqsign-x509-flip");
         root = TestCa.create(dir, "root", XmssParameterSet.XMSSMT_SHA2_20_4_256);
         rootCert = Certificates.selfSigned(root.signer, "CN=flip root", 30);
-        leaf = Certificates.issue(root.signer, rootCert,
-                HaetaeKeyPairGenerator.generate(HaetaeParameterSet.HAETAE_2, new SecureRandom()).publicKey(),
-                "CN=flip leaf", 10, false);
-        assertTrue(CertificateChainVerifier.verify(leaf, rootCert, Instant.now()).isValid());
+        leaf = Certificates.issue(
+                root.signer,
+                rootCert,
+                HaetaeKeyPairGenerator.generate(HaetaeParameterSet.HAETAE_2, new SecureRandom())
+                        .publicKey(),
+                "CN=flip leaf",
+                10,
+                false);
+        assertTrue(
+                CertificateChainVerifier.verify(leaf, rootCert, Instant.now()).isValid());
     }
 
     @AfterContainer

@@ -57,7 +57,8 @@ class MalformedInputTest {
     void trailingBytes_rejected() throws Exception {
         byte[] der = example();
         byte[] longer = Arrays.copyOf(der, der.length + 3);
-        CertificateFormatException e = assertThrows(CertificateFormatException.class, () -> PqCertificate.fromDer(longer));
+        CertificateFormatException e =
+                assertThrows(CertificateFormatException.class, () -> PqCertificate.fromDer(longer));
         assertTrue(e.getMessage().contains("3 trailing byte"), e.getMessage());
     }
 
@@ -79,7 +80,8 @@ class MalformedInputTest {
         assertThrows(CertificateFormatException.class, () -> PqCertificate.fromDer(new byte[0]));
         assertThrows(CertificateFormatException.class, () -> PqCertificate.fromDer("hello".getBytes()));
         byte[] spki = PublicKeys.encode(PqCertificate.fromDer(example()).publicKey());
-        CertificateFormatException e = assertThrows(CertificateFormatException.class, () -> PqCertificate.fromDer(spki));
+        CertificateFormatException e =
+                assertThrows(CertificateFormatException.class, () -> PqCertificate.fromDer(spki));
         assertTrue(e.getMessage().contains("not an X.509 certificate"), e.getMessage());
     }
 
@@ -87,9 +89,11 @@ class MalformedInputTest {
     void spki_wrongOid_unsupported() throws Exception {
         byte[] key = new byte[68];
         key[3] = 1;
-        byte[] der = new SubjectPublicKeyInfo(new AlgorithmIdentifier(new ASN1ObjectIdentifier("1.2.840.113549.1.1.1")),
-                key).getEncoded();
-        UnsupportedAlgorithmException e = assertThrows(UnsupportedAlgorithmException.class, () -> PublicKeys.decode(der));
+        byte[] der = new SubjectPublicKeyInfo(
+                        new AlgorithmIdentifier(new ASN1ObjectIdentifier("1.2.840.113549.1.1.1")), key)
+                .getEncoded();
+        UnsupportedAlgorithmException e =
+                assertThrows(UnsupportedAlgorithmException.class, () -> PublicKeys.decode(der));
         assertTrue(e.getMessage().contains("1.2.840.113549.1.1.1"), e.getMessage());
     }
 
@@ -125,14 +129,17 @@ class MalformedInputTest {
         key[2] = 0x0A;
         key[3] = 0x02;
         byte[] der = new SubjectPublicKeyInfo(new AlgorithmIdentifier(Oids.ID_ALG_XMSSMT_HASHSIG), key).getEncoded();
-        UnsupportedAlgorithmException e = assertThrows(UnsupportedAlgorithmException.class, () -> PublicKeys.decode(der));
-        assertTrue(e.getMessage().contains("private-use") && e.getMessage().contains("XMSS-SHA2_10_256"), e.getMessage());
+        UnsupportedAlgorithmException e =
+                assertThrows(UnsupportedAlgorithmException.class, () -> PublicKeys.decode(der));
+        assertTrue(
+                e.getMessage().contains("private-use") && e.getMessage().contains("XMSS-SHA2_10_256"), e.getMessage());
         key[0] = 0;
         key[1] = 0;
         key[2] = 0;
         key[3] = 0x7f;
         byte[] der2 = new SubjectPublicKeyInfo(new AlgorithmIdentifier(Oids.ID_ALG_XMSSMT_HASHSIG), key).getEncoded();
-        UnsupportedAlgorithmException e2 = assertThrows(UnsupportedAlgorithmException.class, () -> PublicKeys.decode(der2));
+        UnsupportedAlgorithmException e2 =
+                assertThrows(UnsupportedAlgorithmException.class, () -> PublicKeys.decode(der2));
         assertTrue(e2.getMessage().contains("0x0000007f"), e2.getMessage());
     }
 
@@ -141,7 +148,9 @@ class MalformedInputTest {
         PqPublicKey k = PqPublicKey.of(HaetaeKeyPairGenerator.generate(HaetaeParameterSet.HAETAE_3, new SecureRandom())
                 .publicKey());
         byte[] wrapped = PublicKeys.encode(k);
-        assertEquals(0x04, SubjectPublicKeyInfo.getInstance(wrapped).getPublicKeyData().getOctets()[0],
+        assertEquals(
+                0x04,
+                SubjectPublicKeyInfo.getInstance(wrapped).getPublicKeyData().getOctets()[0],
                 "BouncyCastle's OCTET STRING wrapper");
         byte[] raw = new SubjectPublicKeyInfo(new AlgorithmIdentifier(Oids.HAETAE_3), k.rawEncoding()).getEncoded();
         assertEquals(k, PublicKeys.decode(wrapped));
@@ -155,7 +164,7 @@ class MalformedInputTest {
         try (TestCa root = TestCa.create(dir, "root", XmssParameterSet.XMSSMT_SHA2_20_4_256)) {
             PqCertificate rootCert = Certificates.selfSigned(root.signer, "CN=r", 2);
             SubjectPublicKeyInfo bad = new SubjectPublicKeyInfo(new AlgorithmIdentifier(Oids.HAETAE_2), new byte[10]);
-            PqCertificate leaf = ChainVerifierTest.custom(root.signer, new X500Name("CN=r"), "CN=bad", bad, b -> { });
+            PqCertificate leaf = ChainVerifierTest.custom(root.signer, new X500Name("CN=r"), "CN=bad", bad, b -> {});
             assertThrows(CertificateFormatException.class, leaf::publicKey);
             ChainVerificationResult r = CertificateChainVerifier.verify(leaf, rootCert, Instant.now());
             assertEquals(Reason.MALFORMED_KEY, r.reason(), r.toString());
@@ -165,12 +174,18 @@ class MalformedInputTest {
     /** A CA certificate whose pathLenConstraint is {@code pathLen}, with a signature that is just bytes. */
     static byte[] caWithPathLength(BigInteger pathLen) throws Exception {
         SubjectPublicKeyInfo spki = PublicKeys.toSubjectPublicKeyInfo(
-                PqPublicKey.of(HaetaeKeyPairGenerator.fromSeed(HaetaeParameterSet.HAETAE_2, new byte[32]).publicKey()));
-        X509v3CertificateBuilder b = new X509v3CertificateBuilder(new X500Name("CN=ca"), BigInteger.ONE,
-                Date.from(Instant.parse("2026-01-01T00:00:00Z")), Date.from(Instant.parse("2027-01-01T00:00:00Z")),
-                new X500Name("CN=ca"), spki);
+                PqPublicKey.of(HaetaeKeyPairGenerator.fromSeed(HaetaeParameterSet.HAETAE_2, new byte[32])
+                        .publicKey()));
+        X509v3CertificateBuilder b = new X509v3CertificateBuilder(
+                new X500Name("CN=ca"),
+                BigInteger.ONE,
+                Date.from(Instant.parse("2026-01-01T00:00:00Z")),
+                Date.from(Instant.parse("2027-01-01T00:00:00Z")),
+                new X500Name("CN=ca"),
+                spki);
         b.addExtension(Extension.basicConstraints, true, new DERSequence(new ASN1Encodable[] {
-            ASN1Boolean.TRUE, new ASN1Integer(pathLen)}));
+            ASN1Boolean.TRUE, new ASN1Integer(pathLen)
+        }));
         ContentSigner fixed = new ContentSigner() {
             private final ByteArrayOutputStream ignored = new ByteArrayOutputStream();
 
@@ -210,8 +225,12 @@ class MalformedInputTest {
 
     /** Found by CertificateFuzzTest (-Pfuzz run): the END line began inside the BEGIN line's dashes. */
     @ParameterizedTest
-    @ValueSource(strings = {"-----BEGIN PUBLIC KEY------END PUBLIC KEY-----\n",
-        "-----BEGIN CERTIFICATE------END CERTIFICATE-----", "-----BEGIN X-----END X-----"})
+    @ValueSource(
+            strings = {
+                "-----BEGIN PUBLIC KEY------END PUBLIC KEY-----\n",
+                "-----BEGIN CERTIFICATE------END CERTIFICATE-----",
+                "-----BEGIN X-----END X-----"
+            })
     void pem_endLineOverlappingBeginLine_rejectedNotCrashed(String text) {
         CertificateFormatException e = assertThrows(CertificateFormatException.class, () -> Pem.readBlocks(text));
         assertTrue(e.getMessage().contains("END"), e.getMessage());
@@ -223,19 +242,24 @@ class MalformedInputTest {
     void pem_errors_areSpecific() throws Exception {
         String pem = Pem.write(PqCertificate.fromDer(example()));
         assertTrue(assertThrows(CertificateFormatException.class, () -> Pem.readCertificate("nothing here"))
-                .getMessage().contains("no PEM block"));
+                .getMessage()
+                .contains("no PEM block"));
         String truncated = pem.substring(0, pem.indexOf("-----END"));
         assertTrue(assertThrows(CertificateFormatException.class, () -> Pem.readCertificate(truncated))
-                .getMessage().contains("no END line"));
+                .getMessage()
+                .contains("no END line"));
         String mismatched = pem.replace("-----END CERTIFICATE-----", "-----END PUBLIC KEY-----");
         assertTrue(assertThrows(CertificateFormatException.class, () -> Pem.readCertificate(mismatched))
-                .getMessage().contains("ends with END"));
+                .getMessage()
+                .contains("ends with END"));
         String badBase64 = pem.replaceFirst("\n[A-Za-z0-9+/]", "\n*");
         assertTrue(assertThrows(CertificateFormatException.class, () -> Pem.readCertificate(badBase64))
-                .getMessage().contains("Base64"));
+                .getMessage()
+                .contains("Base64"));
         String wrongLabel = pem.replace("CERTIFICATE", "PUBLIC KEY");
         assertTrue(assertThrows(CertificateFormatException.class, () -> Pem.readCertificate(wrongLabel))
-                .getMessage().contains("expected a PEM 'CERTIFICATE'"));
+                .getMessage()
+                .contains("expected a PEM 'CERTIFICATE'"));
         assertEquals(2, Pem.readCertificates(pem + pem).size());
         assertThrows(CertificateFormatException.class, () -> Pem.readCertificate(pem + pem));
     }

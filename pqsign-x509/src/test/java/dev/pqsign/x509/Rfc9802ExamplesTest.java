@@ -20,8 +20,10 @@ class Rfc9802ExamplesTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"appendix-b-xmss.pem, XMSS-SHA2_10_256, 1.3.6.1.5.5.7.6.34",
-            "appendix-c-xmssmt.pem, XMSSMT-SHA2_20/2_256, 1.3.6.1.5.5.7.6.35"})
+    @CsvSource({
+        "appendix-b-xmss.pem, XMSS-SHA2_10_256, 1.3.6.1.5.5.7.6.34",
+        "appendix-c-xmssmt.pem, XMSSMT-SHA2_20/2_256, 1.3.6.1.5.5.7.6.35"
+    })
     void example_parsesAndVerifies(String file, String set, String oid) throws Exception {
         PqCertificate c = load(file);
         assertEquals(XmssParameterSet.byName(set).orElseThrow(), c.publicKey().parameterSet());
@@ -29,9 +31,14 @@ class Rfc9802ExamplesTest {
         assertTrue(c.isCa());
         ChainVerificationResult r = CertificateChainVerifier.verify(c, c, Instant.parse("2025-06-01T00:00:00Z"));
         assertTrue(r.isValid(), r.toString());
-        assertEquals(Reason.EXPIRED, CertificateChainVerifier.verify(c, c, Instant.parse("2034-07-09T00:00:00Z")).reason());
-        assertEquals(Reason.NOT_YET_VALID,
-                CertificateChainVerifier.verify(c, c, Instant.parse("2024-07-01T00:00:00Z")).reason());
+        assertEquals(
+                Reason.EXPIRED,
+                CertificateChainVerifier.verify(c, c, Instant.parse("2034-07-09T00:00:00Z"))
+                        .reason());
+        assertEquals(
+                Reason.NOT_YET_VALID,
+                CertificateChainVerifier.verify(c, c, Instant.parse("2024-07-01T00:00:00Z"))
+                        .reason());
         assertTrue(X509Signatures.verify(c.publicKey(), c.tbsCertificate(), c.signature()));
     }
 
@@ -40,8 +47,8 @@ class Rfc9802ExamplesTest {
     void example_alteredSignature_failsWithBadSignature(String file) throws Exception {
         byte[] der = load(file).encoded();
         der[der.length - 1] ^= 0x01;
-        ChainVerificationResult r = CertificateChainVerifier.verify(PqCertificate.fromDer(der), PqCertificate.fromDer(der),
-                Instant.parse("2025-06-01T00:00:00Z"));
+        ChainVerificationResult r = CertificateChainVerifier.verify(
+                PqCertificate.fromDer(der), PqCertificate.fromDer(der), Instant.parse("2025-06-01T00:00:00Z"));
         assertEquals(Reason.BAD_SIGNATURE, r.reason(), r.toString());
     }
 

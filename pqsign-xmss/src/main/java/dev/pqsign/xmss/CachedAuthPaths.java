@@ -26,6 +26,7 @@ final class CachedAuthPaths implements AuthPathSource {
     private final StoredTree[] blocks;
     /** Per layer: the next tree, built a few leaves per signature (only when trees are stored whole). */
     private final IncrementalTree[] next;
+
     private final int len;
     private long rebuiltLeaves;
     private long precomputedLeaves;
@@ -37,6 +38,7 @@ final class CachedAuthPaths implements AuthPathSource {
      * roll-over and reused, so keeping them allocates nothing per signature.
      */
     private WotsChains currentChains;
+
     private WotsChains nextChains;
 
     CachedAuthPaths(XmssPrivateKey key, TreeHash local, int threads) {
@@ -98,8 +100,8 @@ final class CachedAuthPaths implements AuthPathSource {
         if (threads <= 1 || d <= 1 || minStored > 0) {
             return;
         }
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
-                Math.min(threads, d), r -> {
+        java.util.concurrent.ExecutorService pool =
+                java.util.concurrent.Executors.newFixedThreadPool(Math.min(threads, d), r -> {
                     Thread t = new Thread(r, "xmss-key-load");
                     t.setDaemon(true);
                     return t;

@@ -14,8 +14,7 @@ final class HashAddress {
 
     private final int[] words = new int[8];
 
-    HashAddress() {
-    }
+    HashAddress() {}
 
     /** A fresh address of {@code type} in the same layer and tree as {@code subtree}, other words zero. */
     static HashAddress of(HashAddress subtree, int type) {

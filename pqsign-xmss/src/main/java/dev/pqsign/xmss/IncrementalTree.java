@@ -19,6 +19,7 @@ final class IncrementalTree {
     private int leavesDone;
     /** WOTS+ public key of the leaf being computed a few chains at a time, or null (whole leaves only). */
     private byte[] partialPk;
+
     private int chainsDone;
 
     IncrementalTree(int layer, long tree, int height, int n) {

@@ -22,16 +22,15 @@ final class TreeBuilder {
     /** Below this many leaves a tree is built on the calling thread alone. */
     private static final int PARALLEL_MIN_LEAVES = 256;
 
-    private TreeBuilder() {
-    }
+    private TreeBuilder() {}
 
     /**
      * Builds with fresh mid-state-resuming contexts of {@code key} (whole-tree builds are throughput
      * work: key generation, key load, a tree the signing schedule did not precompute); the calling
      * thread's context is wiped afterwards like the workers'.
      */
-    static StoredTree build(XmssPrivateKey key, HashAddress subtree, int height, int minHeight, int threads,
-            LongConsumer progress) {
+    static StoredTree build(
+            XmssPrivateKey key, HashAddress subtree, int height, int minHeight, int threads, LongConsumer progress) {
         TreeHash local = key.newTreeHash();
         try {
             return build(local, key::newTreeHash, subtree, height, minHeight, threads, progress);
@@ -40,8 +39,14 @@ final class TreeBuilder {
         }
     }
 
-    static StoredTree build(TreeHash local, Supplier<TreeHash> perThread, HashAddress subtree, int height,
-            int minHeight, int threads, LongConsumer progress) {
+    static StoredTree build(
+            TreeHash local,
+            Supplier<TreeHash> perThread,
+            HashAddress subtree,
+            int height,
+            int minHeight,
+            int threads,
+            LongConsumer progress) {
         int n = local.hasher.n;
         StoredTree tree = new StoredTree(n, height, minHeight);
         long leaves = 1L << height;

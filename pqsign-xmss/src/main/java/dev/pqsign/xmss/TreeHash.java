@@ -96,8 +96,16 @@ final class TreeHash {
     }
 
     /** Combines a node with its sibling: writes the parent of (height k, index j) given both children. */
-    void combine(HashAddress subtree, int childHeight, int childIndex, byte[] self, int selfOff, byte[] sibling,
-            int sibOff, byte[] out, int outOff) {
+    void combine(
+            HashAddress subtree,
+            int childHeight,
+            int childIndex,
+            byte[] self,
+            int selfOff,
+            byte[] sibling,
+            int sibOff,
+            byte[] out,
+            int outOff) {
         if ((childIndex & 1) == 0) {
             System.arraycopy(self, selfOff, pair, 0, n);
             System.arraycopy(sibling, sibOff, pair, n, n);

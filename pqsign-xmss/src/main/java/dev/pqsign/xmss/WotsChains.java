@@ -26,6 +26,7 @@ final class WotsChains {
     private final boolean[] complete;
     /** Key pairs with values in the table (so wiping touches only those, not the whole megabyte). */
     private final boolean[] dirty;
+
     private long tree = -1;
 
     private WotsChains(int n, int len, int leaves) {

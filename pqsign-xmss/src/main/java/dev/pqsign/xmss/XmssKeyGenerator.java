@@ -18,18 +18,25 @@ import java.util.function.LongConsumer;
  * }</pre>
  */
 public final class XmssKeyGenerator {
-    private XmssKeyGenerator() {
-    }
+    private XmssKeyGenerator() {}
 
     /** A new key from a {@link SecureRandom}, SP 800-208 derivation, all available cores. */
     public static XmssPrivateKey generate(XmssParameterSet params) {
-        return generate(params, WotsDerivation.SP800_208, new SecureRandom(), Runtime.getRuntime().availableProcessors(),
+        return generate(
+                params,
+                WotsDerivation.SP800_208,
+                new SecureRandom(),
+                Runtime.getRuntime().availableProcessors(),
                 null);
     }
 
     /** A new key from {@code random}. */
-    public static XmssPrivateKey generate(XmssParameterSet params, WotsDerivation derivation, SecureRandom random,
-            int threads, LongConsumer progress) {
+    public static XmssPrivateKey generate(
+            XmssParameterSet params,
+            WotsDerivation derivation,
+            SecureRandom random,
+            int threads,
+            LongConsumer progress) {
         byte[] seed = new byte[3 * params.n()];
         random.nextBytes(seed);
         try {
@@ -44,12 +51,12 @@ public final class XmssKeyGenerator {
      * implementation's {@code xmssmt_core_seed_keypair} takes them. For tests and reproducibility only:
      * a key whose seed is known to anyone else is not secret.
      */
-    public static XmssPrivateKey fromSeed(XmssParameterSet params, WotsDerivation derivation, byte[] seed, int threads,
-            LongConsumer progress) {
+    public static XmssPrivateKey fromSeed(
+            XmssParameterSet params, WotsDerivation derivation, byte[] seed, int threads, LongConsumer progress) {
         int n = params.n();
         if (seed.length != 3 * n) {
-            throw new IllegalArgumentException(params.setName() + " seed must be 3n = " + 3 * n + " bytes, got "
-                    + seed.length);
+            throw new IllegalArgumentException(
+                    params.setName() + " seed must be 3n = " + 3 * n + " bytes, got " + seed.length);
         }
         byte[] skSeed = Arrays.copyOfRange(seed, 0, n);
         byte[] skPrf = Arrays.copyOfRange(seed, n, 2 * n);
@@ -58,8 +65,8 @@ public final class XmssKeyGenerator {
             // The root is not known yet: build a key with a placeholder root only to get its hashing context.
             XmssPrivateKey partial = new XmssPrivateKey(params, derivation, skSeed, skPrf, pubSeed, new byte[n]);
             HashAddress top = new HashAddress().setLayer(params.layers() - 1).setTree(0);
-            StoredTree tree = TreeBuilder.build(partial, top, params.treeHeight(), params.treeHeight(),
-                    Math.max(1, threads), progress);
+            StoredTree tree = TreeBuilder.build(
+                    partial, top, params.treeHeight(), params.treeHeight(), Math.max(1, threads), progress);
             XmssPrivateKey key = new XmssPrivateKey(params, derivation, skSeed, skPrf, pubSeed, tree.root());
             partial.destroy();
             return key;

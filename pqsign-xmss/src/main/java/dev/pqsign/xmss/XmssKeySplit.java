@@ -40,8 +40,7 @@ import java.util.Objects;
  * }</pre>
  */
 public final class XmssKeySplit {
-    private XmssKeySplit() {
-    }
+    private XmssKeySplit() {}
 
     /** Destination of the new parts 2..N (part 1 is the original, shrunk in place). */
     public interface PartWriter {
@@ -148,12 +147,14 @@ public final class XmssKeySplit {
                     writer.create(i, bytes);
                 } catch (IOException | RuntimeException e) {
                     XmssKeyState first = split.get(0);
-                    throw new PartWriteException("key " + original.describe() + " was shrunk to [" + first.nextIndex() + ", "
-                            + first.endIndex() + "), but part " + i + " (" + writer.describe(i)
-                            + ") could not be written: " + e.getMessage() + "; indices [" + s.nextIndex() + ", "
-                            + split.get(parts - 1).endIndex() + ") of parts " + i + ".." + parts
-                            + " no longer belong to the original and parts after " + i
-                            + " were not created, so those indices are lost (never usable twice)", e);
+                    throw new PartWriteException(
+                            "key " + original.describe() + " was shrunk to [" + first.nextIndex() + ", "
+                                    + first.endIndex() + "), but part " + i + " (" + writer.describe(i)
+                                    + ") could not be written: " + e.getMessage() + "; indices [" + s.nextIndex() + ", "
+                                    + split.get(parts - 1).endIndex() + ") of parts " + i + ".." + parts
+                                    + " no longer belong to the original and parts after " + i
+                                    + " were not created, so those indices are lost (never usable twice)",
+                            e);
                 } finally {
                     Secrets.wipe(bytes);
                 }

@@ -45,8 +45,8 @@ public final class XmssKeyState {
     private XmssKeyState(XmssPrivateKey key, long nextIndex, long endIndex) {
         long max = key.parameterSet().maxSignatures();
         if (nextIndex < 0 || endIndex < nextIndex || endIndex > max) {
-            throw new IllegalArgumentException("index range [" + nextIndex + ", " + endIndex + ") is not within [0, "
-                    + max + "]");
+            throw new IllegalArgumentException(
+                    "index range [" + nextIndex + ", " + endIndex + ") is not within [0, " + max + "]");
         }
         this.key = key;
         this.nextIndex = nextIndex;
@@ -118,8 +118,8 @@ public final class XmssKeyState {
     List<XmssKeyState> split(int parts) {
         long remaining = remaining();
         if (remaining == 0) {
-            throw new KeyExhaustedException("cannot split an exhausted key: all indices up to "
-                    + endIndex + " are used");
+            throw new KeyExhaustedException(
+                    "cannot split an exhausted key: all indices up to " + endIndex + " are used");
         }
         if (parts < 2) {
             throw new IllegalArgumentException("a split needs at least 2 parts, got " + parts);
@@ -182,15 +182,15 @@ public final class XmssKeyState {
      */
     public static XmssKeyState decode(byte[] b) {
         if (b.length < HEADER) {
-            throw new KeyFormatException("too short for an XMSS key state: " + b.length + " bytes, need at least "
-                    + HEADER);
+            throw new KeyFormatException(
+                    "too short for an XMSS key state: " + b.length + " bytes, need at least " + HEADER);
         }
         if (!Arrays.equals(b, 0, 4, MAGIC, 0, 4)) {
             throw new KeyFormatException("not a pqsign XMSS key state (bad magic; expected \"PQXS\")");
         }
         if (b[4] != VERSION) {
-            throw new KeyFormatException("unsupported XMSS key state version " + (b[4] & 0xff) + " (this build reads "
-                    + VERSION + ")");
+            throw new KeyFormatException(
+                    "unsupported XMSS key state version " + (b[4] & 0xff) + " (this build reads " + VERSION + ")");
         }
         XmssParameterSet.Family family;
         if (b[5] == 1) {
@@ -203,15 +203,17 @@ public final class XmssKeyState {
         WotsDerivation derivation = WotsDerivation.byCode(b[6])
                 .orElseThrow(() -> new KeyFormatException("unknown WOTS+ derivation byte " + (b[6] & 0xff)));
         int code = XmssPublicKey.readInt(b, 8);
-        XmssParameterSet p = XmssParameterSet.byTypeCode(family, code).orElseThrow(
-                () -> new KeyFormatException("unknown " + family + " type code 0x" + String.format("%08x", code)));
+        XmssParameterSet p = XmssParameterSet.byTypeCode(family, code)
+                .orElseThrow(() ->
+                        new KeyFormatException("unknown " + family + " type code 0x" + String.format("%08x", code)));
         int n = p.n();
         if ((b[7] & 0xff) != n) {
-            throw new KeyFormatException("n = " + (b[7] & 0xff) + " does not match " + p.setName() + " (n = " + n + ")");
+            throw new KeyFormatException(
+                    "n = " + (b[7] & 0xff) + " does not match " + p.setName() + " (n = " + n + ")");
         }
         if (b.length != encodedLength(n)) {
-            throw new KeyFormatException(p.setName() + " key state must be " + encodedLength(n) + " bytes, got "
-                    + b.length);
+            throw new KeyFormatException(
+                    p.setName() + " key state must be " + encodedLength(n) + " bytes, got " + b.length);
         }
         byte[] expected = check(b, HEADER + 4 * n);
         if (!Secrets.constantTimeEquals(expected, 0, b, HEADER + 4 * n, CHECK)) {
@@ -225,9 +227,14 @@ public final class XmssKeyState {
         byte[] skSeed = Arrays.copyOfRange(b, HEADER, HEADER + n);
         byte[] skPrf = Arrays.copyOfRange(b, HEADER + n, HEADER + 2 * n);
         try {
-            XmssPrivateKey key = new XmssPrivateKey(p, derivation, skSeed, skPrf,
-                    Arrays.copyOfRange(b, HEADER + 2 * n, HEADER + 3 * n), Arrays.copyOfRange(b, HEADER + 3 * n,
-                            HEADER + 4 * n), true);
+            XmssPrivateKey key = new XmssPrivateKey(
+                    p,
+                    derivation,
+                    skSeed,
+                    skPrf,
+                    Arrays.copyOfRange(b, HEADER + 2 * n, HEADER + 3 * n),
+                    Arrays.copyOfRange(b, HEADER + 3 * n, HEADER + 4 * n),
+                    true);
             return new XmssKeyState(key, next, end);
         } finally {
             Secrets.wipe(skSeed, skPrf);

@@ -24,15 +24,27 @@ public final class XmssPrivateKey implements Destroyable {
     private final XmssPublicKey publicKey;
     /** Read from a key state, so some of its indices may be used: it must never start over at 0. */
     private final boolean fromState;
+
     private volatile boolean destroyed;
 
-    XmssPrivateKey(XmssParameterSet params, WotsDerivation derivation, byte[] skSeed, byte[] skPrf, byte[] pubSeed,
+    XmssPrivateKey(
+            XmssParameterSet params,
+            WotsDerivation derivation,
+            byte[] skSeed,
+            byte[] skPrf,
+            byte[] pubSeed,
             byte[] root) {
         this(params, derivation, skSeed, skPrf, pubSeed, root, false);
     }
 
-    XmssPrivateKey(XmssParameterSet params, WotsDerivation derivation, byte[] skSeed, byte[] skPrf, byte[] pubSeed,
-            byte[] root, boolean fromState) {
+    XmssPrivateKey(
+            XmssParameterSet params,
+            WotsDerivation derivation,
+            byte[] skSeed,
+            byte[] skPrf,
+            byte[] pubSeed,
+            byte[] root,
+            boolean fromState) {
         int n = params.n();
         if (skSeed.length != n || skPrf.length != n) {
             throw new KeyFormatException(params.setName() + " private key needs " + n + "-byte seeds");

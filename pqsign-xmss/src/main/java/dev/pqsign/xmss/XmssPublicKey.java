@@ -38,8 +38,9 @@ public final class XmssPublicKey {
             throw new KeyFormatException("public key too short: " + encoded.length + " bytes, need at least 4");
         }
         int code = readInt(encoded, 0);
-        XmssParameterSet p = XmssParameterSet.byTypeCode(family, code).orElseThrow(() -> new KeyFormatException(
-                "unknown " + family + " type code 0x" + String.format("%08x", code)));
+        XmssParameterSet p = XmssParameterSet.byTypeCode(family, code)
+                .orElseThrow(() ->
+                        new KeyFormatException("unknown " + family + " type code 0x" + String.format("%08x", code)));
         return decode(p, encoded);
     }
 
@@ -55,16 +56,16 @@ public final class XmssPublicKey {
                     + params.setName() + " is 0x" + String.format("%08x", params.typeCode()));
         }
         int n = params.n();
-        return new XmssPublicKey(params, Arrays.copyOfRange(encoded, 4, 4 + n),
-                Arrays.copyOfRange(encoded, 4 + n, 4 + 2 * n));
+        return new XmssPublicKey(
+                params, Arrays.copyOfRange(encoded, 4, 4 + n), Arrays.copyOfRange(encoded, 4 + n, 4 + 2 * n));
     }
 
     /** Decodes {@code root || PUB_SEED} without a type code, for a set given out of band. */
     public static XmssPublicKey decodeRaw(XmssParameterSet params, byte[] raw) {
         int n = params.n();
         if (raw.length != 2 * n) {
-            throw new KeyFormatException("raw " + params.setName() + " public key (root || PUB_SEED) must be "
-                    + 2 * n + " bytes, got " + raw.length);
+            throw new KeyFormatException("raw " + params.setName() + " public key (root || PUB_SEED) must be " + 2 * n
+                    + " bytes, got " + raw.length);
         }
         return new XmssPublicKey(params, Arrays.copyOfRange(raw, 0, n), Arrays.copyOfRange(raw, n, 2 * n));
     }
@@ -144,7 +145,8 @@ public final class XmssPublicKey {
             return false;
         }
         XmssPublicKey k = (XmssPublicKey) o;
-        return k.params == params && Secrets.constantTimeEquals(k.root, root)
+        return k.params == params
+                && Secrets.constantTimeEquals(k.root, root)
                 && Secrets.constantTimeEquals(k.pubSeed, pubSeed);
     }
 

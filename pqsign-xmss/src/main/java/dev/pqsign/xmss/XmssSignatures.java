@@ -2,8 +2,7 @@ package dev.pqsign.xmss;
 
 /** Reads fields of encoded XMSS / XMSS^MT signatures without verifying them. */
 public final class XmssSignatures {
-    private XmssSignatures() {
-    }
+    private XmssSignatures() {}
 
     /**
      * The leaf index at the start of {@code signature} (big-endian, {@link XmssParameterSet#indexBytes()}

@@ -17,6 +17,7 @@ final class XmssSigning {
     private final byte[] wotsSk;
     /** Per layer ≥ 1: the (tree, leaf) whose WOTS+ signature and auth path are cached, or -1. */
     private final long[] segmentKey;
+
     private final byte[][] segment;
     private final byte[][] segmentRoot;
     private boolean cacheSegments;
@@ -120,7 +121,11 @@ final class XmssSigning {
         if (kept != null) {
             treeHash.wots.signFromChains(node, 0, kept, leaf, sig, off);
         } else {
-            HashAddress ots = new HashAddress().setLayer(layer).setTree(tree).setType(HashAddress.TYPE_OTS).setOts(leaf);
+            HashAddress ots = new HashAddress()
+                    .setLayer(layer)
+                    .setTree(tree)
+                    .setType(HashAddress.TYPE_OTS)
+                    .setOts(leaf);
             treeHash.wots.sign(node, 0, ots, sig, off, wotsSk);
         }
         off += params.wotsSignatureBytes();
@@ -138,8 +143,8 @@ final class XmssSigning {
     AuthPathSource recomputing(int threads) {
         return (layer, tree, leaf, out, off, root) -> {
             HashAddress subtree = new HashAddress().setLayer(layer).setTree(tree);
-            StoredTree t = TreeBuilder.build(treeHash, key::newTreeHash, subtree, params.treeHeight(), 0, threads,
-                    null);
+            StoredTree t =
+                    TreeBuilder.build(treeHash, key::newTreeHash, subtree, params.treeHeight(), 0, threads, null);
             readAuthPath(t, leaf, out, off);
             t.read(t.height(), 0, root, 0);
         };

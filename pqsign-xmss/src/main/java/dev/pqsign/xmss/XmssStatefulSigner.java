@@ -90,6 +90,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
         private final int batch;
         /** 0: one thread per available core, decided when the signer opens. */
         private final int threads;
+
         private final boolean reserveAhead;
         private final boolean midstates;
         private final boolean keepChains;
@@ -184,8 +185,11 @@ public final class XmssStatefulSigner implements StatefulSigner {
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Options other && batch == other.batch && threads == other.threads
-                    && reserveAhead == other.reserveAhead && midstates == other.midstates
+            return o instanceof Options other
+                    && batch == other.batch
+                    && threads == other.threads
+                    && reserveAhead == other.reserveAhead
+                    && midstates == other.midstates
                     && keepChains == other.keepChains;
         }
 
@@ -215,11 +219,13 @@ public final class XmssStatefulSigner implements StatefulSigner {
         this.next = state.nextIndex();
         this.reservedEnd = state.nextIndex();
         this.endIndex = state.endIndex();
-        this.ahead = o.reserveAhead() ? Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "xmss-reserve-ahead " + store.describe());
-            t.setDaemon(true);
-            return t;
-        }) : null;
+        this.ahead = o.reserveAhead()
+                ? Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "xmss-reserve-ahead " + store.describe());
+                    t.setDaemon(true);
+                    return t;
+                })
+                : null;
     }
 
     /**
@@ -349,17 +355,19 @@ public final class XmssStatefulSigner implements StatefulSigner {
         } catch (ExhaustedInside e) {
             next = reservedEnd = range[0];
             endIndex = range[1];
-            throw new KeyExhaustedException("key " + store.describe() + " is exhausted: all indices up to "
-                    + endIndex + " are used");
+            throw new KeyExhaustedException(
+                    "key " + store.describe() + " is exhausted: all indices up to " + endIndex + " are used");
         } catch (RollbackException e) {
             throw fail(new StatePersistenceException("key state " + store.describe() + " went back from index "
                     + e.expected + " to " + e.found + " (restored backup or copied file?); refusing to sign"));
         } catch (KeyFormatException e) {
-            throw fail(new StatePersistenceException("key state " + store.describe() + " changed under the signer: "
-                    + e.getMessage(), e));
+            throw fail(new StatePersistenceException(
+                    "key state " + store.describe() + " changed under the signer: " + e.getMessage(), e));
         } catch (IOException | RuntimeException e) {
-            throw fail(new StatePersistenceException("cannot persist key state " + store.describe() + ": "
-                    + e.getMessage() + "; the key is unusable in this process until reopened", e));
+            throw fail(new StatePersistenceException(
+                    "cannot persist key state " + store.describe() + ": " + e.getMessage()
+                            + "; the key is unusable in this process until reopened",
+                    e));
         }
         next = range[0];
         reservedEnd = range[1];
@@ -385,9 +393,11 @@ public final class XmssStatefulSigner implements StatefulSigner {
             throw new IllegalStateException("signer is closed");
         }
         if (!usable) {
-            throw new StatePersistenceException("key " + store.describe()
-                    + " is unusable after an earlier persistence failure; reopen it"
-                    + (failure != null ? " (" + failure.getMessage() + ")" : ""), failure);
+            throw new StatePersistenceException(
+                    "key " + store.describe()
+                            + " is unusable after an earlier persistence failure; reopen it"
+                            + (failure != null ? " (" + failure.getMessage() + ")" : ""),
+                    failure);
         }
     }
 

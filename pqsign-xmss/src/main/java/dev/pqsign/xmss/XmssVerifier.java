@@ -41,6 +41,7 @@ public final class XmssVerifier implements Verifier {
     private final ThreadLocal<Context> contexts;
     /** Verified upper layers, direct-mapped by bottom tree number; null: no cache. */
     private final AtomicReferenceArray<Upper> cache;
+
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
 
@@ -52,7 +53,8 @@ public final class XmssVerifier implements Verifier {
     private XmssVerifier(XmssPublicKey publicKey, int cacheEntries) {
         this.publicKey = Objects.requireNonNull(publicKey, "publicKey");
         this.cache = cacheEntries > 0 && publicKey.parameterSet().layers() > 1
-                ? new AtomicReferenceArray<>(cacheEntries) : null;
+                ? new AtomicReferenceArray<>(cacheEntries)
+                : null;
         this.contexts = ThreadLocal.withInitial(() -> new Context(publicKey, this));
     }
 
@@ -92,8 +94,7 @@ public final class XmssVerifier implements Verifier {
     }
 
     /** One verified bottom tree: its number, the layer-0 root computed for it, the upper-layer bytes. */
-    record Upper(long tree, byte[] root, byte[] bytes) {
-    }
+    record Upper(long tree, byte[] root, byte[] bytes) {}
 
     /**
      * Whether a completely verified entry {@code u} stands for the upper layers of {@code sig}: the
@@ -102,7 +103,9 @@ public final class XmssVerifier implements Verifier {
      * same bytes from {@code upperStart} to the end of the signature.
      */
     static boolean coversUpperLayers(Upper u, long tree0, byte[] root0, byte[] sig, int upperStart) {
-        return u != null && u.tree() == tree0 && Arrays.equals(u.root(), root0)
+        return u != null
+                && u.tree() == tree0
+                && Arrays.equals(u.root(), root0)
                 && Arrays.equals(sig, upperStart, sig.length, u.bytes(), 0, u.bytes().length);
     }
 
@@ -201,7 +204,8 @@ public final class XmssVerifier implements Verifier {
             }
             boolean valid = Secrets.constantTimeEquals(node, pk.rootRef());
             if (valid && cache != null) {
-                cache.set((int) Long.remainderUnsigned(tree0, cache.length()),
+                cache.set(
+                        (int) Long.remainderUnsigned(tree0, cache.length()),
                         new Upper(tree0, root0.clone(), Arrays.copyOfRange(sig, upperStart, sig.length)));
             }
             return valid;

@@ -10,10 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.stream.Stream;
 import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
-import org.bouncycastle.crypto.params.AsymmetricKeyParameter;
 import org.bouncycastle.crypto.digests.SHA256Digest;
 import org.bouncycastle.crypto.generators.XMSSKeyPairGenerator;
 import org.bouncycastle.crypto.generators.XMSSMTKeyPairGenerator;
+import org.bouncycastle.crypto.params.AsymmetricKeyParameter;
 import org.bouncycastle.crypto.params.XMSSKeyGenerationParameters;
 import org.bouncycastle.crypto.params.XMSSMTKeyGenerationParameters;
 import org.bouncycastle.crypto.params.XMSSMTParameters;
@@ -33,8 +33,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 class BouncyCastleCrossTest {
 
     static Stream<XmssParameterSet> sets() {
-        return Stream.of(XmssParameterSet.XMSSMT_SHA2_10_2_256, XmssParameterSet.XMSSMT_SHA2_20_4_256,
-                XmssParameterSet.XMSSMT_SHA2_30_6_256, XmssParameterSet.XMSSMT_SHA2_20_2_256,
+        return Stream.of(
+                XmssParameterSet.XMSSMT_SHA2_10_2_256,
+                XmssParameterSet.XMSSMT_SHA2_20_4_256,
+                XmssParameterSet.XMSSMT_SHA2_30_6_256,
+                XmssParameterSet.XMSSMT_SHA2_20_2_256,
                 XmssParameterSet.XMSS_SHA2_10_256);
     }
 
@@ -84,12 +87,14 @@ class BouncyCastleCrossTest {
         }
 
         byte[] root() {
-            return pub instanceof XMSSPublicKeyParameters ? ((XMSSPublicKeyParameters) pub).getRoot()
+            return pub instanceof XMSSPublicKeyParameters
+                    ? ((XMSSPublicKeyParameters) pub).getRoot()
                     : ((XMSSMTPublicKeyParameters) pub).getRoot();
         }
 
         byte[] publicSeed() {
-            return pub instanceof XMSSPublicKeyParameters ? ((XMSSPublicKeyParameters) pub).getPublicSeed()
+            return pub instanceof XMSSPublicKeyParameters
+                    ? ((XMSSPublicKeyParameters) pub).getPublicSeed()
                     : ((XMSSMTPublicKeyParameters) pub).getPublicSeed();
         }
 
@@ -116,8 +121,8 @@ class BouncyCastleCrossTest {
             kp = g.generateKeyPair();
         } else {
             XMSSMTKeyPairGenerator g = new XMSSMTKeyPairGenerator();
-            g.init(new XMSSMTKeyGenerationParameters(new XMSSMTParameters(p.height(), p.layers(), new SHA256Digest()),
-                    rnd));
+            g.init(new XMSSMTKeyGenerationParameters(
+                    new XMSSMTParameters(p.height(), p.layers(), new SHA256Digest()), rnd));
             kp = g.generateKeyPair();
         }
         return new BcSide(p, kp.getPublic(), kp.getPrivate());
@@ -127,9 +132,14 @@ class BouncyCastleCrossTest {
     private static BcSide verifierOnly(XmssParameterSet p, XmssPublicKey key) {
         AsymmetricKeyParameter pub = p.family() == XmssParameterSet.Family.XMSS
                 ? new XMSSPublicKeyParameters.Builder(new XMSSParameters(p.height(), new SHA256Digest()))
-                        .withRoot(key.root()).withPublicSeed(key.pubSeed()).build()
-                : new XMSSMTPublicKeyParameters.Builder(new XMSSMTParameters(p.height(), p.layers(), new SHA256Digest()))
-                        .withRoot(key.root()).withPublicSeed(key.pubSeed()).build();
+                        .withRoot(key.root())
+                        .withPublicSeed(key.pubSeed())
+                        .build()
+                : new XMSSMTPublicKeyParameters.Builder(
+                                new XMSSMTParameters(p.height(), p.layers(), new SHA256Digest()))
+                        .withRoot(key.root())
+                        .withPublicSeed(key.pubSeed())
+                        .build();
         return new BcSide(p, pub, null);
     }
 

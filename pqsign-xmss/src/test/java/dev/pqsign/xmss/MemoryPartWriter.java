@@ -19,8 +19,7 @@ final class MemoryPartWriter implements XmssKeySplit.PartWriter {
     }
 
     @Override
-    public void checkAbsent(int part) {
-    }
+    public void checkAbsent(int part) {}
 
     @Override
     public void create(int part, byte[] encodedState) {

@@ -51,7 +51,9 @@ class PrecomputationScheduleTest {
 
     @Test
     void consecutiveSignatures_spreadTreeWorkEvenly() {
-        for (XmssParameterSet p : List.of(XmssParameterSet.XMSSMT_SHA2_10_2_256, XmssParameterSet.XMSSMT_SHA2_20_4_256,
+        for (XmssParameterSet p : List.of(
+                XmssParameterSet.XMSSMT_SHA2_10_2_256,
+                XmssParameterSet.XMSSMT_SHA2_20_4_256,
                 XmssParameterSet.XMSSMT_SHA2_30_6_256)) {
             XmssPrivateKey key = XmssStatefulSignerTest.key(p, 21);
             XmssSigning signing = new XmssSigning(key).cachingUpperLayers();

@@ -36,11 +36,19 @@ class ReferenceVectorTest {
 
         XmssSigning signing = new XmssSigning(key);
         // Vectors at index 0 and 5 of one key share their trees: build each tree once per key.
-        java.util.Map<Long, StoredTree> trees = TREES.computeIfAbsent(p + "/" + v.derivation(),
-                k -> new java.util.concurrent.ConcurrentHashMap<>());
+        java.util.Map<Long, StoredTree> trees =
+                TREES.computeIfAbsent(p + "/" + v.derivation(), k -> new java.util.concurrent.ConcurrentHashMap<>());
         AuthPathSource memo = (layer, tree, leaf, out, off, root) -> {
-            StoredTree t = trees.computeIfAbsent(((long) layer << 40) | tree, k -> TreeBuilder.build(signing.treeHash,
-                    key::newTreeHash, new HashAddress().setLayer(layer).setTree(tree), p.treeHeight(), 0, 2, null));
+            StoredTree t = trees.computeIfAbsent(
+                    ((long) layer << 40) | tree,
+                    k -> TreeBuilder.build(
+                            signing.treeHash,
+                            key::newTreeHash,
+                            new HashAddress().setLayer(layer).setTree(tree),
+                            p.treeHeight(),
+                            0,
+                            2,
+                            null));
             XmssSigning.readAuthPath(t, leaf, out, off);
             t.read(t.height(), 0, root, 0);
         };

@@ -44,11 +44,14 @@ class ReserveAheadTest {
 
     @Test
     void signatures_equalSynchronousSigner_andEveryUsedIndexWasDurableFirst() throws Exception {
-        MemoryStateStore syncStore = MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
-        MemoryStateStore aheadStore = MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
-        try (XmssStatefulSigner sync = XmssStatefulSigner.open(syncStore, Options.defaults().withThreads(1));
-                XmssStatefulSigner ahead = XmssStatefulSigner.open(aheadStore,
-                        Options.defaults().withThreads(1).withReserveAhead(true))) {
+        MemoryStateStore syncStore =
+                MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
+        MemoryStateStore aheadStore =
+                MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
+        try (XmssStatefulSigner sync =
+                        XmssStatefulSigner.open(syncStore, Options.defaults().withThreads(1));
+                XmssStatefulSigner ahead = XmssStatefulSigner.open(
+                        aheadStore, Options.defaults().withThreads(1).withReserveAhead(true))) {
             for (long i = 0; i < 100; i++) {
                 long[] durableAtSign = new long[1];
                 IndexedSignature a = ahead.signIndexed(idx -> {
@@ -72,16 +75,18 @@ class ReserveAheadTest {
 
     @Test
     void backgroundPersistenceFailure_makesKeyUnusable_nextSignReportsWhy() throws Exception {
-        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
-        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store,
-                Options.defaults().withThreads(1).withReserveAhead(true))) {
+        MemoryStateStore store =
+                MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
+        try (XmssStatefulSigner signer =
+                XmssStatefulSigner.open(store, Options.defaults().withThreads(1).withReserveAhead(true))) {
             store.failNextWrites(Integer.MAX_VALUE); // before the first sign: its own reservation fails synchronously
             assertThrows(StatePersistenceException.class, () -> signer.sign(msg(0)));
             assertFalse(signer.isUsable());
         }
-        MemoryStateStore store2 = MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
-        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store2,
-                Options.defaults().withThreads(1).withReserveAhead(true))) {
+        MemoryStateStore store2 =
+                MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
+        try (XmssStatefulSigner signer = XmssStatefulSigner.open(
+                store2, Options.defaults().withThreads(1).withReserveAhead(true))) {
             signer.sign(msg(0)); // index 0 reserved synchronously; index 1 is reserved in the background
             await(() -> storedNext(store2) == 2, "first background reservation");
             store2.failNextWrites(Integer.MAX_VALUE);
@@ -98,8 +103,8 @@ class ReserveAheadTest {
         XmssKeyState last = XmssKeyState.fresh(KEY).withNextIndex(SET1.maxSignatures() - 3);
         MemoryStateStore store = MemoryStateStore.holding(last.encode());
         XmssVerifier verifier = new XmssVerifier(KEY.publicKey());
-        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store,
-                Options.defaults().withBatch(2).withThreads(1).withReserveAhead(true))) {
+        try (XmssStatefulSigner signer = XmssStatefulSigner.open(
+                store, Options.defaults().withBatch(2).withThreads(1).withReserveAhead(true))) {
             for (long i = SET1.maxSignatures() - 3; i < SET1.maxSignatures(); i++) {
                 IndexedSignature s = signer.signIndexed(ReserveAheadTest::msg);
                 assertEquals(i, s.index());

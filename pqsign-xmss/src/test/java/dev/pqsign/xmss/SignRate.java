@@ -13,8 +13,7 @@ import java.time.Duration;
  * fresh XMSSMT-SHA2_20/4_256 key state in DIR. Prints signatures per second and state writes per second.
  */
 public final class SignRate {
-    private SignRate() {
-    }
+    private SignRate() {}
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
@@ -30,9 +29,10 @@ public final class SignRate {
         byte[] msg = "rpm=1500.25".getBytes(StandardCharsets.UTF_8);
         for (int batch : batches) {
             Path state = Files.createTempDirectory(dir, "rate-").resolve("key.state");
-            try (FileStateStore store = FileStateStore.create(state, XmssKeyState.fresh(key).encode(),
-                    Duration.ofSeconds(10)); XmssStatefulSigner signer = XmssStatefulSigner.open(store,
-                            Options.defaults().withBatch(batch).withThreads(2))) {
+            try (FileStateStore store =
+                            FileStateStore.create(state, XmssKeyState.fresh(key).encode(), Duration.ofSeconds(10));
+                    XmssStatefulSigner signer = XmssStatefulSigner.open(
+                            store, Options.defaults().withBatch(batch).withThreads(2))) {
                 for (int i = 0; i < 50; i++) {
                     signer.sign(msg); // warm-up
                 }
@@ -44,8 +44,9 @@ public final class SignRate {
                     n++;
                 }
                 double s = (System.nanoTime() - start) / 1e9;
-                System.out.printf("batch %3d: %8.1f signatures/s (%.3f ms each), %7.1f state writes/s%n", batch, n / s,
-                        1000 * s / n, Math.ceil((double) n / batch) / s);
+                System.out.printf(
+                        "batch %3d: %8.1f signatures/s (%.3f ms each), %7.1f state writes/s%n",
+                        batch, n / s, 1000 * s / n, Math.ceil((double) n / batch) / s);
             }
         }
     }

@@ -32,8 +32,7 @@ import java.util.List;
  * </ul>
  */
 public final class SignerChild {
-    private SignerChild() {
-    }
+    private SignerChild() {}
 
     /** Starts a child running this class; 96 MB, as a signer's tree caches need more than a bare store. */
     static ChildJvm start(Path workDir, String... args) throws IOException {
@@ -55,10 +54,22 @@ public final class SignerChild {
         System.setOut(System.err);
         Path state = Path.of(args[1]);
         switch (args[0]) {
-            case "loop" -> loop(out, state, Path.of(args[2]), Integer.parseInt(args[3]),
-                    args.length > 4 && args[4].equals("ahead"));
-            case "count" -> count(out, state, Path.of(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]),
-                    Integer.parseInt(args[5]), Path.of(args[6]));
+            case "loop" ->
+                loop(
+                        out,
+                        state,
+                        Path.of(args[2]),
+                        Integer.parseInt(args[3]),
+                        args.length > 4 && args[4].equals("ahead"));
+            case "count" ->
+                count(
+                        out,
+                        state,
+                        Path.of(args[2]),
+                        Integer.parseInt(args[3]),
+                        Integer.parseInt(args[4]),
+                        Integer.parseInt(args[5]),
+                        Path.of(args[6]));
             case "hold" -> hold(out, state, Long.parseLong(args[2]));
             case "open" -> open(out, state, Long.parseLong(args[2]));
             case "split" -> split(out, state, Path.of(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]));
@@ -83,7 +94,8 @@ public final class SignerChild {
 
     private static void loop(PrintStream out, Path state, Path sigDir, int batch, boolean ahead) throws Exception {
         try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(60));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store,
+                XmssStatefulSigner signer = XmssStatefulSigner.open(
+                        store,
                         Options.defaults().withBatch(batch).withThreads(1).withReserveAhead(ahead))) {
             while (true) {
                 signAndRecord(signer, sigDir, out);
@@ -98,7 +110,8 @@ public final class SignerChild {
         for (int t = 0; t < threads; t++) {
             FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(120));
             stores.add(store);
-            signers.add(XmssStatefulSigner.open(store, Options.defaults().withBatch(batch).withThreads(1)));
+            signers.add(XmssStatefulSigner.open(
+                    store, Options.defaults().withBatch(batch).withThreads(1)));
         }
         ChildJvm.signalReadyAndAwaitGo(out, go, Duration.ofSeconds(120));
         List<Thread> workers = new ArrayList<>();
@@ -163,7 +176,8 @@ public final class SignerChild {
 
     private static void open(PrintStream out, Path state, long timeoutMillis) throws Exception {
         try (FileStateStore store = FileStateStore.open(state, Duration.ofMillis(timeoutMillis));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1))) {
+                XmssStatefulSigner signer =
+                        XmssStatefulSigner.open(store, Options.defaults().withThreads(1))) {
             out.println("SIGNED " + signer.signIndexed(SignerChild::message).index());
             out.flush();
         } catch (RuntimeException e) {

@@ -21,13 +21,20 @@ class SignerOptionsTest {
 
     @Test
     void midstates_signByteIdenticallyToAllocationFreeHashing_acrossTreeBoundaries() {
-        MemoryStateStore plainStore = MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
-        MemoryStateStore midStore = MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
+        MemoryStateStore plainStore =
+                MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
+        MemoryStateStore midStore =
+                MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
         XmssVerifier verifier = new XmssVerifier(KEY.publicKey());
-        try (XmssStatefulSigner plain = XmssStatefulSigner.open(plainStore, Options.defaults()
-                        .withThreads(1));
-                XmssStatefulSigner mid = XmssStatefulSigner.open(midStore, Options.defaults()
-                        .withThreads(1).withBatch(8).withReserveAhead(true).withMidstates(true))) {
+        try (XmssStatefulSigner plain =
+                        XmssStatefulSigner.open(plainStore, Options.defaults().withThreads(1));
+                XmssStatefulSigner mid = XmssStatefulSigner.open(
+                        midStore,
+                        Options.defaults()
+                                .withThreads(1)
+                                .withBatch(8)
+                                .withReserveAhead(true)
+                                .withMidstates(true))) {
             // 70 signatures cross two bottom-tree boundaries (2^5 leaves each) of set 1.
             for (int i = 0; i < 70; i++) {
                 byte[] m = ("reading " + i).getBytes(StandardCharsets.UTF_8);
@@ -50,7 +57,9 @@ class SignerOptionsTest {
         assertTrue(d.threads() >= 1);
         assertThrows(IllegalArgumentException.class, () -> d.withBatch(0));
         assertThrows(IllegalArgumentException.class, () -> d.withThreads(0));
-        assertThrows(NullPointerException.class,
-                () -> XmssStatefulSigner.open(MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode()), null));
+        assertThrows(
+                NullPointerException.class,
+                () -> XmssStatefulSigner.open(
+                        MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode()), null));
     }
 }

@@ -32,8 +32,10 @@ class SigningAllocationTest {
         assumeTrue(allocated() >= 0, "thread allocation counting not supported by this JVM");
         XmssParameterSet p = XmssParameterSet.XMSSMT_SHA2_10_2_256;
         XmssPrivateKey key = XmssStatefulSignerTest.key(p, 3);
-        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
-        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1))) {
+        MemoryStateStore store =
+                MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+        try (XmssStatefulSigner signer =
+                XmssStatefulSigner.open(store, Options.defaults().withThreads(1))) {
             for (int i = 0; i < 200; i++) {
                 signer.sign(MSG);
             }

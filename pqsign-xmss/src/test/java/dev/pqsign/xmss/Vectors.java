@@ -16,20 +16,26 @@ import java.util.regex.Pattern;
 
 /** Loads the reference-implementation vectors (flat JSON objects, one per line). */
 final class Vectors {
-    private static final Pattern FIELD =
-            Pattern.compile("\"([a-z_0-9]+)\"\\s*:\\s*(\"([^\"]*+)\"|null|-?[0-9]+)");
+    private static final Pattern FIELD = Pattern.compile("\"([a-z_0-9]+)\"\\s*:\\s*(\"([^\"]*+)\"|null|-?[0-9]+)");
 
     /** One vector line. */
-    record Vector(String set, XmssParameterSet params, WotsDerivation derivation, byte[] seed, long index,
-            byte[] msg, byte[] pk, byte[] pkWithOid, byte[] sig) {
+    record Vector(
+            String set,
+            XmssParameterSet params,
+            WotsDerivation derivation,
+            byte[] seed,
+            long index,
+            byte[] msg,
+            byte[] pk,
+            byte[] pkWithOid,
+            byte[] sig) {
         @Override
         public String toString() {
             return set + " (" + derivation.cliName() + ") index " + index;
         }
     }
 
-    private Vectors() {
-    }
+    private Vectors() {}
 
     static List<Vector> load(String resource) {
         List<Vector> out = new ArrayList<>();
@@ -52,12 +58,19 @@ final class Vectors {
                 String ourName = set.startsWith("CUSTOM-") ? "XMSSMT-" + set.substring("CUSTOM-".length()) : set;
                 XmssParameterSet p = XmssParameterSet.byName(ourName)
                         .orElseThrow(() -> new IllegalStateException("vector names unknown set " + set));
-                WotsDerivation d = f.get("keygen").startsWith("rfc8391") ? WotsDerivation.RFC8391
-                        : WotsDerivation.SP800_208;
+                WotsDerivation d =
+                        f.get("keygen").startsWith("rfc8391") ? WotsDerivation.RFC8391 : WotsDerivation.SP800_208;
                 String pkOid = f.get("pk_with_oid");
-                out.add(new Vector(set, p, d, Hex.decode(f.get("seed")), Long.parseLong(f.get("index")),
-                        Hex.decode(f.get("msg")), Hex.decode(f.get("pk")),
-                        pkOid == null || pkOid.equals("null") ? null : Hex.decode(pkOid), Hex.decode(f.get("sig"))));
+                out.add(new Vector(
+                        set,
+                        p,
+                        d,
+                        Hex.decode(f.get("seed")),
+                        Long.parseLong(f.get("index")),
+                        Hex.decode(f.get("msg")),
+                        Hex.decode(f.get("pk")),
+                        pkOid == null || pkOid.equals("null") ? null : Hex.decode(pkOid),
+                        Hex.decode(f.get("sig"))));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

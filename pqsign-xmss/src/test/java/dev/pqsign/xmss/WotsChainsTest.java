@@ -25,7 +25,9 @@ class WotsChainsTest {
     private record Signer(XmssSigning signing, CachedAuthPaths cache, long end) {
         static Signer of(XmssPrivateKey key, boolean midstates, int threads, boolean keepChains, long start) {
             XmssSigning signing = new XmssSigning(key, midstates).cachingUpperLayers();
-            Signer s = new Signer(signing, new CachedAuthPaths(key, signing.treeHash, threads, keepChains),
+            Signer s = new Signer(
+                    signing,
+                    new CachedAuthPaths(key, signing.treeHash, threads, keepChains),
                     key.parameterSet().maxSignatures());
             s.cache.prepare(start, s.end);
             return s;
@@ -40,7 +42,9 @@ class WotsChainsTest {
 
     @Test
     void keptChains_signByteIdentically_andReplaceTheBottomWotsSignatureAfterTheFirstTree() {
-        for (XmssParameterSet p : List.of(XmssParameterSet.XMSSMT_SHA2_10_2_256, XmssParameterSet.XMSSMT_SHA2_20_4_256,
+        for (XmssParameterSet p : List.of(
+                XmssParameterSet.XMSSMT_SHA2_10_2_256,
+                XmssParameterSet.XMSSMT_SHA2_20_4_256,
                 XmssParameterSet.XMSSMT_SHA2_30_6_256)) {
             XmssPrivateKey key = XmssStatefulSignerTest.key(p, 77);
             long start = 5;
@@ -91,7 +95,9 @@ class WotsChainsTest {
         assertTrue(table.has(0) && table.has(31));
         signing.sign(32, new byte[] {2}, kept);
         assertFalse(table.has(0), "a key pair's chain values are gone once it has signed");
-        assertThrows(IllegalStateException.class, () -> table.sign(0, new int[p.wotsLen()], new byte[p.wotsSignatureBytes()], 0));
+        assertThrows(
+                IllegalStateException.class,
+                () -> table.sign(0, new int[p.wotsLen()], new byte[p.wotsSignatureBytes()], 0));
         assertTrue(table.holdsAny());
         kept.wipe();
         assertFalse(table.holdsAny(), "wiped: no key pair holds values");

@@ -30,7 +30,8 @@ class XmssApiMisuseTest {
     void keyState_hasNoPublicConstructorAndNoPublicIndexMovingMethod() {
         assertEquals(0, XmssKeyState.class.getConstructors().length, "no public constructor");
         List<String> publicMethods = Arrays.stream(XmssKeyState.class.getMethods())
-                .filter(m -> m.getDeclaringClass() == XmssKeyState.class).map(Method::getName)
+                .filter(m -> m.getDeclaringClass() == XmssKeyState.class)
+                .map(Method::getName)
                 .collect(Collectors.toList());
         for (String moving : List.of("withNextIndex", "withRange", "split")) {
             assertFalse(publicMethods.contains(moving), moving + " must not be public: " + publicMethods);
@@ -52,7 +53,10 @@ class XmssApiMisuseTest {
     @Test
     void options_withers_returnNewValuesAndLeaveTheOriginalUnchanged() {
         Options d = Options.defaults();
-        Options changed = d.withBatch(8).withThreads(3).withReserveAhead(true).withMidstates(true)
+        Options changed = d.withBatch(8)
+                .withThreads(3)
+                .withReserveAhead(true)
+                .withMidstates(true)
                 .withKeepChains(false);
         assertEquals(1, d.batch());
         assertFalse(d.reserveAhead());
@@ -73,8 +77,8 @@ class XmssApiMisuseTest {
         XmssPrivateKey key = XmssStatefulSignerTest.key(SET, 51);
         byte[] used = XmssKeyState.fresh(key).withNextIndex(700).encode();
         XmssKeyState loaded = XmssKeyState.decode(used);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> XmssKeyState.fresh(loaded.key()));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> XmssKeyState.fresh(loaded.key()));
         assertTrue(e.getMessage().contains("fresh state"), e.getMessage());
         MemoryStateStore other = MemoryStateStore.empty("other");
         assertThrows(IllegalArgumentException.class, () -> XmssStatefulSigner.create(other, loaded.key()));
@@ -102,8 +106,10 @@ class XmssApiMisuseTest {
     void closedSigner_destroysItsKey_butStillReportsThePublicKey() throws Exception {
         XmssPrivateKey key = XmssStatefulSignerTest.key(SET, 53);
         byte[] pub = key.publicKey().encoded();
-        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
-        XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1));
+        MemoryStateStore store =
+                MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+        XmssStatefulSigner signer =
+                XmssStatefulSigner.open(store, Options.defaults().withThreads(1));
         XmssVerifier verifier = new XmssVerifier(signer.publicKey());
         assertTrue(verifier.verify(MSG, signer.sign(MSG)));
         signer.close();

@@ -19,8 +19,10 @@ class XmssKeySplitPropertiesTest {
     private static final XmssPrivateKey KEY = XmssStatefulSignerTest.key(P, 13);
 
     @Property(tries = 500)
-    void split_partitionsRemainingRange(@ForAll @LongRange(min = 0, max = 1 << 20) long a,
-            @ForAll @LongRange(min = 0, max = 1 << 20) long b, @ForAll @IntRange(min = 2, max = 5000) int parts) {
+    void split_partitionsRemainingRange(
+            @ForAll @LongRange(min = 0, max = 1 << 20) long a,
+            @ForAll @LongRange(min = 0, max = 1 << 20) long b,
+            @ForAll @IntRange(min = 2, max = 5000) int parts) {
         long next = Math.min(a, b);
         long end = Math.max(a, b);
         Assume.that(end - next >= parts);
@@ -41,12 +43,15 @@ class XmssKeySplitPropertiesTest {
     }
 
     @Property(tries = 200)
-    void splitThroughStore_partsRoundTripAndOriginalShrinks(@ForAll @LongRange(min = 0, max = 1 << 20) long a,
-            @ForAll @LongRange(min = 0, max = 1 << 20) long b, @ForAll @IntRange(min = 2, max = 40) int parts)
+    void splitThroughStore_partsRoundTripAndOriginalShrinks(
+            @ForAll @LongRange(min = 0, max = 1 << 20) long a,
+            @ForAll @LongRange(min = 0, max = 1 << 20) long b,
+            @ForAll @IntRange(min = 2, max = 40) int parts)
             throws Exception {
         long next = Math.min(a, b);
         long end = Math.max(a, b);
-        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(KEY).withRange(next, end).encode());
+        MemoryStateStore store = MemoryStateStore.holding(
+                XmssKeyState.fresh(KEY).withRange(next, end).encode());
         MemoryPartWriter mem = new MemoryPartWriter();
         List<byte[]> created = mem.created();
         if (end - next < parts) {

@@ -41,8 +41,12 @@ class XmssKeySplitTest {
     void split_rangesAreContiguousDisjointCoveringAndBalanced() {
         List<XmssKeyState> parts = XmssKeyState.fresh(KEY).withRange(100, 110).split(3);
         assertEquals(3, parts.size());
-        assertEquals(List.of(100L, 104L, 107L), parts.stream().map(XmssKeyState::nextIndex).toList());
-        assertEquals(List.of(104L, 107L, 110L), parts.stream().map(XmssKeyState::endIndex).toList());
+        assertEquals(
+                List.of(100L, 104L, 107L),
+                parts.stream().map(XmssKeyState::nextIndex).toList());
+        assertEquals(
+                List.of(104L, 107L, 110L),
+                parts.stream().map(XmssKeyState::endIndex).toList());
         for (XmssKeyState p : parts) {
             assertArrayEquals(KEY.publicKey().keyId(), p.key().publicKey().keyId());
         }
@@ -63,7 +67,8 @@ class XmssKeySplitTest {
         IllegalArgumentException many = assertThrows(IllegalArgumentException.class, () -> s.split(5));
         assertTrue(many.getMessage().contains("4 remaining"), many.getMessage());
         assertEquals(4, s.split(4).size());
-        KeyExhaustedException ex = assertThrows(KeyExhaustedException.class,
+        KeyExhaustedException ex = assertThrows(
+                KeyExhaustedException.class,
                 () -> XmssKeyState.fresh(KEY).withRange(1024, 1024).split(2));
         assertTrue(ex.getMessage().contains("exhausted"), ex.getMessage());
     }
@@ -71,13 +76,17 @@ class XmssKeySplitTest {
     @Test
     void splitOnDisk_everyPartSignsUniqueIndicesThatVerifyUnderOnePublicKey() throws Exception {
         Path original = dir.resolve("key.state");
-        FileStateStore.create(original, XmssKeyState.fresh(KEY).withRange(900, 1024).encode(), TIMEOUT).close();
+        FileStateStore.create(
+                        original, XmssKeyState.fresh(KEY).withRange(900, 1024).encode(), TIMEOUT)
+                .close();
         List<XmssKeySplit.Part> parts;
         FilePartWriter writer = new FilePartWriter(Files.createDirectory(dir.resolve("parts")));
         try (FileStateStore store = FileStateStore.open(original, TIMEOUT)) {
             parts = XmssKeySplit.split(store, 4, writer);
         }
-        assertEquals(List.of(31L, 31L, 31L, 31L), parts.stream().map(XmssKeySplit.Part::size).toList());
+        assertEquals(
+                List.of(31L, 31L, 31L, 31L),
+                parts.stream().map(XmssKeySplit.Part::size).toList());
         List<Path> files = List.of(original, writer.path(2), writer.path(3), writer.path(4));
         for (int i = 0; i < 4; i++) {
             XmssKeyState s = XmssKeyState.decode(Files.readAllBytes(files.get(i)));
@@ -89,11 +98,13 @@ class XmssKeySplitTest {
         for (int i = 0; i < 4; i++) {
             XmssKeySplit.Part part = parts.get(i);
             try (FileStateStore store = FileStateStore.open(files.get(i), TIMEOUT);
-                    XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
+                    XmssStatefulSigner signer =
+                            XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
                 assertEquals(part.size(), signer.remaining());
                 for (long k = 0; k < part.size(); k++) {
                     IndexedSignature s = signer.signIndexed(XmssKeySplitTest::msg);
-                    assertTrue(s.index() >= part.nextIndex() && s.index() < part.endIndex(),
+                    assertTrue(
+                            s.index() >= part.nextIndex() && s.index() < part.endIndex(),
                             "part " + part.number() + " signed index " + s.index());
                     assertTrue(seen.add(s.index()), "index used twice: " + s.index());
                     assertEquals(s.index(), XmssSignatures.index(SET1, s.signature()));
@@ -108,12 +119,13 @@ class XmssKeySplitTest {
     @Test
     void signerOpenBeforeSplit_neverUsesIndicesGivenAway() throws Exception {
         Path original = dir.resolve("key.state");
-        FileStateStore.create(original, XmssKeyState.fresh(KEY).withRange(0, 64).encode(), TIMEOUT).close();
+        FileStateStore.create(original, XmssKeyState.fresh(KEY).withRange(0, 64).encode(), TIMEOUT)
+                .close();
         FilePartWriter writer = new FilePartWriter(dir);
         List<Long> used = new ArrayList<>();
         try (FileStateStore store = FileStateStore.open(original, TIMEOUT);
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store,
-                        Options.defaults().withBatch(8).withThreads(2))) {
+                XmssStatefulSigner signer = XmssStatefulSigner.open(
+                        store, Options.defaults().withBatch(8).withThreads(2))) {
             used.add(signer.signIndexed(XmssKeySplitTest::msg).index()); // reserves [0, 8) on disk
             List<XmssKeySplit.Part> parts;
             try (FileStateStore other = FileStateStore.open(original, TIMEOUT)) {
@@ -140,7 +152,8 @@ class XmssKeySplitTest {
             }
         }
         try (FileStateStore store = FileStateStore.open(writer.path(2), TIMEOUT);
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
+                XmssStatefulSigner signer =
+                        XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             assertEquals(36, signer.signIndexed(XmssKeySplitTest::msg).index());
         }
     }
@@ -153,8 +166,8 @@ class XmssKeySplitTest {
         FilePartWriter writer = new FilePartWriter(dir);
         Files.writeString(writer.path(3), "someone else's file");
         try (FileStateStore store = FileStateStore.open(original, TIMEOUT)) {
-            FileAlreadyExistsException e = assertThrows(FileAlreadyExistsException.class,
-                    () -> XmssKeySplit.split(store, 3, writer));
+            FileAlreadyExistsException e =
+                    assertThrows(FileAlreadyExistsException.class, () -> XmssKeySplit.split(store, 3, writer));
             assertTrue(e.getMessage().contains("part-3.state"), e.getMessage());
         }
         assertArrayEquals(before, Files.readAllBytes(original));
@@ -169,14 +182,16 @@ class XmssKeySplitTest {
         FileStateStore.create(original, before, TIMEOUT).close();
         FilePartWriter writer = new FilePartWriter(dir);
         try (FileStateStore store = FileStateStore.open(original, TIMEOUT)) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> XmssKeySplit.split(store, 3, writer));
-            assertTrue(e.getMessage().contains(original.getFileName().toString())
-                    && e.getMessage().contains("2 remaining"), e.getMessage());
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> XmssKeySplit.split(store, 3, writer));
+            assertTrue(
+                    e.getMessage().contains(original.getFileName().toString())
+                            && e.getMessage().contains("2 remaining"),
+                    e.getMessage());
             assertThrows(IllegalArgumentException.class, () -> XmssKeySplit.split(store, 1, writer));
             store.update(cur -> XmssKeyState.decode(cur).withNextIndex(1024).encode());
-            KeyExhaustedException x = assertThrows(KeyExhaustedException.class,
-                    () -> XmssKeySplit.split(store, 2, writer));
+            KeyExhaustedException x =
+                    assertThrows(KeyExhaustedException.class, () -> XmssKeySplit.split(store, 2, writer));
             assertTrue(x.getMessage().contains("exhausted") && x.getMessage().contains("key.state"), x.getMessage());
         }
         assertFalse(Files.exists(writer.path(2)));
@@ -185,7 +200,8 @@ class XmssKeySplitTest {
     @Test
     void split_partWriteFails_originalKeepsOnlyItsRangeAndLostIndicesAreNeverUsed() throws Exception {
         Path original = dir.resolve("key.state");
-        FileStateStore.create(original, XmssKeyState.fresh(KEY).withRange(0, 30).encode(), TIMEOUT).close();
+        FileStateStore.create(original, XmssKeyState.fresh(KEY).withRange(0, 30).encode(), TIMEOUT)
+                .close();
         FilePartWriter failing = new FilePartWriter(dir) {
             @Override
             public void create(int part, byte[] encodedState) throws IOException {
@@ -196,10 +212,13 @@ class XmssKeySplitTest {
             }
         };
         try (FileStateStore store = FileStateStore.open(original, TIMEOUT)) {
-            IOException e = assertThrows(XmssKeySplit.PartWriteException.class,
-                    () -> XmssKeySplit.split(store, 3, failing));
-            assertTrue(e.getMessage().contains("shrunk to [0, 10)") && e.getMessage().contains("part-3.state")
-                    && e.getMessage().contains("[20, 30)") && e.getMessage().contains("No space left"),
+            IOException e =
+                    assertThrows(XmssKeySplit.PartWriteException.class, () -> XmssKeySplit.split(store, 3, failing));
+            assertTrue(
+                    e.getMessage().contains("shrunk to [0, 10)")
+                            && e.getMessage().contains("part-3.state")
+                            && e.getMessage().contains("[20, 30)")
+                            && e.getMessage().contains("No space left"),
                     e.getMessage());
         }
         assertEquals(10, XmssKeyState.decode(Files.readAllBytes(original)).endIndex());
@@ -211,7 +230,8 @@ class XmssKeySplitTest {
 
     @Test
     void split_inMemoryStore_originalShrinksAndPartsDecode() throws Exception {
-        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(KEY).withRange(3, 13).encode());
+        MemoryStateStore store = MemoryStateStore.holding(
+                XmssKeyState.fresh(KEY).withRange(3, 13).encode());
         MemoryPartWriter mem = new MemoryPartWriter();
         List<byte[]> created = mem.created();
         List<XmssKeySplit.Part> parts = XmssKeySplit.split(store, 2, mem);

@@ -47,14 +47,22 @@ class XmssMultiProcessTest {
         Path state = dir.resolve("key.state");
         Path sigs = Files.createDirectory(dir.resolve("sigs"));
         Path go = dir.resolve("go");
-        FileStateStore.create(state, XmssKeyState.fresh(key).encode(), Duration.ofSeconds(10)).close();
+        FileStateStore.create(state, XmssKeyState.fresh(key).encode(), Duration.ofSeconds(10))
+                .close();
 
         int[] batches = {1, 1, 4};
         int threadsPerChild = 2;
         List<ChildJvm> children = new ArrayList<>();
         for (int batch : batches) {
-            children.add(SignerChild.start(dir, "count", state.toString(), sigs.toString(), Integer.toString(batch),
-                    Integer.toString(threadsPerChild), Integer.toString(PER_THREAD), go.toString()));
+            children.add(SignerChild.start(
+                    dir,
+                    "count",
+                    state.toString(),
+                    sigs.toString(),
+                    Integer.toString(batch),
+                    Integer.toString(threadsPerChild),
+                    Integer.toString(PER_THREAD),
+                    go.toString()));
         }
         for (ChildJvm c : children) {
             assertEquals("READY", c.awaitLine(1, 120_000), c.stderr());
@@ -68,7 +76,8 @@ class XmssMultiProcessTest {
         for (int t = 0; t < 2; t++) {
             futures.add(pool.submit(() -> {
                 try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(120));
-                        XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1))) {
+                        XmssStatefulSigner signer = XmssStatefulSigner.open(
+                                store, Options.defaults().withThreads(1))) {
                     for (int i = 0; i < PER_THREAD; i++) {
                         SignerChild.signAndRecord(signer, sigs, ps);
                     }
@@ -102,7 +111,8 @@ class XmssMultiProcessTest {
         XmssVerifier verifier = new XmssVerifier(key.publicKey());
         long max = -1;
         try (Stream<Path> files = Files.list(sigs)) {
-            List<Path> list = files.filter(p -> p.getFileName().toString().startsWith("sig-")).toList();
+            List<Path> list = files.filter(p -> p.getFileName().toString().startsWith("sig-"))
+                    .toList();
             assertEquals(expected, list.size());
         }
         for (long idx : unique) {
@@ -117,39 +127,48 @@ class XmssMultiProcessTest {
         // after them, their rest cannot be given back): at most 3 per such signer.
         long burnedUnused = next - expected;
         assertTrue(burnedUnused >= 0 && burnedUnused <= 3L * threadsPerChild, "burned unused: " + burnedUnused);
-        System.out.printf("multi-process test: %d signatures from 3 JVMs x 2 signers + 2 signers in the parent, "
-                + "all unique and valid; next index %d, %d indices burned unused by batch-4 signers%n", expected, next,
-                burnedUnused);
+        System.out.printf(
+                "multi-process test: %d signatures from 3 JVMs x 2 signers + 2 signers in the parent, "
+                        + "all unique and valid; next index %d, %d indices burned unused by batch-4 signers%n",
+                expected, next, burnedUnused);
     }
 
     @Test
     void lockHeldByAnotherProcess_waitersTimeOutWithClearMessage_andNothingIsBurned() throws Exception {
         XmssPrivateKey key = XmssStatefulSignerTest.key(SET, 43);
         Path state = dir.resolve("key.state");
-        FileStateStore.create(state, XmssKeyState.fresh(key).encode(), Duration.ofSeconds(10)).close();
+        FileStateStore.create(state, XmssKeyState.fresh(key).encode(), Duration.ofSeconds(10))
+                .close();
         try (FileStateStore store = FileStateStore.open(state, Duration.ofMillis(300));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
+                XmssStatefulSigner signer =
+                        XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             assertEquals(0, signer.signIndexed(SignerChild::message).index());
             ChildJvm holder = SignerChild.start(dir, "hold", state.toString(), "60000");
             try {
                 assertEquals("HOLDING", holder.awaitLine(1, 120_000), holder.stderr());
                 long t0 = System.nanoTime();
-                StatePersistenceException e = assertThrows(StatePersistenceException.class,
-                        () -> signer.signIndexed(SignerChild::message));
+                StatePersistenceException e =
+                        assertThrows(StatePersistenceException.class, () -> signer.signIndexed(SignerChild::message));
                 long waitedMs = (System.nanoTime() - t0) / 1_000_000;
                 assertTrue(waitedMs >= 290, "gave up after " + waitedMs + " ms");
                 assertInstanceOf(StateLockTimeoutException.class, e.getCause());
-                assertTrue(e.getMessage().contains(store.stateFile().toString())
-                        && e.getMessage().contains("locked by another process")
-                        && e.getMessage().contains("waited 300 ms"), e.getMessage());
+                assertTrue(
+                        e.getMessage().contains(store.stateFile().toString())
+                                && e.getMessage().contains("locked by another process")
+                                && e.getMessage().contains("waited 300 ms"),
+                        e.getMessage());
                 assertFalse(signer.isUsable(), "a signer whose reservation failed must not sign again");
 
                 // A second process that wants the key meanwhile gets the same clear message.
                 ChildJvm waiter = SignerChild.start(dir, "open", state.toString(), "300");
                 assertEquals(3, waiter.await(120), waiter.stderr());
                 String line = waiter.lines().get(0);
-                assertTrue(line.startsWith("ERROR ") && line.contains("locked by another process")
-                        && line.contains("waited 300 ms") && line.contains("key.state"), line);
+                assertTrue(
+                        line.startsWith("ERROR ")
+                                && line.contains("locked by another process")
+                                && line.contains("waited 300 ms")
+                                && line.contains("key.state"),
+                        line);
                 System.out.println("lock timeout message seen by a second process: " + line.substring(6));
             } finally {
                 holder.kill();
@@ -157,7 +176,8 @@ class XmssMultiProcessTest {
         }
         // The kernel released the dead holder's lock; the failed attempts burned nothing.
         try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(10));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
+                XmssStatefulSigner signer =
+                        XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             assertEquals(1, signer.nextIndex());
             var s = signer.signIndexed(SignerChild::message);
             assertEquals(1, s.index());

@@ -47,8 +47,8 @@ class XmssPropertiesTest {
     }
 
     @Property(tries = 200)
-    void keyState_encodeDecode_roundTrips(@ForAll @IntRange(min = 0, max = 1 << 20) int next,
-            @ForAll @IntRange(min = 0, max = 1 << 20) int extra) {
+    void keyState_encodeDecode_roundTrips(
+            @ForAll @IntRange(min = 0, max = 1 << 20) int next, @ForAll @IntRange(min = 0, max = 1 << 20) int extra) {
         long end = Math.min(P.maxSignatures(), (long) next + extra);
         long n = Math.min(next, end);
         XmssKeyState s = XmssKeyState.fresh(KEY).withRange(n, end);

@@ -55,30 +55,34 @@ class XmssRealFaultTest {
         Path state = keyDir.resolve("key.state");
         FileStateStore.create(state, XmssKeyState.fresh(key).encode(), TIMEOUT).close();
         try (FileStateStore store = FileStateStore.open(state, TIMEOUT);
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
+                XmssStatefulSigner signer =
+                        XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             assertEquals(0, signer.signIndexed(XmssRealFaultTest::msg).index());
             // The same path becomes read-only under the running signer.
             mounts.mount(keyDir, "--bind", keyDir.toString());
             mounts.mount(keyDir, "-o", "remount,bind,ro");
             List<IndexedSignature> released = new ArrayList<>();
-            StatePersistenceException e = assertThrows(StatePersistenceException.class,
-                    () -> released.add(signer.signIndexed(XmssRealFaultTest::msg)));
+            StatePersistenceException e = assertThrows(
+                    StatePersistenceException.class, () -> released.add(signer.signIndexed(XmssRealFaultTest::msg)));
             assertTrue(released.isEmpty());
-            assertTrue(e.getMessage().contains(state.getFileName().toString())
-                    && e.getMessage().contains("Read-only file system")
-                    && e.getMessage().contains("unusable"), e.getMessage());
+            assertTrue(
+                    e.getMessage().contains(state.getFileName().toString())
+                            && e.getMessage().contains("Read-only file system")
+                            && e.getMessage().contains("unusable"),
+                    e.getMessage());
             assertFalse(signer.isUsable());
             System.out.println("read-only directory: " + e.getMessage());
             mounts.unmount(keyDir);
             mounts.unmount(keyDir);
             // Writable again, but this signer stays unusable; it must be reopened.
-            StatePersistenceException again = assertThrows(StatePersistenceException.class,
-                    () -> signer.sign(msg(9)));
+            StatePersistenceException again = assertThrows(StatePersistenceException.class, () -> signer.sign(msg(9)));
             assertTrue(again.getMessage().contains("unusable"), again.getMessage());
         }
-        assertEquals(1, XmssKeyState.decode(Files.readAllBytes(state)).nextIndex(), "the failed reservation burned nothing");
+        assertEquals(
+                1, XmssKeyState.decode(Files.readAllBytes(state)).nextIndex(), "the failed reservation burned nothing");
         try (FileStateStore store = FileStateStore.open(state, TIMEOUT);
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
+                XmssStatefulSigner signer =
+                        XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             IndexedSignature s = signer.signIndexed(XmssRealFaultTest::msg);
             assertEquals(1, s.index());
             assertTrue(new XmssVerifier(key.publicKey()).verify(msg(1), s.signature()));
@@ -92,31 +96,39 @@ class XmssRealFaultTest {
         mounts.mount(mp, "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs");
         Path state = mp.resolve("key.state");
         Path filler = mp.resolve("filler");
-        try (FileStateStore store = FileStateStore.create(state, XmssKeyState.fresh(key).encode(), TIMEOUT);
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
+        try (FileStateStore store =
+                        FileStateStore.create(state, XmssKeyState.fresh(key).encode(), TIMEOUT);
+                XmssStatefulSigner signer =
+                        XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             signer.sign(msg(0));
             signer.sign(msg(1));
             fill(filler);
             List<IndexedSignature> released = new ArrayList<>();
-            StatePersistenceException e = assertThrows(StatePersistenceException.class,
-                    () -> released.add(signer.signIndexed(XmssRealFaultTest::msg)));
+            StatePersistenceException e = assertThrows(
+                    StatePersistenceException.class, () -> released.add(signer.signIndexed(XmssRealFaultTest::msg)));
             assertTrue(released.isEmpty());
             assertTrue(e.getCause() instanceof DurableWriteException, String.valueOf(e.getCause()));
             assertEquals(WriteStep.WRITE_TEMP, ((DurableWriteException) e.getCause()).step());
-            assertTrue(e.getMessage().contains("No space left on device") && e.getMessage().contains(state.toString()),
+            assertTrue(
+                    e.getMessage().contains("No space left on device")
+                            && e.getMessage().contains(state.toString()),
                     e.getMessage());
             assertFalse(signer.isUsable());
             System.out.println("full tmpfs: " + e.getMessage());
             Files.delete(filler);
             assertThrows(StatePersistenceException.class, () -> signer.sign(msg(9)), "stays unusable");
             try (Stream<Path> s = Files.list(mp)) {
-                assertEquals(List.of(), s.filter(p -> p.getFileName().toString().contains(".tmp-")).toList(),
+                assertEquals(
+                        List.of(),
+                        s.filter(p -> p.getFileName().toString().contains(".tmp-"))
+                                .toList(),
                         "temporary file left behind");
             }
         }
         assertEquals(2, XmssKeyState.decode(Files.readAllBytes(state)).nextIndex());
         try (FileStateStore store = FileStateStore.open(state, TIMEOUT);
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
+                XmssStatefulSigner signer =
+                        XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             assertEquals(2, signer.signIndexed(XmssRealFaultTest::msg).index());
         }
     }

@@ -80,8 +80,15 @@ class XmssSignerCrashTest {
     }
 
     /** Summary of one crash run. */
-    record Stats(int kills, int signatures, long finalNext, long skippedTotal, long maxSkipped, int[] histogram,
-            int killsBeforeFirstSignature, int leftTempFiles) {
+    record Stats(
+            int kills,
+            int signatures,
+            long finalNext,
+            long skippedTotal,
+            long maxSkipped,
+            int[] histogram,
+            int killsBeforeFirstSignature,
+            int leftTempFiles) {
         @Override
         public String toString() {
             StringBuilder h = new StringBuilder();
@@ -90,10 +97,19 @@ class XmssSignerCrashTest {
                     h.append(h.length() == 0 ? "" : ", ").append(i).append(':').append(histogram[i]);
                 }
             }
-            return String.format("%d kills, %d signatures, final next index %d, %d indices burned unused "
-                    + "(%.2f per crash, max %d; histogram skipped:crashes {%s}), %d kills before the run's first "
-                    + "signature, %d kills left a temporary file", kills, signatures, finalNext, skippedTotal,
-                    (double) skippedTotal / kills, maxSkipped, h, killsBeforeFirstSignature, leftTempFiles);
+            return String.format(
+                    "%d kills, %d signatures, final next index %d, %d indices burned unused "
+                            + "(%.2f per crash, max %d; histogram skipped:crashes {%s}), %d kills before the run's first "
+                            + "signature, %d kills left a temporary file",
+                    kills,
+                    signatures,
+                    finalNext,
+                    skippedTotal,
+                    (double) skippedTotal / kills,
+                    maxSkipped,
+                    h,
+                    killsBeforeFirstSignature,
+                    leftTempFiles);
         }
     }
 
@@ -122,8 +138,8 @@ class XmssSignerCrashTest {
         int leftTemp = 0;
         for (int k = 0; k < kills; k++) {
             String where = "seed " + seed + ", batch " + batch + (ahead ? " ahead" : "") + ", run " + k;
-            ChildJvm child = SignerChild.start(dir, "loop", state.toString(), sigs.toString(), Integer.toString(batch),
-                    ahead ? "ahead" : "sync");
+            ChildJvm child = SignerChild.start(
+                    dir, "loop", state.toString(), sigs.toString(), Integer.toString(batch), ahead ? "ahead" : "sync");
             if (random.nextInt(8) == 0) {
                 // Now and then kill while the JVM starts or rebuilds its caches.
                 Thread.sleep(random.nextInt(600));
@@ -171,13 +187,16 @@ class XmssSignerCrashTest {
                 byte[] sig = Files.readAllBytes(SignerChild.sigFile(sigs, idx));
                 assertEquals(idx, XmssSignatures.index(SET, sig), where + ": file name vs embedded index");
                 assertTrue(verifier.verify(SignerChild.message(idx), sig), where + ": signature " + idx);
-                assertTrue(idx >= previousNext && idx < next, where + ": new signature " + idx + " outside the range ["
-                        + previousNext + ", " + next + ") burned by this run");
+                assertTrue(
+                        idx >= previousNext && idx < next,
+                        where + ": new signature " + idx + " outside the range [" + previousNext + ", " + next
+                                + ") burned by this run");
                 verified.add(idx);
                 newFiles++;
             }
             assertTrue(files.containsAll(printed), where + ": a printed index has no signature file");
-            assertTrue(next > (files.isEmpty() ? -1 : files.last()),
+            assertTrue(
+                    next > (files.isEmpty() ? -1 : files.last()),
                     where + ": state next index " + next + " is not above the highest used index " + files.last());
             long skipped = next - previousNext - newFiles;
             assertTrue(skipped >= 0 && skipped <= maxLoss, where + ": " + skipped + " indices burned unused");
@@ -188,12 +207,13 @@ class XmssSignerCrashTest {
         }
         // Signing resumes after the highest burned index.
         try (FileStateStore store = FileStateStore.open(state, TIMEOUT);
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
+                XmssStatefulSigner signer =
+                        XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             long idx = signer.signIndexed(SignerChild::message).index();
             assertEquals(previousNext, idx);
         }
-        Stats stats = new Stats(kills, verified.size(), previousNext, skippedTotal, maxSkipped, histogram, early,
-                leftTemp);
+        Stats stats =
+                new Stats(kills, verified.size(), previousNext, skippedTotal, maxSkipped, histogram, early, leftTemp);
         System.out.println("XMSS crash test (" + SET.setName() + ", batch " + batch + (ahead ? ", reserving ahead" : "")
                 + ", seed " + seed + "): " + stats);
         return stats;
@@ -216,7 +236,8 @@ class XmssSignerCrashTest {
 
     private static long countTempFiles(Path d) throws IOException {
         try (Stream<Path> s = Files.list(d)) {
-            return s.filter(p -> TEMP.matcher(p.getFileName().toString()).matches()).count();
+            return s.filter(p -> TEMP.matcher(p.getFileName().toString()).matches())
+                    .count();
         }
     }
 

@@ -56,10 +56,16 @@ class XmssSplitCrashTest {
             String where = "seed " + seed + ", run " + k;
             Path runDir = Files.createDirectory(dir.resolve("run" + k));
             Path state = runDir.resolve("key.state");
-            FileStateStore.create(state, XmssKeyState.fresh(key).withRange(100, 500).encode(), Duration.ofSeconds(10))
+            FileStateStore.create(
+                            state, XmssKeyState.fresh(key).withRange(100, 500).encode(), Duration.ofSeconds(10))
                     .close();
-            ChildJvm child = SignerChild.start(runDir, "split", state.toString(), runDir.toString(),
-                    Integer.toString(PARTS), Long.toString(PAUSE_MS));
+            ChildJvm child = SignerChild.start(
+                    runDir,
+                    "split",
+                    state.toString(),
+                    runDir.toString(),
+                    Integer.toString(PARTS),
+                    Long.toString(PAUSE_MS));
             if (k % 4 == 0) {
                 Thread.sleep(random.nextInt(400)); // usually still starting: before the shrink
             } else {
@@ -81,7 +87,8 @@ class XmssSplitCrashTest {
                 if (!Files.exists(part)) {
                     continue;
                 }
-                assertTrue(original.endIndex() == 200, where + ": part " + i + " exists but the original was not shrunk");
+                assertTrue(
+                        original.endIndex() == 200, where + ": part " + i + " exists but the original was not shrunk");
                 XmssKeyState s = XmssKeyState.decode(Files.readAllBytes(part));
                 assertEquals(100 + 100L * (i - 1), s.nextIndex(), where + " part " + i);
                 assertEquals(100 + 100L * i, s.endIndex(), where + " part " + i);
@@ -95,7 +102,8 @@ class XmssSplitCrashTest {
             Set<Long> used = new HashSet<>();
             for (Path f : listStates(runDir)) {
                 try (FileStateStore store = FileStateStore.open(f, Duration.ofSeconds(10));
-                        XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1))) {
+                        XmssStatefulSigner signer = XmssStatefulSigner.open(
+                                store, Options.defaults().withThreads(1))) {
                     var s = signer.signIndexed(SignerChild::message);
                     assertTrue(used.add(s.index()), where + ": index " + s.index() + " owned by two files");
                     assertTrue(verifier.verify(SignerChild.message(s.index()), s.signature()));
@@ -104,22 +112,30 @@ class XmssSplitCrashTest {
             // A shrunk original refuses to go past range 1.
             if (original.endIndex() == 200) {
                 try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(10));
-                        XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1))) {
+                        XmssStatefulSigner signer = XmssStatefulSigner.open(
+                                store, Options.defaults().withThreads(1))) {
                     assertEquals(99, signer.remaining());
-                    store.update(cur -> XmssKeyState.decode(cur).withNextIndex(200).encode());
+                    store.update(
+                            cur -> XmssKeyState.decode(cur).withNextIndex(200).encode());
                     assertThrows(KeyExhaustedException.class, () -> signer.sign(SignerChild.message(0)), where);
                 }
             }
             assertFalse(Files.exists(runDir.resolve("part-1.state")));
         }
-        System.out.printf("split crash test: %d kills, %d before the shrink; kills after the shrink by number of "
-                + "part files written (0..%d): %s%n", kills, beforeShrink, PARTS - 1, java.util.Arrays.toString(
-                        java.util.Arrays.copyOf(partsWritten, PARTS)));
+        System.out.printf(
+                "split crash test: %d kills, %d before the shrink; kills after the shrink by number of "
+                        + "part files written (0..%d): %s%n",
+                kills,
+                beforeShrink,
+                PARTS - 1,
+                java.util.Arrays.toString(java.util.Arrays.copyOf(partsWritten, PARTS)));
     }
 
     private static List<Path> listStates(Path d) throws Exception {
         try (var s = Files.list(d)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(".state")).sorted().toList();
+            return s.filter(p -> p.getFileName().toString().endsWith(".state"))
+                    .sorted()
+                    .toList();
         }
     }
 }

@@ -55,20 +55,24 @@ class XmssSplitWhileSigningTest {
         // Both signers run into the new end and stop with "exhausted".
         for (ChildJvm c : List.of(a, b)) {
             assertNotEquals(0, c.await(180));
-            assertTrue(c.stderrText().contains(KeyExhaustedException.class.getName())
-                    && c.stderrText().contains("exhausted"), c.stderr());
+            assertTrue(
+                    c.stderrText().contains(KeyExhaustedException.class.getName())
+                            && c.stderrText().contains("exhausted"),
+                    c.stderr());
         }
         Set<Long> used = new HashSet<>();
         for (ChildJvm c : List.of(a, b)) {
             for (String line : c.lines()) {
                 long idx = Long.parseLong(line);
-                assertTrue(idx < cut, "a signer of the original used index " + idx + " given to part 2 (>= " + cut + ")");
+                assertTrue(
+                        idx < cut, "a signer of the original used index " + idx + " given to part 2 (>= " + cut + ")");
                 assertTrue(used.add(idx), "index " + idx + " used twice");
             }
         }
         XmssVerifier verifier = new XmssVerifier(key.publicKey());
         try (FileStateStore store = FileStateStore.open(writer.path(2), Duration.ofSeconds(10));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
+                XmssStatefulSigner signer =
+                        XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             for (int i = 0; i < 5; i++) {
                 IndexedSignature s = signer.signIndexed(SignerChild::message);
                 assertEquals(cut + i, s.index());
@@ -77,10 +81,12 @@ class XmssSplitWhileSigningTest {
             }
         }
         try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(10));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
+                XmssStatefulSigner signer =
+                        XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             assertThrows(KeyExhaustedException.class, () -> signer.sign(SignerChild.message(0)));
         }
-        System.out.printf("split while signing: cut at %d, the two signers of the original used %d indices below it%n",
+        System.out.printf(
+                "split while signing: cut at %d, the two signers of the original used %d indices below it%n",
                 cut, used.size() - 5);
     }
 }

@@ -51,13 +51,23 @@ class XmssStatefulSignerTest {
         // trees, no segment cache) and reused for the 32 indices that share it.
         java.util.Map<Long, StoredTree> trees = new java.util.HashMap<>();
         AuthPathSource recompute = (layer, tree, leaf, out, off, root) -> {
-            StoredTree t = trees.computeIfAbsent(((long) layer << 40) | tree, k -> TreeBuilder.build(reference.treeHash,
-                    key::newTreeHash, new HashAddress().setLayer(layer).setTree(tree), SET1.treeHeight(), 0, 1, null));
+            StoredTree t = trees.computeIfAbsent(
+                    ((long) layer << 40) | tree,
+                    k -> TreeBuilder.build(
+                            reference.treeHash,
+                            key::newTreeHash,
+                            new HashAddress().setLayer(layer).setTree(tree),
+                            SET1.treeHeight(),
+                            0,
+                            1,
+                            null));
             XmssSigning.readAuthPath(t, leaf, out, off);
             t.read(t.height(), 0, root, 0);
         };
-        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
-        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
+        MemoryStateStore store =
+                MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+        try (XmssStatefulSigner signer =
+                XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             for (long i = 0; i < SET1.maxSignatures(); i++) {
                 IndexedSignature s = signer.signIndexed(XmssStatefulSignerTest::msg);
                 assertEquals(i, s.index());
@@ -72,21 +82,27 @@ class XmssStatefulSignerTest {
     @Test
     void sign_randomIndicesOfLargerSets_equalStatelessCoreAndVerify() {
         Random rnd = new Random(42);
-        for (XmssParameterSet p : List.of(XmssParameterSet.XMSSMT_SHA2_20_4_256, XmssParameterSet.XMSS_SHA2_10_256,
+        for (XmssParameterSet p : List.of(
+                XmssParameterSet.XMSSMT_SHA2_20_4_256,
+                XmssParameterSet.XMSS_SHA2_10_256,
                 XmssParameterSet.XMSSMT_SHA2_30_6_256)) {
             XmssPrivateKey key = key(p, 3);
             XmssSigning reference = new XmssSigning(key);
             XmssVerifier verifier = new XmssVerifier(key.publicKey());
             for (int t = 0; t < 2; t++) {
                 long start = (rnd.nextLong() >>> 1) % (p.maxSignatures() - 40);
-                MemoryStateStore store = MemoryStateStore.holding(
-                        XmssKeyState.fresh(key).withRange(start, p.maxSignatures()).encode());
-                try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
+                MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key)
+                        .withRange(start, p.maxSignatures())
+                        .encode());
+                try (XmssStatefulSigner signer =
+                        XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
                     // Sign across a bottom-tree boundary to exercise cache rollover.
                     for (int j = 0; j < 40; j += 13) {
                         IndexedSignature s = signer.signIndexed(XmssStatefulSignerTest::msg);
-                        assertArrayEquals(reference.sign(s.index(), msg(s.index()), reference.recomputing(2)),
-                                s.signature(), p + " index " + s.index());
+                        assertArrayEquals(
+                                reference.sign(s.index(), msg(s.index()), reference.recomputing(2)),
+                                s.signature(),
+                                p + " index " + s.index());
                         assertTrue(verifier.verify(msg(s.index()), s.signature()));
                         for (int k = 0; k < 12; k++) {
                             signer.sign(msg(0));
@@ -122,8 +138,10 @@ class XmssStatefulSignerTest {
     @Test
     void sign_persistenceFailure_releasesNothingAndKeyBecomesUnusable() {
         XmssPrivateKey key = key(SET1, 1);
-        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
-        XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1));
+        MemoryStateStore store =
+                MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+        XmssStatefulSigner signer =
+                XmssStatefulSigner.open(store, Options.defaults().withThreads(1));
         signer.sign(msg(0));
         store.failNextWrites(Integer.MAX_VALUE);
         StatePersistenceException e = assertThrows(StatePersistenceException.class, () -> signer.sign(msg(1)));
@@ -137,8 +155,10 @@ class XmssStatefulSignerTest {
     @Test
     void sign_stateReplacedByOtherKey_refused() {
         XmssPrivateKey key = key(SET1, 1);
-        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
-        XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1));
+        MemoryStateStore store =
+                MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+        XmssStatefulSigner signer =
+                XmssStatefulSigner.open(store, Options.defaults().withThreads(1));
         signer.sign(msg(0));
         store.overwrite(XmssKeyState.fresh(key(SET1, 2)).withNextIndex(5).encode());
         StatePersistenceException e = assertThrows(StatePersistenceException.class, () -> signer.sign(msg(1)));
@@ -151,7 +171,8 @@ class XmssStatefulSignerTest {
         XmssPrivateKey key = key(SET1, 1);
         byte[] old = XmssKeyState.fresh(key).encode();
         MemoryStateStore store = MemoryStateStore.holding(old);
-        XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1));
+        XmssStatefulSigner signer =
+                XmssStatefulSigner.open(store, Options.defaults().withThreads(1));
         signer.sign(msg(0));
         signer.sign(msg(1));
         store.overwrite(old);
@@ -162,8 +183,10 @@ class XmssStatefulSignerTest {
     @Test
     void batchReservation_burnsAheadAndGivesBackOnClose() {
         XmssPrivateKey key = key(SET1, 1);
-        MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
-        XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withBatch(10).withThreads(1));
+        MemoryStateStore store =
+                MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+        XmssStatefulSigner signer =
+                XmssStatefulSigner.open(store, Options.defaults().withBatch(10).withThreads(1));
         for (int i = 0; i < 3; i++) {
             signer.sign(msg(i));
         }
@@ -180,8 +203,9 @@ class XmssStatefulSignerTest {
         Path file = dir.resolve("mt.state");
         XmssVerifier v = new XmssVerifier(key.publicKey());
         List<IndexedSignature> all = Collections.synchronizedList(new ArrayList<>());
-        try (FileStateStore store = FileStateStore.create(file, XmssKeyState.fresh(key).encode(),
-                FileStateStore.DEFAULT_LOCK_TIMEOUT); XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
+        try (FileStateStore store = FileStateStore.create(
+                        file, XmssKeyState.fresh(key).encode(), FileStateStore.DEFAULT_LOCK_TIMEOUT);
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
             ExecutorService pool = Executors.newFixedThreadPool(6);
             List<Future<?>> fs = new ArrayList<>();
             for (int t = 0; t < 6; t++) {

@@ -29,6 +29,7 @@ class XmssVerifierCacheTest {
     private static final XmssPrivateKey OTHER_KEY = XmssStatefulSignerTest.key(SET1, 22);
     /** Signatures of indices 0 … 95 (bottom trees 0, 1, 2) of KEY over msg(i). */
     private static final List<byte[]> SIGS = sign(KEY, 0, 96);
+
     private static final XmssVerifier FULL = new XmssVerifier(KEY.publicKey());
 
     private static byte[] msg(long i) {
@@ -40,7 +41,8 @@ class XmssVerifierCacheTest {
         List<byte[]> out = new ArrayList<>();
         MemoryStateStore store = MemoryStateStore.holding(
                 XmssKeyState.fresh(key).withRange(start, p.maxSignatures()).encode());
-        try (XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
+        try (XmssStatefulSigner signer =
+                XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             for (int i = 0; i < count; i++) {
                 out.add(signer.sign(msg(start + i)));
             }
@@ -159,7 +161,8 @@ class XmssVerifierCacheTest {
         int u = upperStart(SET1);
         byte[] root = new byte[SET1.n()];
         root[0] = 1;
-        XmssVerifier.Upper entry = new XmssVerifier.Upper(0, root.clone(), java.util.Arrays.copyOfRange(sig, u, sig.length));
+        XmssVerifier.Upper entry =
+                new XmssVerifier.Upper(0, root.clone(), java.util.Arrays.copyOfRange(sig, u, sig.length));
         assertTrue(XmssVerifier.coversUpperLayers(entry, 0, root, sig, u));
         assertFalse(XmssVerifier.coversUpperLayers(entry, 4, root, sig, u), "another bottom tree");
         assertFalse(XmssVerifier.coversUpperLayers(entry, 1L << 40, root, sig, u), "another bottom tree");
@@ -174,7 +177,8 @@ class XmssVerifierCacheTest {
         assertFalse(XmssVerifier.coversUpperLayers(entry, 0, root, first, u), "first upper byte");
         byte[] layer0 = sig.clone();
         layer0[u - 1] ^= 1;
-        assertTrue(XmssVerifier.coversUpperLayers(entry, 0, root, layer0, u),
+        assertTrue(
+                XmssVerifier.coversUpperLayers(entry, 0, root, layer0, u),
                 "layer-0 bytes are not part of the entry: they are checked by computing the root");
         assertFalse(XmssVerifier.coversUpperLayers(null, 0, root, sig, u));
     }

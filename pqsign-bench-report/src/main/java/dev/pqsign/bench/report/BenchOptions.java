@@ -27,13 +27,26 @@ import java.util.function.Consumer;
  * @param command the command line to print in the report header
  * @param log progress lines (never null)
  */
-public record BenchOptions(List<String> schemes, long warmupMs, int minWarmup, long measureMs, int minSamples,
-        int maxSamples, boolean bouncyCastle, boolean hashCounts, int hashSigns, boolean opcua, int opcuaReadings,
-        int opcuaWarmup, String command, Consumer<String> log) {
+public record BenchOptions(
+        List<String> schemes,
+        long warmupMs,
+        int minWarmup,
+        long measureMs,
+        int minSamples,
+        int maxSamples,
+        boolean bouncyCastle,
+        boolean hashCounts,
+        int hashSigns,
+        boolean opcua,
+        int opcuaReadings,
+        int opcuaWarmup,
+        String command,
+        Consumer<String> log) {
 
     /** The XMSS^MT sets of the study, then XMSSMT-SHA2_20/2_256. */
-    public static final List<String> XMSS_SETS = List.of("XMSSMT-SHA2_10/2_256", "XMSSMT-SHA2_20/4_256",
-            "XMSSMT-SHA2_30/6_256", "XMSSMT-SHA2_20/2_256");
+    public static final List<String> XMSS_SETS =
+            List.of("XMSSMT-SHA2_10/2_256", "XMSSMT-SHA2_20/4_256", "XMSSMT-SHA2_30/6_256", "XMSSMT-SHA2_20/2_256");
+
     public static final List<String> HAETAE_SETS = List.of("HAETAE-2", "HAETAE-3", "HAETAE-5");
     public static final List<String> MLDSA_SETS = List.of("ML-DSA-44", "ML-DSA-65", "ML-DSA-87");
 
@@ -41,8 +54,14 @@ public record BenchOptions(List<String> schemes, long warmupMs, int minWarmup, l
         schemes = List.copyOf(schemes);
         Objects.requireNonNull(command, "command");
         Objects.requireNonNull(log, "log");
-        if (warmupMs < 0 || minWarmup < 0 || measureMs < 0 || minSamples < 1 || maxSamples < minSamples
-                || hashSigns < 1 || opcuaReadings < 1 || opcuaWarmup < 0) {
+        if (warmupMs < 0
+                || minWarmup < 0
+                || measureMs < 0
+                || minSamples < 1
+                || maxSamples < minSamples
+                || hashSigns < 1
+                || opcuaReadings < 1
+                || opcuaWarmup < 0) {
             throw new IllegalArgumentException("invalid benchmark options");
         }
         for (String s : schemes) {
@@ -68,28 +87,93 @@ public record BenchOptions(List<String> schemes, long warmupMs, int minWarmup, l
     }
 
     public BenchOptions withSchemes(List<String> s) {
-        return new BenchOptions(s, warmupMs, minWarmup, measureMs, minSamples, maxSamples, bouncyCastle, hashCounts,
-                hashSigns, opcua, opcuaReadings, opcuaWarmup, command, log);
+        return new BenchOptions(
+                s,
+                warmupMs,
+                minWarmup,
+                measureMs,
+                minSamples,
+                maxSamples,
+                bouncyCastle,
+                hashCounts,
+                hashSigns,
+                opcua,
+                opcuaReadings,
+                opcuaWarmup,
+                command,
+                log);
     }
 
     public BenchOptions withOpcua(boolean on) {
-        return new BenchOptions(schemes, warmupMs, minWarmup, measureMs, minSamples, maxSamples, bouncyCastle,
-                hashCounts, hashSigns, on, opcuaReadings, opcuaWarmup, command, log);
+        return new BenchOptions(
+                schemes,
+                warmupMs,
+                minWarmup,
+                measureMs,
+                minSamples,
+                maxSamples,
+                bouncyCastle,
+                hashCounts,
+                hashSigns,
+                on,
+                opcuaReadings,
+                opcuaWarmup,
+                command,
+                log);
     }
 
     public BenchOptions withHashCounts(boolean on) {
-        return new BenchOptions(schemes, warmupMs, minWarmup, measureMs, minSamples, maxSamples, bouncyCastle, on,
-                hashSigns, opcua, opcuaReadings, opcuaWarmup, command, log);
+        return new BenchOptions(
+                schemes,
+                warmupMs,
+                minWarmup,
+                measureMs,
+                minSamples,
+                maxSamples,
+                bouncyCastle,
+                on,
+                hashSigns,
+                opcua,
+                opcuaReadings,
+                opcuaWarmup,
+                command,
+                log);
     }
 
     public BenchOptions withBouncyCastle(boolean on) {
-        return new BenchOptions(schemes, warmupMs, minWarmup, measureMs, minSamples, maxSamples, on, hashCounts,
-                hashSigns, opcua, opcuaReadings, opcuaWarmup, command, log);
+        return new BenchOptions(
+                schemes,
+                warmupMs,
+                minWarmup,
+                measureMs,
+                minSamples,
+                maxSamples,
+                on,
+                hashCounts,
+                hashSigns,
+                opcua,
+                opcuaReadings,
+                opcuaWarmup,
+                command,
+                log);
     }
 
     /** Fixed sample counts and no time budget beyond them, for tests: {@code warmup} calls, {@code samples} samples. */
     public BenchOptions withIterations(int warmup, int samples) {
-        return new BenchOptions(schemes, 0, warmup, 0, samples, samples, bouncyCastle, hashCounts, Math.max(1, samples),
-                opcua, opcuaReadings, opcuaWarmup, command, log);
+        return new BenchOptions(
+                schemes,
+                0,
+                warmup,
+                0,
+                samples,
+                samples,
+                bouncyCastle,
+                hashCounts,
+                Math.max(1, samples),
+                opcua,
+                opcuaReadings,
+                opcuaWarmup,
+                command,
+                log);
     }
 }

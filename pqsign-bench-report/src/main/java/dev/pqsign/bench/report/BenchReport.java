@@ -19,9 +19,20 @@ import java.util.List;
  * @param opcuaNote why the OPC UA results are missing, or {@code null}
  * @param notes further remarks for the report (e.g. unavailable measurements)
  */
-public record BenchReport(String command, Machine machine, String startedUtc, double seconds, List<Result> results,
-        List<Sizes> sizes, List<WorkingSet> workingSets, String workingSetNote, List<HashCount> hashCounts,
-        String hashCountNote, List<OpcuaRun> opcua, String opcuaNote, List<String> notes) {
+public record BenchReport(
+        String command,
+        Machine machine,
+        String startedUtc,
+        double seconds,
+        List<Result> results,
+        List<Sizes> sizes,
+        List<WorkingSet> workingSets,
+        String workingSetNote,
+        List<HashCount> hashCounts,
+        String hashCountNote,
+        List<OpcuaRun> opcua,
+        String opcuaNote,
+        List<String> notes) {
 
     public BenchReport {
         results = List.copyOf(results);
@@ -42,8 +53,7 @@ public record BenchReport(String command, Machine machine, String startedUtc, do
      * @param stats milliseconds per call
      * @param allocatedBytes median bytes allocated by the measuring thread per call (-1: unknown)
      */
-    public record Result(String scheme, String op, String impl, int threads, Stats stats, long allocatedBytes) {
-    }
+    public record Result(String scheme, String op, String impl, int threads, Stats stats, long allocatedBytes) {}
 
     /**
      * Sizes in bytes.
@@ -54,9 +64,14 @@ public record BenchReport(String command, Machine machine, String startedUtc, do
      * @param signatureMin shortest signature seen
      * @param signatureMax longest signature seen
      */
-    public record Sizes(String scheme, String impl, int publicKeyBytes, int privateKeyBytes, int stateBytes,
-            int signatureMin, int signatureMax) {
-    }
+    public record Sizes(
+            String scheme,
+            String impl,
+            int publicKeyBytes,
+            int privateKeyBytes,
+            int stateBytes,
+            int signatureMin,
+            int signatureMax) {}
 
     /**
      * Retained size of the per-thread work area an engine reuses for an operation
@@ -69,8 +84,7 @@ public record BenchReport(String command, Machine machine, String startedUtc, do
      * @param bytes deep size of the area (JOL {@code GraphLayout#totalSize}), without the shared
      *     parameter-set constant it refers to
      */
-    public record WorkingSet(String scheme, String op, String impl, long bytes) {
-    }
+    public record WorkingSet(String scheme, String op, String impl, long bytes) {}
 
     /**
      * SHA-256 work per XMSS operation, from {@code XmssHashCounter} in a child JVM.
@@ -81,9 +95,8 @@ public record BenchReport(String command, Machine machine, String startedUtc, do
      * @param compressionsMean mean SHA-256 compressions per operation
      * @param compressionsMax most compressions of one operation
      */
-    public record HashCount(String scheme, String op, int n, double callsMean, double compressionsMean,
-            long compressionsMax) {
-    }
+    public record HashCount(
+            String scheme, String op, int n, double callsMean, double compressionsMean, long compressionsMax) {}
 
     /**
      * One set of the OPC UA demo over one link profile (sensor server and operator client in this
@@ -92,8 +105,17 @@ public record BenchReport(String command, Machine machine, String startedUtc, do
      * @param endToEndSamplesMs end-to-end latency of each accepted reading (ms, in the order measured),
      *     the samples behind {@code endToEnd}
      */
-    public record OpcuaRun(String link, String scheme, int readings, long accepted, int signatureBytes, Stats sign,
-            Stats verify, Stats transfer, Stats endToEnd, List<Double> endToEndSamplesMs) {
+    public record OpcuaRun(
+            String link,
+            String scheme,
+            int readings,
+            long accepted,
+            int signatureBytes,
+            Stats sign,
+            Stats verify,
+            Stats transfer,
+            Stats endToEnd,
+            List<Double> endToEndSamplesMs) {
 
         public OpcuaRun {
             endToEndSamplesMs = List.copyOf(endToEndSamplesMs);
@@ -101,7 +123,6 @@ public record BenchReport(String command, Machine machine, String startedUtc, do
     }
 
     /** Machine description. */
-    public record Machine(int cores, String cpuModel, String jvm, String os, long maxHeapBytes, double loadStart,
-            double loadEnd) {
-    }
+    public record Machine(
+            int cores, String cpuModel, String jvm, String os, long maxHeapBytes, double loadStart, double loadEnd) {}
 }

@@ -103,7 +103,8 @@ public final class BenchRunner {
                 }
             }
         }
-        if (java.util.Arrays.stream(HaetaeEngine.values()).noneMatch(e -> e.name().equals("COMPACT"))) {
+        if (java.util.Arrays.stream(HaetaeEngine.values())
+                .noneMatch(e -> e.name().equals("COMPACT"))) {
             notes.add("The HAETAE compact engine is not in this build.");
         }
         if (!workingSets.isEmpty()) {
@@ -115,7 +116,8 @@ public final class BenchRunner {
 
         List<BenchReport.HashCount> hashes = List.of();
         String hashNote = null;
-        List<String> xmssSets = BenchOptions.XMSS_SETS.stream().filter(o::includes).toList();
+        List<String> xmssSets =
+                BenchOptions.XMSS_SETS.stream().filter(o::includes).toList();
         if (!o.hashCounts()) {
             hashNote = "not run (disabled)";
         } else if (xmssSets.isEmpty()) {
@@ -132,7 +134,8 @@ public final class BenchRunner {
 
         List<BenchReport.OpcuaRun> opcua = List.of();
         String opcuaNote = null;
-        List<String> studySets = xmssSets.stream().filter(s -> !s.equals("XMSSMT-SHA2_20/2_256")).toList();
+        List<String> studySets =
+                xmssSets.stream().filter(s -> !s.equals("XMSSMT-SHA2_20/2_256")).toList();
         if (!o.opcua()) {
             opcuaNote = "not run (disabled)";
         } else if (studySets.isEmpty()) {
@@ -142,9 +145,14 @@ public final class BenchRunner {
                 opcua = OpcuaLatency.run(studySets, o);
                 StringBuilder links = new StringBuilder();
                 for (LinkProfile l : OpcuaLatency.LINKS) {
-                    links.append(links.length() == 0 ? "" : "; ").append(String.format(Locale.ROOT,
-                            "%s: %.2f ms one way, jitter up to %.2f ms, %.2f Mbit/s", l.name(), l.oneWayDelayMs(),
-                            l.jitterMs(), l.bandwidthMbitPerS()));
+                    links.append(links.length() == 0 ? "" : "; ")
+                            .append(String.format(
+                                    Locale.ROOT,
+                                    "%s: %.2f ms one way, jitter up to %.2f ms, %.2f Mbit/s",
+                                    l.name(),
+                                    l.oneWayDelayMs(),
+                                    l.jitterMs(),
+                                    l.bandwidthMbitPerS()));
                 }
                 notes.add("OPC UA link profiles (pqsign-demo LinkProfile): " + links + ". The latency chart is the "
                         + "empirical distribution of every accepted reading's end-to-end latency per set and link.");
@@ -154,9 +162,20 @@ public final class BenchRunner {
             }
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        return new BenchReport(o.command(),
-                MachineInfo.describe(loadStart, MachineInfo.loadAverage()), started,
-                seconds, results, sizes, workingSets, workingSetNote, hashes, hashNote, opcua, opcuaNote, notes);
+        return new BenchReport(
+                o.command(),
+                MachineInfo.describe(loadStart, MachineInfo.loadAverage()),
+                started,
+                seconds,
+                results,
+                sizes,
+                workingSets,
+                workingSetNote,
+                hashes,
+                hashNote,
+                opcua,
+                opcuaNote,
+                notes);
     }
 
     /**
@@ -172,10 +191,12 @@ public final class BenchRunner {
         XmssParameterSet p = XmssParameterSet.XMSSMT_SHA2_10_2_256;
         int rounds = 0;
         do {
-            XmssPrivateKey key = XmssKeyGenerator.generate(p, WotsDerivation.SP800_208, random, rounds % 2 == 0 ? cores : 1,
-                    null);
-            MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
-            try (XmssStatefulSigner s = XmssStatefulSigner.open(store, Options.defaults().withThreads(cores))) {
+            XmssPrivateKey key =
+                    XmssKeyGenerator.generate(p, WotsDerivation.SP800_208, random, rounds % 2 == 0 ? cores : 1, null);
+            MemoryStateStore store =
+                    MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+            try (XmssStatefulSigner s =
+                    XmssStatefulSigner.open(store, Options.defaults().withThreads(cores))) {
                 XmssVerifier v = new XmssVerifier(key.publicKey());
                 for (int i = 0; i < 20; i++) {
                     Measurer.sink += v.verify(MESSAGE, s.sign(MESSAGE)) ? 1 : 0;
@@ -217,8 +238,11 @@ public final class BenchRunner {
                 }
             }
         } while (System.nanoTime() < end);
-        notes.add(String.format(Locale.ROOT, "HAETAE FAST on the opt-in Vector API path: %d unreported signatures "
-                + "(%.1f s) before the HAETAE rows, so that C2 has compiled the vector kernels.", signatures,
+        notes.add(String.format(
+                Locale.ROOT,
+                "HAETAE FAST on the opt-in Vector API path: %d unreported signatures "
+                        + "(%.1f s) before the HAETAE rows, so that C2 has compiled the vector kernels.",
+                signatures,
                 millis / 1000.0));
     }
 
@@ -227,17 +251,34 @@ public final class BenchRunner {
         Measurer.Samples s = Measurer.measure(operation, o);
         Stats st = Stats.of(s.millis());
         results.add(new Result(scheme, op, impl, threads, st, Measurer.medianAllocated(s.allocated())));
-        o.log().accept(String.format(Locale.ROOT, "%-22s %-7s %-22s %2d thr  median %10.4f ms  p99 %10.4f ms  n %d",
-                scheme, op, impl, threads, st.median(), st.p99(), st.n()));
+        o.log()
+                .accept(String.format(
+                        Locale.ROOT,
+                        "%-22s %-7s %-22s %2d thr  median %10.4f ms  p99 %10.4f ms  n %d",
+                        scheme,
+                        op,
+                        impl,
+                        threads,
+                        st.median(),
+                        st.p99(),
+                        st.n()));
     }
 
     // ------------------------------------------------------------------ XMSS^MT
 
     private void xmss(XmssParameterSet p) throws Exception {
         String name = p.setName();
-        record(name, "keygen", "pqsign", cores,
+        record(
+                name,
+                "keygen",
+                "pqsign",
+                cores,
                 () -> XmssKeyGenerator.generate(p, WotsDerivation.SP800_208, random, cores, null));
-        record(name, "keygen", "pqsign", 1,
+        record(
+                name,
+                "keygen",
+                "pqsign",
+                1,
                 () -> XmssKeyGenerator.generate(p, WotsDerivation.SP800_208, random, 1, null));
 
         XmssSigning signing = new XmssSigning(p);
@@ -306,7 +347,8 @@ public final class BenchRunner {
                 signer.close();
             }
             key = XmssKeyGenerator.generate(p, WotsDerivation.SP800_208, random, cores, null);
-            signer = XmssStatefulSigner.open(MemoryStateStore.holding(XmssKeyState.fresh(key).encode()),
+            signer = XmssStatefulSigner.open(
+                    MemoryStateStore.holding(XmssKeyState.fresh(key).encode()),
                     Options.defaults().withThreads(cores));
         }
 
@@ -390,8 +432,14 @@ public final class BenchRunner {
                 });
                 if (e == HaetaeEngine.FAST && s == HaetaeSampler.defaultSampler()) {
                     sig = signer.sign(MESSAGE);
-                    sizes.add(new Sizes(name, "pqsign", kp.publicKey().getEncoded().length,
-                            kp.privateKey().getEncoded().length, -1, minMax[0], minMax[1]));
+                    sizes.add(new Sizes(
+                            name,
+                            "pqsign",
+                            kp.publicKey().getEncoded().length,
+                            kp.privateKey().getEncoded().length,
+                            -1,
+                            minMax[0],
+                            minMax[1]));
                 }
             }
         }
@@ -407,7 +455,8 @@ public final class BenchRunner {
         if (!o.bouncyCastle()) {
             return;
         }
-        HAETAEParameters bp = name.equals("HAETAE-2") ? HAETAEParameters.haetae2
+        HAETAEParameters bp = name.equals("HAETAE-2")
+                ? HAETAEParameters.haetae2
                 : name.equals("HAETAE-3") ? HAETAEParameters.haetae3 : HAETAEParameters.haetae5;
         HAETAEKeyPairGenerator g = new HAETAEKeyPairGenerator();
         g.init(new HAETAEKeyGenerationParameters(random, bp));
@@ -429,8 +478,14 @@ public final class BenchRunner {
             throw new IllegalStateException(name + ": BouncyCastle HAETAE signature does not verify");
         }
         record(name, "verify", "bouncycastle", 1, () -> bv.verifySignature(MESSAGE, bsig));
-        sizes.add(new Sizes(name, "bouncycastle", ((HAETAEPublicKeyParameters) bk.getPublic()).getEncoded().length,
-                ((HAETAEPrivateKeyParameters) bk.getPrivate()).getEncoded().length, -1, minMax[0], minMax[1]));
+        sizes.add(new Sizes(
+                name,
+                "bouncycastle",
+                ((HAETAEPublicKeyParameters) bk.getPublic()).getEncoded().length,
+                ((HAETAEPrivateKeyParameters) bk.getPrivate()).getEncoded().length,
+                -1,
+                minMax[0],
+                minMax[1]));
     }
 
     /** The engines' per-thread work areas, on this thread, which has just run every HAETAE operation. */
@@ -450,7 +505,8 @@ public final class BenchRunner {
     // ------------------------------------------------------------------ ML-DSA (BouncyCastle only)
 
     private void mldsa(String name) throws Exception {
-        MLDSAParameters mp = name.equals("ML-DSA-44") ? MLDSAParameters.ml_dsa_44
+        MLDSAParameters mp = name.equals("ML-DSA-44")
+                ? MLDSAParameters.ml_dsa_44
                 : name.equals("ML-DSA-65") ? MLDSAParameters.ml_dsa_65 : MLDSAParameters.ml_dsa_87;
         MLDSAKeyPairGenerator g = new MLDSAKeyPairGenerator();
         g.init(new MLDSAKeyGenerationParameters(random, mp));
@@ -474,7 +530,13 @@ public final class BenchRunner {
             v.update(MESSAGE, 0, MESSAGE.length);
             return v.verifySignature(sig);
         });
-        sizes.add(new Sizes(name, "bouncycastle", ((MLDSAPublicKeyParameters) kp.getPublic()).getEncoded().length,
-                ((MLDSAPrivateKeyParameters) kp.getPrivate()).getEncoded().length, -1, sig.length, sig.length));
+        sizes.add(new Sizes(
+                name,
+                "bouncycastle",
+                ((MLDSAPublicKeyParameters) kp.getPublic()).getEncoded().length,
+                ((MLDSAPrivateKeyParameters) kp.getPrivate()).getEncoded().length,
+                -1,
+                sig.length,
+                sig.length));
     }
 }

@@ -11,16 +11,30 @@ import java.util.Map;
  * logarithmic time axis.
  */
 final class Charts {
-    static final String[] PALETTE = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-        "#7f7f7f"};
+    static final String[] PALETTE = {
+        "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"
+    };
 
     /** Fixed colours for the usual series, so every chart colours an implementation (or link) alike. */
-    static final Map<String, String> COLOURS = Map.of("pqsign", "#1f77b4", "pqsign (1 thread)", "#17becf",
-            "pqsign-v1.1.2", "#2ca02c", "pqsign-compact", "#d62728", "pqsign-compact-v1.1.2", "#9467bd",
-            "bouncycastle", "#ff7f0e", "ethernet", "#1f77b4", "5g", "#ff7f0e");
+    static final Map<String, String> COLOURS = Map.of(
+            "pqsign",
+            "#1f77b4",
+            "pqsign (1 thread)",
+            "#17becf",
+            "pqsign-v1.1.2",
+            "#2ca02c",
+            "pqsign-compact",
+            "#d62728",
+            "pqsign-compact-v1.1.2",
+            "#9467bd",
+            "bouncycastle",
+            "#ff7f0e",
+            "ethernet",
+            "#1f77b4",
+            "5g",
+            "#ff7f0e");
 
-    private Charts() {
-    }
+    private Charts() {}
 
     static String colour(List<String> series, String s) {
         String c = COLOURS.get(s);
@@ -28,8 +42,7 @@ final class Charts {
     }
 
     /** One bar: group (y label), series (colour), value (ms, &gt; 0). */
-    record Bar(String group, String series, double value) {
-    }
+    record Bar(String group, String series, double value) {}
 
     /**
      * Grouped horizontal bars, log-scale x axis in milliseconds: one group per scheme, one bar per
@@ -66,7 +79,12 @@ final class Charts {
             for (Bar b : g.getValue()) {
                 String colour = colour(series, b.series());
                 double x1 = axis.x(b.value());
-                svg.rect(left, y, Math.max(1, x1 - left), barH - 2, colour,
+                svg.rect(
+                        left,
+                        y,
+                        Math.max(1, x1 - left),
+                        barH - 2,
+                        colour,
                         g.getKey() + " " + b.series() + ": " + ms(b.value()));
                 svg.text(x1 + 3, y + barH - 3, ms(b.value()), "start", 9, false);
                 y += barH;
@@ -113,7 +131,8 @@ final class Charts {
             }
             all.addAll(d.samplesMs());
         }
-        double[] range = niceLogRange(all.stream().mapToDouble(Double::doubleValue).toArray());
+        double[] range =
+                niceLogRange(all.stream().mapToDouble(Double::doubleValue).toArray());
         int left = 70;
         int right = 40;
         int top = 50;
@@ -139,7 +158,10 @@ final class Charts {
         svg.line(left, top, left, bottom, "#333333", 1, false);
         svg.text(left, top - 8, "share of readings at or below x", "start", 10, false);
         for (Distribution d : series) {
-            double[] s = d.samplesMs().stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double[] s = d.samplesMs().stream()
+                    .mapToDouble(Double::doubleValue)
+                    .sorted()
+                    .toArray();
             if (s.length == 0) {
                 continue;
             }
@@ -164,8 +186,13 @@ final class Charts {
             Distribution d = series.get(i);
             double x = left + (i / legendRows) * 410;
             double y = bottom + 56 + (i % legendRows) * 20;
-            svg.polyline(new double[] {x, x + 28}, new double[] {y - 4, y - 4}, colour(colours, d.colourKey()), 2,
-                    DASHES[dashes.indexOf(d.dashKey()) % DASHES.length], null);
+            svg.polyline(
+                    new double[] {x, x + 28},
+                    new double[] {y - 4, y - 4},
+                    colour(colours, d.colourKey()),
+                    2,
+                    DASHES[dashes.indexOf(d.dashKey()) % DASHES.length],
+                    null);
             svg.text(x + 34, y, d.label(), "start", 11, false);
         }
         return svg.finish();
@@ -249,11 +276,16 @@ final class Charts {
     /** An axis label: the tick value without trailing zeros ("0.5 ms", "20 ms"). */
     static String tick(double v) {
         if (v < 0.01) {
-            return new java.math.BigDecimal(v * 1000).round(new java.math.MathContext(3)).stripTrailingZeros()
-                    .toPlainString() + " µs";
+            return new java.math.BigDecimal(v * 1000)
+                            .round(new java.math.MathContext(3))
+                            .stripTrailingZeros()
+                            .toPlainString()
+                    + " µs";
         }
-        return new java.math.BigDecimal(v).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString()
-                + " ms";
+        return new java.math.BigDecimal(v)
+                        .round(new java.math.MathContext(3))
+                        .stripTrailingZeros()
+                        .toPlainString() + " ms";
     }
 
     static String ms(double v) {
@@ -281,7 +313,12 @@ final class Charts {
             for (double d = lo; d <= hi * 1.0001; d *= 10) {
                 decades.add(d);
             }
-            drawTicks(svg, top, bottom, label, decades.stream().mapToDouble(Double::doubleValue).toArray());
+            drawTicks(
+                    svg,
+                    top,
+                    bottom,
+                    label,
+                    decades.stream().mapToDouble(Double::doubleValue).toArray());
         }
 
         /** Grid lines and labels at {@code ticks}, the axis line and its label. */

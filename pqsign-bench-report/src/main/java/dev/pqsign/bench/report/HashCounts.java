@@ -31,8 +31,7 @@ import java.util.concurrent.TimeUnit;
 public final class HashCounts {
     static final String FLAG = "-Dpqsign.xmss.countHashes=true";
 
-    private HashCounts() {
-    }
+    private HashCounts() {}
 
     /** Counting pass: {@code main signs set...}. */
     public static void main(String[] args) {
@@ -43,16 +42,28 @@ public final class HashCounts {
         int signs = Integer.parseInt(args[0]);
         SecureRandom random = new SecureRandom();
         for (int i = 1; i < args.length; i++) {
-            XmssParameterSet p = XmssParameterSet.byName(args[i]).orElseThrow(
-                    () -> new IllegalArgumentException("unknown set"));
+            XmssParameterSet p =
+                    XmssParameterSet.byName(args[i]).orElseThrow(() -> new IllegalArgumentException("unknown set"));
             XmssHashCounter.reset();
             XmssPrivateKey key = XmssKeyGenerator.generate(p, WotsDerivation.SP800_208, random, 1, null);
-            print(p, "keygen", 1, XmssHashCounter.calls(), XmssHashCounter.compressions(),
+            print(
+                    p,
+                    "keygen",
+                    1,
+                    XmssHashCounter.calls(),
+                    XmssHashCounter.compressions(),
                     XmssHashCounter.compressions());
             XmssHashCounter.reset();
-            MemoryStateStore store = MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
-            XmssStatefulSigner signer = XmssStatefulSigner.open(store, Options.defaults().withThreads(1));
-            print(p, "load", 1, XmssHashCounter.calls(), XmssHashCounter.compressions(),
+            MemoryStateStore store =
+                    MemoryStateStore.holding(XmssKeyState.fresh(key).encode());
+            XmssStatefulSigner signer =
+                    XmssStatefulSigner.open(store, Options.defaults().withThreads(1));
+            print(
+                    p,
+                    "load",
+                    1,
+                    XmssHashCounter.calls(),
+                    XmssHashCounter.compressions(),
                     XmssHashCounter.compressions());
             int n = (int) Math.min(signs, signer.remaining());
             long calls = 0;
@@ -72,7 +83,12 @@ public final class HashCounts {
             if (!v.verify(BenchRunner.MESSAGE, sig)) {
                 throw new IllegalStateException("signature does not verify");
             }
-            print(p, "verify", 1, XmssHashCounter.calls(), XmssHashCounter.compressions(),
+            print(
+                    p,
+                    "verify",
+                    1,
+                    XmssHashCounter.calls(),
+                    XmssHashCounter.compressions(),
                     XmssHashCounter.compressions());
             signer.close();
         }
@@ -84,25 +100,43 @@ public final class HashCounts {
     }
 
     private static void printMean(XmssParameterSet p, String op, int n, long calls, long compressions, long max) {
-        System.out.printf(Locale.ROOT, "HASH %s %s %d %.3f %.3f %d%n", p.setName(), op, n, (double) calls / n,
-                (double) compressions / n, max);
+        System.out.printf(
+                Locale.ROOT,
+                "HASH %s %s %d %.3f %.3f %d%n",
+                p.setName(),
+                op,
+                n,
+                (double) calls / n,
+                (double) compressions / n,
+                max);
     }
 
     /** Runs {@link #main} in a child JVM (same java, same class path) and parses its lines. */
     static List<BenchReport.HashCount> runChild(List<String> sets, int signs) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, FLAG, "-cp", System.getProperty("java.class.path"),
-                HashCounts.class.getName(), Integer.toString(signs)));
+        List<String> cmd = new ArrayList<>(List.of(
+                java,
+                FLAG,
+                "-cp",
+                System.getProperty("java.class.path"),
+                HashCounts.class.getName(),
+                Integer.toString(signs)));
         cmd.addAll(sets);
         Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         List<BenchReport.HashCount> out = new ArrayList<>();
         StringBuilder other = new StringBuilder();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = r.readLine()) != null;) {
+        try (BufferedReader r =
+                new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
                 String[] f = line.trim().split(" ");
                 if (f.length == 7 && f[0].equals("HASH")) {
-                    out.add(new BenchReport.HashCount(f[1], f[2], Integer.parseInt(f[3]), Double.parseDouble(f[4]),
-                            Double.parseDouble(f[5]), Long.parseLong(f[6])));
+                    out.add(new BenchReport.HashCount(
+                            f[1],
+                            f[2],
+                            Integer.parseInt(f[3]),
+                            Double.parseDouble(f[4]),
+                            Double.parseDouble(f[5]),
+                            Long.parseLong(f[6])));
                 } else if (other.length() < 2000) {
                     other.append(line).append('\n');
                 }
@@ -113,7 +147,8 @@ public final class HashCounts {
             throw new IOException("hash-count JVM did not finish");
         }
         if (proc.exitValue() != 0) {
-            throw new IOException("hash-count JVM exited with " + proc.exitValue() + ": " + other.toString().trim());
+            throw new IOException("hash-count JVM exited with " + proc.exitValue() + ": "
+                    + other.toString().trim());
         }
         return out;
     }

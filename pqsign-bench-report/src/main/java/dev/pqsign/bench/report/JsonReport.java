@@ -21,64 +21,121 @@ package dev.pqsign.bench.report;
  * Numbers that are not finite are written as {@code null}.
  */
 public final class JsonReport {
-    private JsonReport() {
-    }
+    private JsonReport() {}
 
     public static String toJson(BenchReport r) {
         StringBuilder b = new StringBuilder(8192);
         b.append("{\n\"results\":[");
         sep(b, r.results().size(), i -> {
             BenchReport.Result x = r.results().get(i);
-            b.append("{\"scheme\":").append(str(x.scheme())).append(",\"op\":").append(str(x.op()))
-                    .append(",\"impl\":").append(str(x.impl())).append(",\"threads\":").append(x.threads())
-                    .append(",\"median_ms\":").append(num(x.stats().median())).append(",\"p99_ms\":")
-                    .append(num(x.stats().p99())).append(",\"max_ms\":").append(num(x.stats().max()))
-                    .append(",\"mean_ms\":").append(num(x.stats().mean())).append(",\"n\":").append(x.stats().n())
+            b.append("{\"scheme\":")
+                    .append(str(x.scheme()))
+                    .append(",\"op\":")
+                    .append(str(x.op()))
+                    .append(",\"impl\":")
+                    .append(str(x.impl()))
+                    .append(",\"threads\":")
+                    .append(x.threads())
+                    .append(",\"median_ms\":")
+                    .append(num(x.stats().median()))
+                    .append(",\"p99_ms\":")
+                    .append(num(x.stats().p99()))
+                    .append(",\"max_ms\":")
+                    .append(num(x.stats().max()))
+                    .append(",\"mean_ms\":")
+                    .append(num(x.stats().mean()))
+                    .append(",\"n\":")
+                    .append(x.stats().n())
                     .append('}');
         });
         b.append("],\n\"sizes\":[");
         sep(b, r.sizes().size(), i -> {
             BenchReport.Sizes s = r.sizes().get(i);
-            b.append("{\"scheme\":").append(str(s.scheme())).append(",\"impl\":").append(str(s.impl()))
-                    .append(",\"public_key_bytes\":").append(s.publicKeyBytes()).append(",\"private_key_bytes\":")
-                    .append(s.privateKeyBytes()).append(",\"state_bytes\":")
+            b.append("{\"scheme\":")
+                    .append(str(s.scheme()))
+                    .append(",\"impl\":")
+                    .append(str(s.impl()))
+                    .append(",\"public_key_bytes\":")
+                    .append(s.publicKeyBytes())
+                    .append(",\"private_key_bytes\":")
+                    .append(s.privateKeyBytes())
+                    .append(",\"state_bytes\":")
                     .append(s.stateBytes() < 0 ? "null" : Integer.toString(s.stateBytes()))
-                    .append(",\"signature_bytes_min\":").append(s.signatureMin()).append(",\"signature_bytes_max\":")
-                    .append(s.signatureMax()).append('}');
+                    .append(",\"signature_bytes_min\":")
+                    .append(s.signatureMin())
+                    .append(",\"signature_bytes_max\":")
+                    .append(s.signatureMax())
+                    .append('}');
         });
         b.append("],\n\"working_set\":[");
         sep(b, r.workingSets().size(), i -> {
             BenchReport.WorkingSet w = r.workingSets().get(i);
-            b.append("{\"scheme\":").append(str(w.scheme())).append(",\"op\":").append(str(w.op()))
-                    .append(",\"impl\":").append(str(w.impl())).append(",\"bytes\":").append(w.bytes()).append('}');
+            b.append("{\"scheme\":")
+                    .append(str(w.scheme()))
+                    .append(",\"op\":")
+                    .append(str(w.op()))
+                    .append(",\"impl\":")
+                    .append(str(w.impl()))
+                    .append(",\"bytes\":")
+                    .append(w.bytes())
+                    .append('}');
         });
         b.append("],\n\"working_set_note\":").append(str(r.workingSetNote()));
         b.append(",\n\"hash_counts\":[");
         sep(b, r.hashCounts().size(), i -> {
             BenchReport.HashCount h = r.hashCounts().get(i);
-            b.append("{\"scheme\":").append(str(h.scheme())).append(",\"op\":").append(str(h.op())).append(",\"n\":")
-                    .append(h.n()).append(",\"calls_mean\":").append(num(h.callsMean()))
-                    .append(",\"sha256_compressions_mean\":").append(num(h.compressionsMean()))
-                    .append(",\"sha256_compressions_max\":").append(h.compressionsMax()).append('}');
+            b.append("{\"scheme\":")
+                    .append(str(h.scheme()))
+                    .append(",\"op\":")
+                    .append(str(h.op()))
+                    .append(",\"n\":")
+                    .append(h.n())
+                    .append(",\"calls_mean\":")
+                    .append(num(h.callsMean()))
+                    .append(",\"sha256_compressions_mean\":")
+                    .append(num(h.compressionsMean()))
+                    .append(",\"sha256_compressions_max\":")
+                    .append(h.compressionsMax())
+                    .append('}');
         });
         b.append("],\n\"hash_counts_note\":").append(str(r.hashCountNote()));
         b.append(",\n\"allocation\":[");
         sep(b, r.results().size(), i -> {
             BenchReport.Result x = r.results().get(i);
-            b.append("{\"scheme\":").append(str(x.scheme())).append(",\"op\":").append(str(x.op()))
-                    .append(",\"impl\":").append(str(x.impl())).append(",\"threads\":").append(x.threads())
+            b.append("{\"scheme\":")
+                    .append(str(x.scheme()))
+                    .append(",\"op\":")
+                    .append(str(x.op()))
+                    .append(",\"impl\":")
+                    .append(str(x.impl()))
+                    .append(",\"threads\":")
+                    .append(x.threads())
                     .append(",\"bytes_per_op_median\":")
-                    .append(x.allocatedBytes() < 0 ? "null" : Long.toString(x.allocatedBytes())).append('}');
+                    .append(x.allocatedBytes() < 0 ? "null" : Long.toString(x.allocatedBytes()))
+                    .append('}');
         });
         b.append("],\n\"opcua\":[");
         sep(b, r.opcua().size(), i -> {
             BenchReport.OpcuaRun o = r.opcua().get(i);
-            b.append("{\"link\":").append(str(o.link())).append(",\"scheme\":").append(str(o.scheme()))
-                    .append(",\"readings\":").append(o.readings()).append(",\"accepted\":").append(o.accepted())
-                    .append(",\"signature_bytes\":").append(o.signatureBytes()).append(",\"sign_ms\":")
-                    .append(stats(o.sign())).append(",\"verify_ms\":").append(stats(o.verify()))
-                    .append(",\"transfer_ms\":").append(stats(o.transfer())).append(",\"end_to_end_ms\":")
-                    .append(stats(o.endToEnd())).append(",\"end_to_end_samples_ms\":[");
+            b.append("{\"link\":")
+                    .append(str(o.link()))
+                    .append(",\"scheme\":")
+                    .append(str(o.scheme()))
+                    .append(",\"readings\":")
+                    .append(o.readings())
+                    .append(",\"accepted\":")
+                    .append(o.accepted())
+                    .append(",\"signature_bytes\":")
+                    .append(o.signatureBytes())
+                    .append(",\"sign_ms\":")
+                    .append(stats(o.sign()))
+                    .append(",\"verify_ms\":")
+                    .append(stats(o.verify()))
+                    .append(",\"transfer_ms\":")
+                    .append(stats(o.transfer()))
+                    .append(",\"end_to_end_ms\":")
+                    .append(stats(o.endToEnd()))
+                    .append(",\"end_to_end_samples_ms\":[");
             for (int k = 0; k < o.endToEndSamplesMs().size(); k++) {
                 b.append(k == 0 ? "" : ",").append(num(o.endToEndSamplesMs().get(k)));
             }
@@ -86,12 +143,28 @@ public final class JsonReport {
         });
         b.append("],\n\"opcua_note\":").append(str(r.opcuaNote()));
         BenchReport.Machine m = r.machine();
-        b.append(",\n\"machine\":{\"cores\":").append(m.cores()).append(",\"cpu_model\":").append(str(m.cpuModel()))
-                .append(",\"jvm\":").append(str(m.jvm())).append(",\"os\":").append(str(m.os()))
-                .append(",\"max_heap_bytes\":").append(m.maxHeapBytes()).append(",\"load_average_start\":")
-                .append(num(m.loadStart())).append(",\"load_average_end\":").append(num(m.loadEnd())).append('}');
-        b.append(",\n\"command\":").append(str(r.command())).append(",\"started_utc\":").append(str(r.startedUtc()))
-                .append(",\"seconds\":").append(num(r.seconds())).append(",\"notes\":[");
+        b.append(",\n\"machine\":{\"cores\":")
+                .append(m.cores())
+                .append(",\"cpu_model\":")
+                .append(str(m.cpuModel()))
+                .append(",\"jvm\":")
+                .append(str(m.jvm()))
+                .append(",\"os\":")
+                .append(str(m.os()))
+                .append(",\"max_heap_bytes\":")
+                .append(m.maxHeapBytes())
+                .append(",\"load_average_start\":")
+                .append(num(m.loadStart()))
+                .append(",\"load_average_end\":")
+                .append(num(m.loadEnd()))
+                .append('}');
+        b.append(",\n\"command\":")
+                .append(str(r.command()))
+                .append(",\"started_utc\":")
+                .append(str(r.startedUtc()))
+                .append(",\"seconds\":")
+                .append(num(r.seconds()))
+                .append(",\"notes\":[");
         sep(b, r.notes().size(), i -> b.append(str(r.notes().get(i))));
         b.append("]\n}\n");
         return b.toString();
@@ -121,8 +194,7 @@ public final class JsonReport {
             return "0";
         }
         java.math.BigDecimal b = new java.math.BigDecimal(d);
-        b = Math.abs(d) >= 1 ? b.setScale(3, java.math.RoundingMode.HALF_EVEN)
-                : b.round(new java.math.MathContext(6));
+        b = Math.abs(d) >= 1 ? b.setScale(3, java.math.RoundingMode.HALF_EVEN) : b.round(new java.math.MathContext(6));
         return b.stripTrailingZeros().toPlainString();
     }
 

@@ -8,8 +8,7 @@ import java.nio.file.Path;
 
 /** The machine and JVM a report was measured on. */
 final class MachineInfo {
-    private MachineInfo() {
-    }
+    private MachineInfo() {}
 
     static double loadAverage() {
         return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
@@ -17,12 +16,16 @@ final class MachineInfo {
 
     /** The machine, the JVM and which HAETAE FAST code path this JVM runs (fixed when it starts). */
     static BenchReport.Machine describe(double loadStart, double loadEnd) {
-        return new BenchReport.Machine(Runtime.getRuntime().availableProcessors(), cpuModel(),
+        return new BenchReport.Machine(
+                Runtime.getRuntime().availableProcessors(),
+                cpuModel(),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " ("
                         + System.getProperty("java.vendor") + ")" + haetaePath(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                         + System.getProperty("os.arch"),
-                Runtime.getRuntime().maxMemory(), loadStart, loadEnd);
+                Runtime.getRuntime().maxMemory(),
+                loadStart,
+                loadEnd);
     }
 
     /** Which HAETAE FAST signing path this JVM measures. */

@@ -20,8 +20,7 @@ import java.util.Set;
 public final class MarkdownReport {
     static final String[] CHART_OPS = {"keygen", "sign", "verify"};
 
-    private MarkdownReport() {
-    }
+    private MarkdownReport() {}
 
     /** Writes report.md and the charts; returns the files written. */
     public static List<Path> write(BenchReport r, Path dir) throws IOException {
@@ -38,7 +37,9 @@ public final class MarkdownReport {
             if (!bars.isEmpty()) {
                 Path f = dir.resolve("time-" + op + ".svg");
                 String title = op + ": median time per operation, pqsign vs BouncyCastle 1.87"
-                        + (op.equals("keygen") ? " (XMSS pqsign: all " + r.machine().cores() + " cores and 1 thread)" : "");
+                        + (op.equals("keygen")
+                                ? " (XMSS pqsign: all " + r.machine().cores() + " cores and 1 thread)"
+                                : "");
                 Files.writeString(f, Charts.bars(title, bars), StandardCharsets.UTF_8);
                 written.add(f);
                 charts.add(f.getFileName().toString());
@@ -62,8 +63,10 @@ public final class MarkdownReport {
         for (BenchReport.OpcuaRun o : runs) {
             series.add(new Charts.Distribution(o.link(), o.scheme(), o.endToEndSamplesMs()));
         }
-        return Charts.distributions("OPC UA end-to-end latency per reading (sign → verdict), by link profile",
-                "end-to-end latency (log scale)", series);
+        return Charts.distributions(
+                "OPC UA end-to-end latency per reading (sign → verdict), by link profile",
+                "end-to-end latency (log scale)",
+                series);
     }
 
     /** Chart series of a result: XMSS keygen with one thread is its own series ("pqsign" = all cores). */
@@ -79,15 +82,34 @@ public final class MarkdownReport {
         BenchReport.Machine m = r.machine();
         b.append("# pqsign benchmark report\n\n");
         b.append("- Command: `").append(r.command()).append("`\n");
-        b.append("- Started: ").append(r.startedUtc()).append(", took ").append(f1(r.seconds())).append(" s\n");
-        b.append("- Machine: ").append(m.cores()).append(" cores, ").append(m.cpuModel()).append("; ").append(m.os())
+        b.append("- Started: ")
+                .append(r.startedUtc())
+                .append(", took ")
+                .append(f1(r.seconds()))
+                .append(" s\n");
+        b.append("- Machine: ")
+                .append(m.cores())
+                .append(" cores, ")
+                .append(m.cpuModel())
+                .append("; ")
+                .append(m.os())
                 .append("\n");
-        b.append("- JVM: ").append(m.jvm()).append(", max heap ").append(m.maxHeapBytes() / (1024 * 1024))
+        b.append("- JVM: ")
+                .append(m.jvm())
+                .append(", max heap ")
+                .append(m.maxHeapBytes() / (1024 * 1024))
                 .append(" MiB\n");
-        b.append("- Load average (1 min) at start / end: ").append(f2(m.loadStart())).append(" / ")
-                .append(f2(m.loadEnd())).append(" on ").append(m.cores()).append(" cores")
-                .append(m.loadStart() > m.cores() || m.loadEnd() > m.cores()
-                        ? " — **the machine was busy: timings, especially p99 and max, are noisy**" : "")
+        b.append("- Load average (1 min) at start / end: ")
+                .append(f2(m.loadStart()))
+                .append(" / ")
+                .append(f2(m.loadEnd()))
+                .append(" on ")
+                .append(m.cores())
+                .append(" cores")
+                .append(
+                        m.loadStart() > m.cores() || m.loadEnd() > m.cores()
+                                ? " — **the machine was busy: timings, especially p99 and max, are noisy**"
+                                : "")
                 .append("\n\n");
         b.append("All operations run on one thread (XMSS keygen also with all cores), after a warm-up; times are ")
                 .append("wall-clock milliseconds per call (median, p99 by nearest rank, max, n samples). pqsign signs ")
@@ -134,16 +156,28 @@ public final class MarkdownReport {
         for (String s : sets) {
             Optional<BenchReport.Sizes> p = size(r, s, "pqsign");
             Optional<BenchReport.Sizes> c = size(r, s, "bouncycastle");
-            b.append("| ").append(s).append(" | ").append(p.map(x -> num(x.publicKeyBytes())).orElse("—"))
-                    .append(" | ").append(p.map(x -> num(x.stateBytes())).orElse("—")).append(" | ")
-                    .append(c.map(x -> num(x.stateBytes())).orElse("—")).append(" | ")
-                    .append(p.map(x -> num(x.signatureMax())).orElse("—")).append(" | ")
-                    .append(c.map(x -> num(x.signatureMax())).orElse("—")).append(" | ")
-                    .append(StudyReference.SIGNATURE_BYTES.containsKey(s)
-                            ? num(StudyReference.SIGNATURE_BYTES.get(s)) + " ¹" : "—")
+            b.append("| ")
+                    .append(s)
+                    .append(" | ")
+                    .append(p.map(x -> num(x.publicKeyBytes())).orElse("—"))
+                    .append(" | ")
+                    .append(p.map(x -> num(x.stateBytes())).orElse("—"))
+                    .append(" | ")
+                    .append(c.map(x -> num(x.stateBytes())).orElse("—"))
+                    .append(" | ")
+                    .append(p.map(x -> num(x.signatureMax())).orElse("—"))
+                    .append(" | ")
+                    .append(c.map(x -> num(x.signatureMax())).orElse("—"))
+                    .append(" | ")
+                    .append(
+                            StudyReference.SIGNATURE_BYTES.containsKey(s)
+                                    ? num(StudyReference.SIGNATURE_BYTES.get(s)) + " ¹"
+                                    : "—")
                     .append(" |\n");
         }
-        b.append("\n¹ ").append(StudyReference.INDUSTRIAL).append(". The study assumed a 4-byte index for every ")
+        b.append("\n¹ ")
+                .append(StudyReference.INDUSTRIAL)
+                .append(". The study assumed a 4-byte index for every ")
                 .append("set; RFC 8391 encodes ceil(h/8) bytes, hence 2 bytes fewer for h = 10 and 1 fewer for h = 20.")
                 .append("\n\n");
 
@@ -156,18 +190,30 @@ public final class MarkdownReport {
                 List<Result> ours = find(r, s, op, "pqsign");
                 Optional<Result> bc = find(r, s, op, "bouncycastle").stream().findFirst();
                 for (Result x : ours) {
-                    String label = op.equals("keygen") ? "keygen (" + x.threads() + (x.threads() == 1 ? " thread)"
-                            : " threads)") : op;
-                    b.append("| ").append(s).append(" | ").append(label).append(" | ").append(cells(x.stats()))
-                            .append(" | ").append(bc.map(y -> cells(y.stats())).orElse("— | — | — | —")).append(" | ")
-                            .append(bc.map(y -> f1(y.stats().median() / x.stats().median()) + "×").orElse("—"))
+                    String label = op.equals("keygen")
+                            ? "keygen (" + x.threads() + (x.threads() == 1 ? " thread)" : " threads)")
+                            : op;
+                    b.append("| ")
+                            .append(s)
+                            .append(" | ")
+                            .append(label)
+                            .append(" | ")
+                            .append(cells(x.stats()))
+                            .append(" | ")
+                            .append(bc.map(y -> cells(y.stats())).orElse("— | — | — | —"))
+                            .append(" | ")
+                            .append(bc.map(y ->
+                                            f1(y.stats().median() / x.stats().median()) + "×")
+                                    .orElse("—"))
                             .append(" | ");
                     Double study = op.equals("sign") ? StudyReference.SIGN_MS.get(s) : null;
                     b.append(study == null ? "—" : ms(study)).append(" |\n");
                 }
             }
         }
-        b.append("\n² ").append(StudyReference.INDUSTRIAL).append(" (other hardware; only the figures cited in ")
+        b.append("\n² ")
+                .append(StudyReference.INDUSTRIAL)
+                .append(" (other hardware; only the figures cited in ")
                 .append("the project brief are filled in).\n\n");
         b.append("Keygen computes the top tree only (2^(h/d) leaves: 32 for the study's three sets, 1,024 for ")
                 .append("XMSSMT-SHA2_20/2_256). pqsign splits a tree across threads only when it is large ")
@@ -188,9 +234,19 @@ public final class MarkdownReport {
         b.append("| set | operation | n | hash calls (mean) | compressions (mean) | compressions (max) |\n");
         b.append("|---|---|---:|---:|---:|---:|\n");
         for (BenchReport.HashCount h : r.hashCounts()) {
-            b.append("| ").append(h.scheme()).append(" | ").append(h.op()).append(" | ").append(h.n()).append(" | ")
-                    .append(num(Math.round(h.callsMean()))).append(" | ").append(num(Math.round(h.compressionsMean())))
-                    .append(" | ").append(num(h.compressionsMax())).append(" |\n");
+            b.append("| ")
+                    .append(h.scheme())
+                    .append(" | ")
+                    .append(h.op())
+                    .append(" | ")
+                    .append(h.n())
+                    .append(" | ")
+                    .append(num(Math.round(h.callsMean())))
+                    .append(" | ")
+                    .append(num(Math.round(h.compressionsMean())))
+                    .append(" | ")
+                    .append(num(h.compressionsMax()))
+                    .append(" |\n");
         }
         b.append('\n');
     }
@@ -212,18 +268,36 @@ public final class MarkdownReport {
         b.append("| scheme | operation | implementation | median | p99 | max | n | allocated bytes / op (median) |\n");
         b.append("|---|---|---|---:|---:|---:|---:|---:|\n");
         for (Result x : rows) {
-            b.append("| ").append(x.scheme()).append(" | ").append(x.op()).append(" | ").append(x.impl()).append(" | ")
-                    .append(cells(x.stats())).append(" | ")
-                    .append(x.allocatedBytes() < 0 ? "—" : num(x.allocatedBytes())).append(" |\n");
+            b.append("| ")
+                    .append(x.scheme())
+                    .append(" | ")
+                    .append(x.op())
+                    .append(" | ")
+                    .append(x.impl())
+                    .append(" | ")
+                    .append(cells(x.stats()))
+                    .append(" | ")
+                    .append(x.allocatedBytes() < 0 ? "—" : num(x.allocatedBytes()))
+                    .append(" |\n");
         }
-        b.append("\n### Sizes, bytes\n\n| scheme | implementation | public key | private key | signature (min–max seen) |\n");
+        b.append(
+                "\n### Sizes, bytes\n\n| scheme | implementation | public key | private key | signature (min–max seen) |\n");
         b.append("|---|---|---:|---:|---:|\n");
         for (BenchReport.Sizes s : r.sizes()) {
             if (!s.scheme().startsWith("XMSS")) {
-                b.append("| ").append(s.scheme()).append(" | ").append(s.impl()).append(" | ")
-                        .append(num(s.publicKeyBytes())).append(" | ").append(num(s.privateKeyBytes())).append(" | ")
-                        .append(s.signatureMin() == s.signatureMax() ? num(s.signatureMax())
-                                : num(s.signatureMin()) + "–" + num(s.signatureMax()))
+                b.append("| ")
+                        .append(s.scheme())
+                        .append(" | ")
+                        .append(s.impl())
+                        .append(" | ")
+                        .append(num(s.publicKeyBytes()))
+                        .append(" | ")
+                        .append(num(s.privateKeyBytes()))
+                        .append(" | ")
+                        .append(
+                                s.signatureMin() == s.signatureMax()
+                                        ? num(s.signatureMax())
+                                        : num(s.signatureMin()) + "–" + num(s.signatureMax()))
                         .append(" |\n");
             }
         }
@@ -248,18 +322,29 @@ public final class MarkdownReport {
         for (String[] ref : StudyReference.CORTEX_M4_STACK_KB) {
             List<Long> a = new ArrayList<>();
             for (Result x : rows) {
-                if (x.scheme().startsWith("HAETAE") && x.op().equals(ref[0]) && x.impl().equals("pqsign-compact")
+                if (x.scheme().startsWith("HAETAE")
+                        && x.op().equals(ref[0])
+                        && x.impl().equals("pqsign-compact")
                         && x.allocatedBytes() >= 0) {
                     a.add(x.allocatedBytes());
                 }
             }
             a.sort(null);
-            b.append("| ").append(ref[0]).append(" | ").append(workingSet(r, "pqsign-compact", ref[0])).append(" | ")
-                    .append(workingSet(r, "pqsign", ref[0])).append(" | ")
-                    .append(a.isEmpty() ? "—" : num(a.get(a.size() / 2))).append(" | ").append(ref[1])
+            b.append("| ")
+                    .append(ref[0])
+                    .append(" | ")
+                    .append(workingSet(r, "pqsign-compact", ref[0]))
+                    .append(" | ")
+                    .append(workingSet(r, "pqsign", ref[0]))
+                    .append(" | ")
+                    .append(a.isEmpty() ? "—" : num(a.get(a.size() / 2)))
+                    .append(" | ")
+                    .append(ref[1])
                     .append(" KB |\n");
         }
-        b.append("\n³ ").append(StudyReference.LOW_MEMORY).append(" (other hardware: C on bare metal, stack bytes). ")
+        b.append("\n³ ")
+                .append(StudyReference.LOW_MEMORY)
+                .append(" (other hardware: C on bare metal, stack bytes). ")
                 .append("Working set here: deep size (JOL `GraphLayout.totalSize`, object headers and the SHAKE state ")
                 .append("included) of the per-thread work area the engine keeps between calls (`HaetaeWorkingSet`). ")
                 .append("The compact engine keeps one per operation, sized for the largest set, so it is the same for ")
@@ -292,8 +377,10 @@ public final class MarkdownReport {
             return;
         }
         b.append("`DemoRunner` from pqsign-demo in this process: one sensor server (durable file state store, one ")
-                .append("fsync'd reservation per signature, made ahead in the background like `pqsign sensor`) and one ")
-                .append("operator client per set (verifying like `pqsign operator`, upper XMSS^MT layers cached per bottom ")
+                .append(
+                        "fsync'd reservation per signature, made ahead in the background like `pqsign sensor`) and one ")
+                .append(
+                        "operator client per set (verifying like `pqsign operator`, upper XMSS^MT layers cached per bottom ")
                 .append("tree), the link emulated by ")
                 .append("a relay. end-to-end = start of signing → operator verdict. Each cell: median / p99 / max; ")
                 .append("`opcua-end-to-end.svg` shows the distribution of every reading's end-to-end latency.\n\n");
@@ -301,19 +388,37 @@ public final class MarkdownReport {
         r.opcua().forEach(o -> links.add(o.link()));
         for (String link : links) {
             b.append("### Link `").append(link).append("`\n\n");
-            b.append("| set | signature bytes | readings | sign | verify | transfer | end-to-end | study end-to-end ⁴ |\n");
+            b.append(
+                    "| set | signature bytes | readings | sign | verify | transfer | end-to-end | study end-to-end ⁴ |\n");
             b.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
             for (BenchReport.OpcuaRun o : r.opcua()) {
                 if (!o.link().equals(link)) {
                     continue;
                 }
                 Double study = link.equals("ethernet") ? StudyReference.END_TO_END_ETHERNET_MS.get(o.scheme()) : null;
-                b.append("| ").append(o.scheme()).append(" | ").append(num(o.signatureBytes())).append(" | ")
-                        .append(o.accepted()).append('/').append(o.readings()).append(" | ").append(triple(o.sign()))
-                        .append(" | ").append(triple(o.verify())).append(" | ").append(triple(o.transfer()))
-                        .append(" | ").append(triple(o.endToEnd())).append(" | ")
-                        .append(study != null ? "≈ " + ms(study)
-                                : link.equals("5g") ? "+" + StudyReference.FIVE_G_EXTRA_TRANSFER + " over Ethernet" : "—")
+                b.append("| ")
+                        .append(o.scheme())
+                        .append(" | ")
+                        .append(num(o.signatureBytes()))
+                        .append(" | ")
+                        .append(o.accepted())
+                        .append('/')
+                        .append(o.readings())
+                        .append(" | ")
+                        .append(triple(o.sign()))
+                        .append(" | ")
+                        .append(triple(o.verify()))
+                        .append(" | ")
+                        .append(triple(o.transfer()))
+                        .append(" | ")
+                        .append(triple(o.endToEnd()))
+                        .append(" | ")
+                        .append(
+                                study != null
+                                        ? "≈ " + ms(study)
+                                        : link.equals("5g")
+                                                ? "+" + StudyReference.FIVE_G_EXTRA_TRANSFER + " over Ethernet"
+                                                : "—")
                         .append(" |\n");
             }
             b.append('\n');
@@ -325,20 +430,35 @@ public final class MarkdownReport {
         b.append("## All measurements\n\n| scheme | op | impl | threads | median ms | p99 ms | max ms | n ")
                 .append("| allocated bytes / op |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n");
         for (Result x : r.results()) {
-            b.append("| ").append(x.scheme()).append(" | ").append(x.op()).append(" | ").append(x.impl()).append(" | ")
-                    .append(x.threads()).append(" | ").append(cells(x.stats())).append(" | ")
-                    .append(x.allocatedBytes() < 0 ? "—" : num(x.allocatedBytes())).append(" |\n");
+            b.append("| ")
+                    .append(x.scheme())
+                    .append(" | ")
+                    .append(x.op())
+                    .append(" | ")
+                    .append(x.impl())
+                    .append(" | ")
+                    .append(x.threads())
+                    .append(" | ")
+                    .append(cells(x.stats()))
+                    .append(" | ")
+                    .append(x.allocatedBytes() < 0 ? "—" : num(x.allocatedBytes()))
+                    .append(" |\n");
         }
         b.append("\nAllocated bytes are those of the measuring thread (`ThreadMXBean#getThreadAllocatedBytes`); ")
                 .append("keygen with all cores also allocates on worker threads, which this does not see.\n\n");
     }
 
     private static Optional<BenchReport.Sizes> size(BenchReport r, String scheme, String impl) {
-        return r.sizes().stream().filter(s -> s.scheme().equals(scheme) && s.impl().equals(impl)).findFirst();
+        return r.sizes().stream()
+                .filter(s -> s.scheme().equals(scheme) && s.impl().equals(impl))
+                .findFirst();
     }
 
     private static List<Result> find(BenchReport r, String scheme, String op, String impl) {
-        return r.results().stream().filter(x -> x.scheme().equals(scheme) && x.op().equals(op) && x.impl().equals(impl))
+        return r.results().stream()
+                .filter(x -> x.scheme().equals(scheme)
+                        && x.op().equals(op)
+                        && x.impl().equals(impl))
                 .toList();
     }
 

@@ -11,21 +11,18 @@ final class Measurer {
 
     /** One timed operation; {@link #beforeSample()} runs untimed before each call (e.g. to replace an exhausted key). */
     interface Operation {
-        default void beforeSample() throws Exception {
-        }
+        default void beforeSample() throws Exception {}
 
         Object run() throws Exception;
     }
 
     /** Raw samples of one case. */
-    record Samples(double[] millis, long[] allocated) {
-    }
+    record Samples(double[] millis, long[] allocated) {}
 
     private static final com.sun.management.ThreadMXBean THREADS = threadBean();
     static volatile int sink;
 
-    private Measurer() {
-    }
+    private Measurer() {}
 
     private static com.sun.management.ThreadMXBean threadBean() {
         if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean) {

@@ -34,8 +34,7 @@ import java.util.stream.Stream;
 final class OpcuaLatency {
     static final List<LinkProfile> LINKS = List.of(LinkProfile.ETHERNET, LinkProfile.FIVE_G);
 
-    private OpcuaLatency() {
-    }
+    private OpcuaLatency() {}
 
     static List<BenchReport.OpcuaRun> run(List<String> sets, BenchOptions o) throws IOException, InterruptedException {
         List<BenchReport.OpcuaRun> out = new ArrayList<>();
@@ -48,14 +47,29 @@ final class OpcuaLatency {
                 }
                 o.log().accept("OPC UA demo over " + link.name() + ": " + o.opcuaReadings() + " readings per set");
                 Path data = Files.createDirectories(dir.resolve("data-" + link.name()));
-                DemoReport r = DemoRunner.run(setups, new DemoRunner.Options(data, o.opcuaReadings(), link, 1,
-                        TransportSecurity.NONE, 1.0, 0, o.opcuaWarmup()));
+                DemoReport r = DemoRunner.run(
+                        setups,
+                        new DemoRunner.Options(
+                                data, o.opcuaReadings(), link, 1, TransportSecurity.NONE, 1.0, 0, o.opcuaWarmup()));
                 for (DemoReport.SetResult s : r.sets()) {
-                    out.add(new BenchReport.OpcuaRun(link.name(), s.name(), s.readings(), s.accepted(),
-                            s.signatureBytes(), stats(s.sign()), stats(s.verify()), stats(s.transfer()),
-                            stats(s.endToEnd()), s.endToEndMs()));
-                    o.log().accept(String.format(java.util.Locale.ROOT, "  %-22s end-to-end p50 %.2f ms p99 %.2f ms",
-                            s.name(), s.endToEnd().p50(), s.endToEnd().p99()));
+                    out.add(new BenchReport.OpcuaRun(
+                            link.name(),
+                            s.name(),
+                            s.readings(),
+                            s.accepted(),
+                            s.signatureBytes(),
+                            stats(s.sign()),
+                            stats(s.verify()),
+                            stats(s.transfer()),
+                            stats(s.endToEnd()),
+                            s.endToEndMs()));
+                    o.log()
+                            .accept(String.format(
+                                    java.util.Locale.ROOT,
+                                    "  %-22s end-to-end p50 %.2f ms p99 %.2f ms",
+                                    s.name(),
+                                    s.endToEnd().p50(),
+                                    s.endToEnd().p99()));
                 }
             }
         } finally {
@@ -73,13 +87,14 @@ final class OpcuaLatency {
             Files.createDirectories(keyDir);
             XmssPrivateKey key = XmssKeyGenerator.generate(p);
             Path state = keyDir.resolve(p.setName().replace('/', '-') + "-" + i + "-" + System.nanoTime() + ".state");
-            FileStateStore.create(state, XmssKeyState.fresh(key).encode(), FileStateStore.DEFAULT_LOCK_TIMEOUT).close();
+            FileStateStore.create(state, XmssKeyState.fresh(key).encode(), FileStateStore.DEFAULT_LOCK_TIMEOUT)
+                    .close();
             // Verified like the operator does (pqsign demo / operator): upper layers cached per bottom tree.
             XmssVerifier verifier = XmssVerifier.withUpperLayerCache(key.publicKey());
             byte[] pub = key.publicKey().encoded();
             key.destroy();
-            XmssStatefulSigner signer = XmssStatefulSigner.open(FileStateStore.open(state),
-                    Options.defaults().withReserveAhead(true));
+            XmssStatefulSigner signer = XmssStatefulSigner.open(
+                    FileStateStore.open(state), Options.defaults().withReserveAhead(true));
             return new DemoRunner.DemoKey(new SensorKey(signer, KeyId.ofPublicKey(pub)), verifier);
         });
     }

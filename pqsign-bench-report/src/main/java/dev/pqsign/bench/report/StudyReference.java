@@ -7,15 +7,14 @@ import java.util.Map;
  * data cited from the studies, not measurements of this code.
  */
 final class StudyReference {
-    private StudyReference() {
-    }
+    private StudyReference() {}
 
     static final String INDUSTRIAL = "industrial XMSS^MT / OPC UA study, Raspberry Pi 3";
     static final String LOW_MEMORY = "low-memory HAETAE study, ARM Cortex-M4";
 
     /** XMSS^MT signature sizes as the study's table gives them (it assumed a 4-byte index for every set). */
-    static final Map<String, Integer> SIGNATURE_BYTES = Map.of("XMSSMT-SHA2_10/2_256", 4644, "XMSSMT-SHA2_20/4_256",
-            9252, "XMSSMT-SHA2_30/6_256", 13860);
+    static final Map<String, Integer> SIGNATURE_BYTES =
+            Map.of("XMSSMT-SHA2_10/2_256", 4644, "XMSSMT-SHA2_20/4_256", 9252, "XMSSMT-SHA2_30/6_256", 13860);
 
     /** Signing time of set 1 on the Raspberry Pi 3 (ms). */
     static final Map<String, Double> SIGN_MS = Map.of("XMSSMT-SHA2_10/2_256", 514.0);

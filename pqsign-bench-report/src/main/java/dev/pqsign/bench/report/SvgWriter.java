@@ -12,10 +12,19 @@ final class SvgWriter {
         this.width = width;
         this.height = height;
         b.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-                .append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"").append(width)
-                .append("\" height=\"").append(height).append("\" viewBox=\"0 0 ").append(width).append(' ')
-                .append(height).append("\" font-family=\"sans-serif\" font-size=\"12\">\n")
-                .append("<rect x=\"0\" y=\"0\" width=\"").append(width).append("\" height=\"").append(height)
+                .append("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"")
+                .append(width)
+                .append("\" height=\"")
+                .append(height)
+                .append("\" viewBox=\"0 0 ")
+                .append(width)
+                .append(' ')
+                .append(height)
+                .append("\" font-family=\"sans-serif\" font-size=\"12\">\n")
+                .append("<rect x=\"0\" y=\"0\" width=\"")
+                .append(width)
+                .append("\" height=\"")
+                .append(height)
                 .append("\" fill=\"white\"/>\n");
     }
 
@@ -28,8 +37,17 @@ final class SvgWriter {
     }
 
     SvgWriter rect(double x, double y, double w, double h, String fill, String tooltip) {
-        b.append("<rect x=\"").append(f(x)).append("\" y=\"").append(f(y)).append("\" width=\"").append(f(w))
-                .append("\" height=\"").append(f(h)).append("\" fill=\"").append(esc(fill)).append('"');
+        b.append("<rect x=\"")
+                .append(f(x))
+                .append("\" y=\"")
+                .append(f(y))
+                .append("\" width=\"")
+                .append(f(w))
+                .append("\" height=\"")
+                .append(f(h))
+                .append("\" fill=\"")
+                .append(esc(fill))
+                .append('"');
         if (tooltip != null) {
             b.append("><title>").append(esc(tooltip)).append("</title></rect>\n");
         } else {
@@ -39,9 +57,19 @@ final class SvgWriter {
     }
 
     SvgWriter line(double x1, double y1, double x2, double y2, String stroke, double width, boolean dashed) {
-        b.append("<line x1=\"").append(f(x1)).append("\" y1=\"").append(f(y1)).append("\" x2=\"").append(f(x2))
-                .append("\" y2=\"").append(f(y2)).append("\" stroke=\"").append(esc(stroke))
-                .append("\" stroke-width=\"").append(f(width)).append('"');
+        b.append("<line x1=\"")
+                .append(f(x1))
+                .append("\" y1=\"")
+                .append(f(y1))
+                .append("\" x2=\"")
+                .append(f(x2))
+                .append("\" y2=\"")
+                .append(f(y2))
+                .append("\" stroke=\"")
+                .append(esc(stroke))
+                .append("\" stroke-width=\"")
+                .append(f(width))
+                .append('"');
         if (dashed) {
             b.append(" stroke-dasharray=\"3,3\"");
         }
@@ -50,8 +78,15 @@ final class SvgWriter {
     }
 
     SvgWriter circle(double cx, double cy, double r, String fill, String tooltip) {
-        b.append("<circle cx=\"").append(f(cx)).append("\" cy=\"").append(f(cy)).append("\" r=\"").append(f(r))
-                .append("\" fill=\"").append(esc(fill)).append('"');
+        b.append("<circle cx=\"")
+                .append(f(cx))
+                .append("\" cy=\"")
+                .append(f(cy))
+                .append("\" r=\"")
+                .append(f(r))
+                .append("\" fill=\"")
+                .append(esc(fill))
+                .append('"');
         if (tooltip != null) {
             b.append("><title>").append(esc(tooltip)).append("</title></circle>\n");
         } else {
@@ -72,7 +107,10 @@ final class SvgWriter {
         for (int i = 0; i < xs.length; i++) {
             b.append(i == 0 ? "" : " ").append(f(xs[i])).append(',').append(f(ys[i]));
         }
-        b.append("\" fill=\"none\" stroke=\"").append(esc(stroke)).append("\" stroke-width=\"").append(f(width))
+        b.append("\" fill=\"none\" stroke=\"")
+                .append(esc(stroke))
+                .append("\" stroke-width=\"")
+                .append(f(width))
                 .append('"');
         if (dash != null) {
             b.append(" stroke-dasharray=\"").append(esc(dash)).append('"');
@@ -87,8 +125,15 @@ final class SvgWriter {
 
     /** Text; {@code anchor} is start, middle or end. */
     SvgWriter text(double x, double y, String text, String anchor, int size, boolean bold) {
-        b.append("<text x=\"").append(f(x)).append("\" y=\"").append(f(y)).append("\" text-anchor=\"")
-                .append(esc(anchor)).append("\" font-size=\"").append(size).append('"');
+        b.append("<text x=\"")
+                .append(f(x))
+                .append("\" y=\"")
+                .append(f(y))
+                .append("\" text-anchor=\"")
+                .append(esc(anchor))
+                .append("\" font-size=\"")
+                .append(size)
+                .append('"');
         if (bold) {
             b.append(" font-weight=\"bold\"");
         }

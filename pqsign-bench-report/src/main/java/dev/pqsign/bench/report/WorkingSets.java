@@ -21,8 +21,7 @@ import org.openjdk.jol.info.GraphLayout;
 final class WorkingSets {
     static final String[] OPS = {"keygen", "sign", "verify"};
 
-    private WorkingSets() {
-    }
+    private WorkingSets() {}
 
     /**
      * Measures the fast and compact engines' areas for {@code set}: one row per engine and operation.
@@ -42,11 +41,10 @@ final class WorkingSets {
             long shared = GraphLayout.parseInstance(set).totalSize();
             for (HaetaeEngine engine : HaetaeEngine.values()) {
                 for (String op : OPS) {
-                    Object area = HaetaeWorkingSet.forThread(engine, set,
-                            HaetaeWorkingSet.Operation.valueOf(op.toUpperCase(Locale.ROOT)));
+                    Object area = HaetaeWorkingSet.forThread(
+                            engine, set, HaetaeWorkingSet.Operation.valueOf(op.toUpperCase(Locale.ROOT)));
                     long bytes = GraphLayout.parseInstance(area, set).totalSize() - shared;
-                    out.add(new BenchReport.WorkingSet(set.setName(), op, BenchRunner.haetaeImpl(engine, null),
-                            bytes));
+                    out.add(new BenchReport.WorkingSet(set.setName(), op, BenchRunner.haetaeImpl(engine, null), bytes));
                 }
             }
         } finally {

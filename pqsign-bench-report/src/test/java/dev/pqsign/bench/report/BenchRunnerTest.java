@@ -25,7 +25,8 @@ class BenchRunnerTest {
     @BeforeAll
     static void runTiny() throws Exception {
         BenchOptions o = BenchOptions.quick("test", log::add)
-                .withSchemes(List.of("XMSSMT-SHA2_10/2_256", "HAETAE-2", "ML-DSA-44")).withOpcua(false)
+                .withSchemes(List.of("XMSSMT-SHA2_10/2_256", "HAETAE-2", "ML-DSA-44"))
+                .withOpcua(false)
                 .withIterations(1, 3);
         report = BenchRunner.run(o);
     }
@@ -46,7 +47,8 @@ class BenchRunnerTest {
         List<Map<String, Object>> results = list(j, "results");
         Set<String> keys = new HashSet<>();
         for (Map<String, Object> r : results) {
-            assertTrue(r.keySet().containsAll(List.of("scheme", "op", "impl", "median_ms", "p99_ms", "max_ms", "n")),
+            assertTrue(
+                    r.keySet().containsAll(List.of("scheme", "op", "impl", "median_ms", "p99_ms", "max_ms", "n")),
                     r.toString());
             assertTrue(List.of("keygen", "sign", "verify").contains(r.get("op")), r.toString());
             assertTrue(((String) r.get("impl")).matches("pqsign(-compact)?(-v1\\.1\\.2)?|bouncycastle"), r.toString());
@@ -58,14 +60,24 @@ class BenchRunnerTest {
             keys.add(r.get("scheme") + " " + r.get("op") + " " + r.get("impl") + " " + r.get("threads"));
         }
         int cores = Runtime.getRuntime().availableProcessors();
-        for (String k : List.of("XMSSMT-SHA2_10/2_256 keygen pqsign " + cores + ".0",
-                "XMSSMT-SHA2_10/2_256 keygen pqsign 1.0", "XMSSMT-SHA2_10/2_256 sign pqsign 1.0",
-                "XMSSMT-SHA2_10/2_256 verify pqsign 1.0", "XMSSMT-SHA2_10/2_256 keygen bouncycastle 1.0",
-                "XMSSMT-SHA2_10/2_256 sign bouncycastle 1.0", "XMSSMT-SHA2_10/2_256 verify bouncycastle 1.0",
-                "HAETAE-2 keygen pqsign 1.0", "HAETAE-2 sign pqsign 1.0", "HAETAE-2 sign pqsign-v1.1.2 1.0",
-                "HAETAE-2 verify pqsign 1.0", "HAETAE-2 keygen bouncycastle 1.0", "HAETAE-2 sign bouncycastle 1.0",
-                "HAETAE-2 verify bouncycastle 1.0", "ML-DSA-44 keygen bouncycastle 1.0",
-                "ML-DSA-44 sign bouncycastle 1.0", "ML-DSA-44 verify bouncycastle 1.0")) {
+        for (String k : List.of(
+                "XMSSMT-SHA2_10/2_256 keygen pqsign " + cores + ".0",
+                "XMSSMT-SHA2_10/2_256 keygen pqsign 1.0",
+                "XMSSMT-SHA2_10/2_256 sign pqsign 1.0",
+                "XMSSMT-SHA2_10/2_256 verify pqsign 1.0",
+                "XMSSMT-SHA2_10/2_256 keygen bouncycastle 1.0",
+                "XMSSMT-SHA2_10/2_256 sign bouncycastle 1.0",
+                "XMSSMT-SHA2_10/2_256 verify bouncycastle 1.0",
+                "HAETAE-2 keygen pqsign 1.0",
+                "HAETAE-2 sign pqsign 1.0",
+                "HAETAE-2 sign pqsign-v1.1.2 1.0",
+                "HAETAE-2 verify pqsign 1.0",
+                "HAETAE-2 keygen bouncycastle 1.0",
+                "HAETAE-2 sign bouncycastle 1.0",
+                "HAETAE-2 verify bouncycastle 1.0",
+                "ML-DSA-44 keygen bouncycastle 1.0",
+                "ML-DSA-44 sign bouncycastle 1.0",
+                "ML-DSA-44 verify bouncycastle 1.0")) {
             assertTrue(keys.contains(k), "missing " + k + " in " + keys);
         }
     }
@@ -141,7 +153,8 @@ class BenchRunnerTest {
         assertTrue(md.contains("| XMSSMT-SHA2_10/2_256 | 68 | 172 |"), md);
         assertTrue(md.contains("4,644 ¹"), "study signature size beside ours");
         assertTrue(md.contains("other hardware"));
-        assertTrue(md.matches("(?s).*\\| sign \\| [0-9,]+ B \\| [0-9,]+ B \\| [0-9,]+ \\| 5\\.8–6\\.1 KB \\|.*"),
+        assertTrue(
+                md.matches("(?s).*\\| sign \\| [0-9,]+ B \\| [0-9,]+ B \\| [0-9,]+ \\| 5\\.8–6\\.1 KB \\|.*"),
                 "working sets beside the Cortex-M4 stack figure: " + md);
         int svgs = 0;
         for (Path f : files) {

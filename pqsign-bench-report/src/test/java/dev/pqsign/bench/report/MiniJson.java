@@ -25,8 +25,8 @@ final class MiniJson {
     }
 
     private IllegalArgumentException error(String what) {
-        return new IllegalArgumentException(what + " at offset " + i + ": "
-                + s.substring(Math.max(0, i - 20), Math.min(s.length(), i + 20)));
+        return new IllegalArgumentException(
+                what + " at offset " + i + ": " + s.substring(Math.max(0, i - 20), Math.min(s.length(), i + 20)));
     }
 
     private void ws() {

@@ -19,11 +19,13 @@ class OpcuaLatencyTest {
     @Test
     void run_setOneOverEthernetAnd5g_everyReadingAcceptedAndChartWellFormed(@TempDir Path dir) throws Exception {
         List<String> log = new ArrayList<>();
-        BenchOptions o = new BenchOptions(List.of("XMSSMT-SHA2_10/2_256"), 0, 1, 0, 1, 1, false, false, 1, true, 3, 1,
-                "test", log::add);
+        BenchOptions o = new BenchOptions(
+                List.of("XMSSMT-SHA2_10/2_256"), 0, 1, 0, 1, 1, false, false, 1, true, 3, 1, "test", log::add);
         List<BenchReport.OpcuaRun> runs = OpcuaLatency.run(List.of("XMSSMT-SHA2_10/2_256"), o);
         assertEquals(2, runs.size(), runs.toString());
-        assertEquals(List.of("ethernet", "5g"), runs.stream().map(BenchReport.OpcuaRun::link).toList());
+        assertEquals(
+                List.of("ethernet", "5g"),
+                runs.stream().map(BenchReport.OpcuaRun::link).toList());
         for (BenchReport.OpcuaRun r : runs) {
             assertEquals("XMSSMT-SHA2_10/2_256", r.scheme());
             assertEquals(3, r.readings());
@@ -36,16 +38,32 @@ class OpcuaLatencyTest {
             assertEquals(3, r.endToEndSamplesMs().size());
             assertEquals(e.max(), Collections.max(r.endToEndSamplesMs()), 1e-9);
         }
-        BenchReport report = new BenchReport("test", MachineInfo.describe(1, 1), "now", 1, List.of(), List.of(),
-                List.of(), "off", List.of(), "off", runs, null, List.of());
+        BenchReport report = new BenchReport(
+                "test",
+                MachineInfo.describe(1, 1),
+                "now",
+                1,
+                List.of(),
+                List.of(),
+                List.of(),
+                "off",
+                List.of(),
+                "off",
+                runs,
+                null,
+                List.of());
         MarkdownReport.write(report, dir);
         Document svg = SvgWriterTest.parse(Files.readString(dir.resolve("opcua-end-to-end.svg")));
         String text = svg.getDocumentElement().getTextContent();
-        assertTrue(text.contains("ethernet · XMSSMT-SHA2_10/2_256 (n = 3)") && text.contains("5g · XMSSMT-SHA2_10/2_256 (n = 3)"),
+        assertTrue(
+                text.contains("ethernet · XMSSMT-SHA2_10/2_256 (n = 3)")
+                        && text.contains("5g · XMSSMT-SHA2_10/2_256 (n = 3)"),
                 text);
         @SuppressWarnings("unchecked")
-        List<Object> samples = (List<Object>) ((Map<String, Object>) ((List<Object>) ((Map<String, Object>) MiniJson
-                .parse(JsonReport.toJson(report))).get("opcua")).get(0)).get("end_to_end_samples_ms");
+        List<Object> samples = (List<Object>) ((Map<String, Object>)
+                        ((List<Object>) ((Map<String, Object>) MiniJson.parse(JsonReport.toJson(report))).get("opcua"))
+                                .get(0))
+                .get("end_to_end_samples_ms");
         assertEquals(3, samples.size(), "the JSON carries every reading's latency");
         String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.contains("### Link `ethernet`") && md.contains("### Link `5g`"), md);

@@ -27,10 +27,12 @@ class SvgWriterTest {
 
     @Test
     void bars_withMarkupInLabels_isWellFormedSvg() throws Exception {
-        String svg = Charts.bars("a <b> & \"c\" 'd'", List.of(
-                new Charts.Bar("XMSSMT-SHA2_10/2_256", "pqsign", 0.156),
-                new Charts.Bar("XMSSMT-SHA2_10/2_256", "bouncycastle", 8.1),
-                new Charts.Bar("set <&>\u0001", "x&y", 1234.5)));
+        String svg = Charts.bars(
+                "a <b> & \"c\" 'd'",
+                List.of(
+                        new Charts.Bar("XMSSMT-SHA2_10/2_256", "pqsign", 0.156),
+                        new Charts.Bar("XMSSMT-SHA2_10/2_256", "bouncycastle", 8.1),
+                        new Charts.Bar("set <&>\u0001", "x&y", 1234.5)));
         Document d = parse(svg);
         assertEquals("svg", d.getDocumentElement().getLocalName());
         assertEquals("http://www.w3.org/2000/svg", d.getDocumentElement().getNamespaceURI());
@@ -63,7 +65,8 @@ class SvgWriterTest {
         for (int i = 0; i < texts.getLength(); i++) {
             labels.add(texts.item(i).getTextContent());
         }
-        assertTrue(labels.containsAll(List.of("5 ms", "10 ms", "20 ms", "50 ms", "100 ms", "200 ms")), labels.toString());
+        assertTrue(
+                labels.containsAll(List.of("5 ms", "10 ms", "20 ms", "50 ms", "100 ms", "200 ms")), labels.toString());
         assertFalse(labels.contains("2 ms") || labels.contains("500 ms"), labels.toString());
         int width = Integer.parseInt(d.getDocumentElement().getAttribute("width"));
         for (int c = 0; c < curves.size(); c++) {
@@ -83,22 +86,28 @@ class SvgWriterTest {
             }
             assertEquals(50.0, prevY, 1e-9, "ends at 100 %");
             String tip = e.getElementsByTagName("title").item(0).getTextContent();
-            assertTrue(tip.startsWith(series.get(c).colourKey() + " · " + series.get(c).dashKey()), tip);
+            assertTrue(
+                    tip.startsWith(
+                            series.get(c).colourKey() + " · " + series.get(c).dashKey()),
+                    tip);
         }
         // the 5g lines lie right of the ethernet lines at their medians
         assertTrue(firstX(curves.get(2)) > firstX(curves.get(0)));
         // colour per link, dash pattern per set
         assertEquals(curves.get(0).getAttribute("stroke"), curves.get(1).getAttribute("stroke"));
         assertNotEquals(curves.get(0).getAttribute("stroke"), curves.get(2).getAttribute("stroke"));
-        assertEquals(curves.get(0).getAttribute("stroke-dasharray"), curves.get(2).getAttribute("stroke-dasharray"));
-        assertNotEquals(curves.get(0).getAttribute("stroke-dasharray"), curves.get(1).getAttribute("stroke-dasharray"));
+        assertEquals(
+                curves.get(0).getAttribute("stroke-dasharray"), curves.get(2).getAttribute("stroke-dasharray"));
+        assertNotEquals(
+                curves.get(0).getAttribute("stroke-dasharray"), curves.get(1).getAttribute("stroke-dasharray"));
         assertTrue(text.contains("ethernet · XMSSMT-SHA2_10/2_256 (n = 4)"), "legend with the number of readings");
         assertTrue(text.contains("5g · XMSSMT-SHA2_10/2_256 (n = 5)"), text);
         assertTrue(text.contains("latency") && text.contains("share of readings"), "axis labels");
     }
 
     private static double firstX(Element polyline) {
-        return Double.parseDouble(polyline.getAttribute("points").trim().split(" ")[0].split(",")[0]);
+        return Double.parseDouble(
+                polyline.getAttribute("points").trim().split(" ")[0].split(",")[0]);
     }
 
     @Test

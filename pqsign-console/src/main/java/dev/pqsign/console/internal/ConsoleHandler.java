@@ -97,8 +97,13 @@ public final class ConsoleHandler extends Handler.Abstract {
             Response.writeError(request, response, callback, HttpStatus.METHOD_NOT_ALLOWED_405);
             return true;
         }
-        if (allowedHosts != null && !allowedHosts.contains(Request.getServerName(request).toLowerCase(Locale.ROOT))) {
-            Response.writeError(request, response, callback, HttpStatus.MISDIRECTED_REQUEST_421,
+        if (allowedHosts != null
+                && !allowedHosts.contains(Request.getServerName(request).toLowerCase(Locale.ROOT))) {
+            Response.writeError(
+                    request,
+                    response,
+                    callback,
+                    HttpStatus.MISDIRECTED_REQUEST_421,
                     "this console answers only to localhost");
             return true;
         }
@@ -109,18 +114,22 @@ public final class ConsoleHandler extends Handler.Abstract {
             return true;
         }
         switch (path) {
-            case "/healthz" -> send(response, callback, "text/plain; charset=utf-8",
-                    "ok\n".getBytes(StandardCharsets.US_ASCII));
+            case "/healthz" ->
+                send(response, callback, "text/plain; charset=utf-8", "ok\n".getBytes(StandardCharsets.US_ASCII));
             case "/metrics" -> send(response, callback, metrics.contentType(), metrics.scrape());
-            case "/state" -> send(response, callback, "application/json",
-                    Json.write(model.snapshot()).getBytes(StandardCharsets.UTF_8));
+            case "/state" ->
+                send(
+                        response,
+                        callback,
+                        "application/json",
+                        Json.write(model.snapshot()).getBytes(StandardCharsets.UTF_8));
             case "/events" -> {
                 if (head) {
                     h.put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
                     callback.succeeded();
                 } else if (!hub.open(response, callback)) {
-                    Response.writeError(request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503,
-                            "too many open pages");
+                    Response.writeError(
+                            request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503, "too many open pages");
                 }
             }
             default -> {

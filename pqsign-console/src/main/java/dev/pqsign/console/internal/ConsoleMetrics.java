@@ -23,8 +23,9 @@ import java.util.Map;
 public final class ConsoleMetrics {
 
     /** Histogram bucket upper bounds in seconds (100 µs .. 10 s). */
-    static final double[] LATENCY_BOUNDS = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
-        0.25, 0.5, 1, 2.5, 5, 10};
+    static final double[] LATENCY_BOUNDS = {
+        0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
+    };
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
@@ -45,30 +46,56 @@ public final class ConsoleMetrics {
     private final Map<String, String> connectionStates = new HashMap<>();
 
     public ConsoleMetrics() {
-        readings = Counter.builder().name("pqsign_readings_total")
-                .help("Readings received, by sensor, verdict word and reason").labelNames("sensor", "verdict", "reason")
+        readings = Counter.builder()
+                .name("pqsign_readings_total")
+                .help("Readings received, by sensor, verdict word and reason")
+                .labelNames("sensor", "verdict", "reason")
                 .register(registry);
-        gaps = Counter.builder().name("pqsign_gaps_total").help("Gaps (runs of missing indices) noticed, by sensor")
-                .labelNames("sensor").register(registry);
-        missing = Counter.builder().name("pqsign_missing_readings_total")
-                .help("Indices that never arrived (sum of gap sizes), by sensor").labelNames("sensor").register(registry);
-        alarms = Counter.builder().name("pqsign_alarms_total").help("Alarms raised, by sensor").labelNames("sensor")
+        gaps = Counter.builder()
+                .name("pqsign_gaps_total")
+                .help("Gaps (runs of missing indices) noticed, by sensor")
+                .labelNames("sensor")
                 .register(registry);
-        handovers = Counter.builder().name("pqsign_handovers_total").help("Key handovers, by sensor")
-                .labelNames("sensor").register(registry);
-        keyRemaining = Gauge.builder().name("pqsign_key_remaining_signatures")
-                .help("Signatures the sensor's current key can still make").labelNames("sensor").register(registry);
-        keySecondsLeft = Gauge.builder().name("pqsign_key_seconds_left")
-                .help("Estimated seconds until the sensor's current key is exhausted").labelNames("sensor")
+        missing = Counter.builder()
+                .name("pqsign_missing_readings_total")
+                .help("Indices that never arrived (sum of gap sizes), by sensor")
+                .labelNames("sensor")
                 .register(registry);
-        keyNextReady = Gauge.builder().name("pqsign_key_next_ready")
-                .help("1 if the sensor's next key is ready for a handover, else 0").labelNames("sensor")
+        alarms = Counter.builder()
+                .name("pqsign_alarms_total")
+                .help("Alarms raised, by sensor")
+                .labelNames("sensor")
                 .register(registry);
-        keyGeneration = Gauge.builder().name("pqsign_key_generation").help("The sensor's current key generation")
-                .labelNames("sensor").register(registry);
-        connection = Gauge.builder().name("pqsign_connection_state")
+        handovers = Counter.builder()
+                .name("pqsign_handovers_total")
+                .help("Key handovers, by sensor")
+                .labelNames("sensor")
+                .register(registry);
+        keyRemaining = Gauge.builder()
+                .name("pqsign_key_remaining_signatures")
+                .help("Signatures the sensor's current key can still make")
+                .labelNames("sensor")
+                .register(registry);
+        keySecondsLeft = Gauge.builder()
+                .name("pqsign_key_seconds_left")
+                .help("Estimated seconds until the sensor's current key is exhausted")
+                .labelNames("sensor")
+                .register(registry);
+        keyNextReady = Gauge.builder()
+                .name("pqsign_key_next_ready")
+                .help("1 if the sensor's next key is ready for a handover, else 0")
+                .labelNames("sensor")
+                .register(registry);
+        keyGeneration = Gauge.builder()
+                .name("pqsign_key_generation")
+                .help("The sensor's current key generation")
+                .labelNames("sensor")
+                .register(registry);
+        connection = Gauge.builder()
+                .name("pqsign_connection_state")
                 .help("1 for the sensor's current connection state, 0 for states it has left")
-                .labelNames("sensor", "state").register(registry);
+                .labelNames("sensor", "state")
+                .register(registry);
         sign = histogram("pqsign_sign_seconds", "Sensor time to reserve an index and sign");
         transfer = histogram("pqsign_transfer_seconds", "Publication to receipt at the operator");
         verify = histogram("pqsign_verify_seconds", "Operator verification including the durable replay update");
@@ -77,8 +104,13 @@ public final class ConsoleMetrics {
     }
 
     private Histogram histogram(String name, String help) {
-        return Histogram.builder().name(name).help(help).labelNames("sensor").classicOnly()
-                .classicUpperBounds(LATENCY_BOUNDS).register(registry);
+        return Histogram.builder()
+                .name(name)
+                .help(help)
+                .labelNames("sensor")
+                .classicOnly()
+                .classicUpperBounds(LATENCY_BOUNDS)
+                .register(registry);
     }
 
     public void verdict(VerdictEvent e, LatencyRecord l) {

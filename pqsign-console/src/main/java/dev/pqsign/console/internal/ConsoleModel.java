@@ -73,9 +73,14 @@ public final class ConsoleModel {
         }
         if (v.reason() != Verdict.Reason.GAP) {
             SignedRecord r = e.record();
-            s.reading(r == null ? null : DisplayText.of(r.reading().reading()),
-                    r == null ? null : r.sourceTime().toString(), received, v.index(), e.verdictWord(),
-                    v.reason().name(), DisplayText.of(v.detail()));
+            s.reading(
+                    r == null ? null : DisplayText.of(r.reading().reading()),
+                    r == null ? null : r.sourceTime().toString(),
+                    received,
+                    v.index(),
+                    e.verdictWord(),
+                    v.reason().name(),
+                    DisplayText.of(v.detail()));
             if (r != null && v.accepted()) {
                 s.key(r.keyId().hex(), r.parameterSetName());
                 Double value = ReadingValue.parse(r.reading().reading());
@@ -124,8 +129,13 @@ public final class ConsoleModel {
     public synchronized void handover(String sensor, long generation, String newKeyIdHex) {
         sensor(sensor).handover(generation, newKeyIdHex);
         String id = SensorView.hexOnly(newKeyIdHex);
-        feed("HANDOVER", sensor, null, -1, "key generation " + generation + " now signs, key id "
-                + (id == null ? "(not hex)" : id), clock.instant());
+        feed(
+                "HANDOVER",
+                sensor,
+                null,
+                -1,
+                "key generation " + generation + " now signs, key id " + (id == null ? "(not hex)" : id),
+                clock.instant());
         changedSensors.add(sensor);
     }
 

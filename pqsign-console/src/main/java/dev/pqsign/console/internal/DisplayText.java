@@ -102,21 +102,31 @@ public final class DisplayText {
 
     /** Embedding, override and isolate controls and the implicit direction marks. */
     static boolean isBidiControl(int cp) {
-        return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E)
+        return cp == 0x061C
+                || cp == 0x200E
+                || cp == 0x200F
+                || (cp >= 0x202A && cp <= 0x202E)
                 || (cp >= 0x2066 && cp <= 0x2069);
     }
 
     /** C0/C1 controls, format characters (zero-width and the like), unpaired surrogates, noncharacters. */
     static boolean isHidden(int cp) {
         int type = Character.getType(cp);
-        return type == Character.CONTROL || type == Character.FORMAT || type == Character.SURROGATE
-                || type == Character.UNASSIGNED || type == Character.PRIVATE_USE
-                || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
+        return type == Character.CONTROL
+                || type == Character.FORMAT
+                || type == Character.SURROGATE
+                || type == Character.UNASSIGNED
+                || type == Character.PRIVATE_USE
+                || type == Character.LINE_SEPARATOR
+                || type == Character.PARAGRAPH_SEPARATOR;
     }
 
     private static void appendEscape(StringBuilder sb, int cp) {
         String hex = Integer.toHexString(cp).toUpperCase(Locale.ROOT);
-        sb.append("⟦U+").append("0".repeat(Math.max(0, 4 - hex.length()))).append(hex).append('⟧');
+        sb.append("⟦U+")
+                .append("0".repeat(Math.max(0, 4 - hex.length())))
+                .append(hex)
+                .append('⟧');
     }
 
     @Override

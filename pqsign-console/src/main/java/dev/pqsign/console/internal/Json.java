@@ -12,8 +12,7 @@ final class Json {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private Json() {
-    }
+    private Json() {}
 
     /** A display text as {@code {"text": ..., "marks": [...]}}. */
     static Map<String, Object> text(DisplayText t) {

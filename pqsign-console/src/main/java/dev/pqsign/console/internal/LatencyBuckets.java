@@ -14,7 +14,12 @@ import java.util.Map;
 final class LatencyBuckets {
 
     /** Stages in the order the page lists them. */
-    enum Stage { SIGN, TRANSFER, VERIFY, END_TO_END }
+    enum Stage {
+        SIGN,
+        TRANSFER,
+        VERIFY,
+        END_TO_END
+    }
 
     /** Upper bounds in milliseconds; the last bucket is everything above the last bound. */
     static final double[] BOUNDS_MS = {0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000};

@@ -6,8 +6,7 @@ package dev.pqsign.console.internal;
  */
 final class ReadingValue {
 
-    private ReadingValue() {
-    }
+    private ReadingValue() {}
 
     static Double parse(String reading) {
         int comma = reading.indexOf(',');

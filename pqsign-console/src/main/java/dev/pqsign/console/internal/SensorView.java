@@ -37,7 +37,13 @@ final class SensorView {
         this.name = DisplayText.of(name);
     }
 
-    void reading(DisplayText reading, String sourceTime, String receivedAt, long index, String verdict, String reason,
+    void reading(
+            DisplayText reading,
+            String sourceTime,
+            String receivedAt,
+            long index,
+            String verdict,
+            String reason,
             DisplayText detail) {
         this.reading = reading;
         this.sourceTime = sourceTime;
@@ -124,7 +130,9 @@ final class SensorView {
         m.put("generation", generation);
         Map<String, Object> counts = new LinkedHashMap<>();
         counts.put("accepted", accepted);
-        counts.put("rejected", rejectedByReason.values().stream().mapToLong(Long::longValue).sum());
+        counts.put(
+                "rejected",
+                rejectedByReason.values().stream().mapToLong(Long::longValue).sum());
         counts.put("rejectedByReason", new LinkedHashMap<>(rejectedByReason));
         counts.put("gaps", gaps);
         counts.put("missing", missing);

@@ -51,7 +51,9 @@ class ConsoleModelTest {
         Map<String, Object> d = model.takeDelta();
         assertEquals(1, list(d, "sensors").size());
         assertEquals("s2", list(d, "sensors").get(0).get("id"));
-        assertEquals(List.of(List.of(3.0)), points(d).get("s2").stream().map(p -> p.subList(1, 2)).toList());
+        assertEquals(
+                List.of(List.of(3.0)),
+                points(d).get("s2").stream().map(p -> p.subList(1, 2)).toList());
         Map<String, Object> snap = model.snapshot();
         assertEquals(2, list(snap, "sensors").size());
         assertEquals(2, points(snap).get("s2").size());
@@ -82,13 +84,18 @@ class ConsoleModelTest {
         for (int i = 0; i < 10; i++) {
             model.verdict(records.event("s1", Reason.BAD_SIGNATURE, "x", i), null);
         }
-        assertEquals(List.of(7L, 8L, 9L), list(model.takeDelta(), "feed").stream().map(f -> f.get("index")).toList());
+        assertEquals(
+                List.of(7L, 8L, 9L),
+                list(model.takeDelta(), "feed").stream()
+                        .map(f -> f.get("index"))
+                        .toList());
     }
 
     @Test
     void verdict_undecodableValue_rejectedWithoutReading() {
-        model.verdict(VerdictEvent.of("s1", new Verdict(Reason.MALFORMED, -1, "not a signed record"), null,
-                Instant.now()), null);
+        model.verdict(
+                VerdictEvent.of("s1", new Verdict(Reason.MALFORMED, -1, "not a signed record"), null, Instant.now()),
+                null);
         Map<String, Object> card = list(model.snapshot(), "sensors").get(0);
         assertEquals("REJECTED", card.get("verdict"));
         assertEquals("MALFORMED", card.get("reason"));
@@ -126,7 +133,8 @@ class ConsoleModelTest {
         Map<String, Object> snap = model.snapshot();
         assertNull(list(snap, "sensors").get(0).get("keyId"));
         @SuppressWarnings("unchecked")
-        Map<String, Object> text = (Map<String, Object>) list(snap, "feed").get(0).get("text");
+        Map<String, Object> text =
+                (Map<String, Object>) list(snap, "feed").get(0).get("text");
         assertEquals("key generation 3 now signs, key id (not hex)", text.get("text"));
     }
 }

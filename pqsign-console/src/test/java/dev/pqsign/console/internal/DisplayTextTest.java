@@ -32,8 +32,8 @@ class DisplayTextTest {
 
     @Test
     void of_isolatesAndMarks_allBidi() {
-        for (int cp : new int[] {0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x2066, 0x2067, 0x2068,
-            0x2069}) {
+        for (int cp :
+                new int[] {0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x2066, 0x2067, 0x2068, 0x2069}) {
             DisplayText t = DisplayText.of("a" + Character.toString(cp) + "b");
             assertEquals(List.of(Mark.BIDI), t.marks(), Integer.toHexString(cp));
             assertTrue(t.text().contains("U+"), t.text());
@@ -66,7 +66,8 @@ class DisplayTextTest {
         DisplayText t = DisplayText.of("9".repeat(DisplayText.MAX_CHARS + 1));
         assertEquals("9".repeat(DisplayText.MAX_CHARS) + "…", t.text());
         assertEquals(List.of(Mark.TRUNCATED), t.marks());
-        assertEquals(List.of(), DisplayText.of("9".repeat(DisplayText.MAX_CHARS)).marks());
+        assertEquals(
+                List.of(), DisplayText.of("9".repeat(DisplayText.MAX_CHARS)).marks());
     }
 
     @Test

@@ -2,7 +2,6 @@ package dev.pqsign.haetae.internal;
 
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
-
 import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
 

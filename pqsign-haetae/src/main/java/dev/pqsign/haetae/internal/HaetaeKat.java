@@ -7,7 +7,6 @@ import dev.pqsign.haetae.HaetaeKeyPairGenerator;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaeSampler;
 import dev.pqsign.haetae.HaetaeSigner;
-
 import java.io.PrintStream;
 import java.util.Locale;
 
@@ -26,8 +25,7 @@ public final class HaetaeKat {
     /** Number of records in a KAT file. */
     public static final int RECORDS = 100;
 
-    private HaetaeKat() {
-    }
+    private HaetaeKat() {}
 
     /** Writes the full 100-record response file for {@code params} signed with {@code sampler}. */
     public static void write(HaetaeParameterSet params, HaetaeSampler sampler, PrintStream out) {
@@ -35,8 +33,8 @@ public final class HaetaeKat {
     }
 
     /** Writes the first {@code records} records (at most 100) using {@code engine}. */
-    public static void write(HaetaeParameterSet params, HaetaeSampler sampler, HaetaeEngine engine, int records,
-            PrintStream out) {
+    public static void write(
+            HaetaeParameterSet params, HaetaeSampler sampler, HaetaeEngine engine, int records, PrintStream out) {
         if (records < 0 || records > RECORDS) {
             throw new IllegalArgumentException("records must be in [0, 100], got " + records);
         }

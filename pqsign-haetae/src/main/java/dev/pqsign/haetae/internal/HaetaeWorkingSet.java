@@ -21,7 +21,9 @@ public final class HaetaeWorkingSet {
 
     /** An operation, for engines that keep one work area per operation. */
     public enum Operation {
-        KEYGEN, SIGN, VERIFY
+        KEYGEN,
+        SIGN,
+        VERIFY
     }
 
     /** The engines' side of the lookup; implemented in {@code dev.pqsign.haetae} only. */
@@ -32,8 +34,7 @@ public final class HaetaeWorkingSet {
 
     private static volatile Lookup lookup;
 
-    private HaetaeWorkingSet() {
-    }
+    private HaetaeWorkingSet() {}
 
     /**
      * Installs the engines' lookup; called once by {@link HaetaeEngine}'s initialisation.

@@ -18,8 +18,8 @@ final class ReplayedRandom extends SecureRandom {
     @Override
     public void nextBytes(byte[] out) {
         if (out.length > bytes.length - pos) {
-            throw new IllegalStateException("replayed randomness exhausted: " + out.length + " bytes asked, "
-                    + (bytes.length - pos) + " left");
+            throw new IllegalStateException(
+                    "replayed randomness exhausted: " + out.length + " bytes asked, " + (bytes.length - pos) + " left");
         }
         System.arraycopy(bytes, pos, out, 0, out.length);
         pos += out.length;

@@ -21,8 +21,8 @@ public final class StrictReader {
 
     private void need(int n, String field) {
         if (n < 0 || in.length - pos < n) {
-            throw new KeyFormatException(what + " truncated in " + field + " (" + (in.length - pos)
-                    + " bytes left, need " + n + ")");
+            throw new KeyFormatException(
+                    what + " truncated in " + field + " (" + (in.length - pos) + " bytes left, need " + n + ")");
         }
     }
 

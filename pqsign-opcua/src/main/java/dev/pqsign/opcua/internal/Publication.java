@@ -26,8 +26,16 @@ public final class Publication {
     private final Long signStart;
     private final Long published;
 
-    private Publication(Long sequence, String problem, long index, SignedReading reading, KeyId keyId, String setName,
-            Double signMs, Long signStart, Long published) {
+    private Publication(
+            Long sequence,
+            String problem,
+            long index,
+            SignedReading reading,
+            KeyId keyId,
+            String setName,
+            Double signMs,
+            Long signStart,
+            Long published) {
         this.sequence = sequence;
         this.problem = problem;
         this.index = index;
@@ -58,8 +66,13 @@ public final class Publication {
         String setName = as(v.get(3), String.class);
         ByteString keyIdBytes = as(v.get(4), ByteString.class);
         long idx = index == null ? -1 : index.longValue();
-        if (raw == null || sig == null || sig.bytes() == null || index == null || setName == null
-                || keyIdBytes == null || keyIdBytes.bytes() == null) {
+        if (raw == null
+                || sig == null
+                || sig.bytes() == null
+                || index == null
+                || setName == null
+                || keyIdBytes == null
+                || keyIdBytes.bytes() == null) {
             return malformed(seq, idx, "missing value or wrong type: " + describe(v));
         }
         if (keyIdBytes.length() != KeyId.BYTES) {
@@ -69,8 +82,15 @@ public final class Publication {
                 || raw.getBytes(StandardCharsets.UTF_8).length > ReadingMessage.MAX_READING_BYTES) {
             return malformed(seq, idx, "reading longer than " + ReadingMessage.MAX_READING_BYTES + " bytes");
         }
-        return new Publication(seq, null, idx, new SignedReading(raw, idx, sig.bytesOrEmpty()),
-                KeyId.of(keyIdBytes.bytesOrEmpty()), setName, as(v.get(5), Double.class), as(v.get(6), Long.class),
+        return new Publication(
+                seq,
+                null,
+                idx,
+                new SignedReading(raw, idx, sig.bytesOrEmpty()),
+                KeyId.of(keyIdBytes.bytesOrEmpty()),
+                setName,
+                as(v.get(5), Double.class),
+                as(v.get(6), Long.class),
                 as(v.get(7), Long.class));
     }
 
@@ -132,8 +152,10 @@ public final class Publication {
         for (int i = 0; i < 3; i++) {
             DataValue dv = v.get(i);
             Object o = dv == null || dv.value() == null ? null : dv.value().value();
-            sb.append(SensorNodes.SNAPSHOT.get(i)).append('=')
-                    .append(o == null ? "null" : o.getClass().getSimpleName()).append(i < 2 ? ", " : "");
+            sb.append(SensorNodes.SNAPSHOT.get(i))
+                    .append('=')
+                    .append(o == null ? "null" : o.getClass().getSimpleName())
+                    .append(i < 2 ? ", " : "");
         }
         return sb.toString();
     }

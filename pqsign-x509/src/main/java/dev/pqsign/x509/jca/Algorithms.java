@@ -30,6 +30,7 @@ final class Algorithms {
     final XmssParameterSet.Family family;
     /** Required HAETAE set; null with {@link #anyHaetae} for "any set". */
     final HaetaeParameterSet haetae;
+
     final boolean anyHaetae;
     final String name;
 
@@ -77,7 +78,8 @@ final class Algorithms {
             throw new InvalidKeySpecException(e.getMessage(), e);
         }
         if (!accepts(k)) {
-            throw new InvalidKeySpecException("a " + PqSignPublicKey.algorithmName(k) + " key is not a " + name + " key");
+            throw new InvalidKeySpecException(
+                    "a " + PqSignPublicKey.algorithmName(k) + " key is not a " + name + " key");
         }
         return new PqSignPublicKey(k);
     }
@@ -102,10 +104,11 @@ final class Algorithms {
         } catch (IOException | RuntimeException e) {
             throw new InvalidKeySpecException("not a PKCS#8 PrivateKeyInfo: " + e.getMessage(), e);
         }
-        HaetaeParameterSet set = haetaeSet(info.getPrivateKeyAlgorithm().getAlgorithm().getId());
+        HaetaeParameterSet set =
+                haetaeSet(info.getPrivateKeyAlgorithm().getAlgorithm().getId());
         if (set == null) {
-            throw new InvalidKeySpecException("PKCS#8 algorithm " + Oids.describe(info.getPrivateKeyAlgorithm()
-                    .getAlgorithm()) + " is not HAETAE");
+            throw new InvalidKeySpecException("PKCS#8 algorithm "
+                    + Oids.describe(info.getPrivateKeyAlgorithm().getAlgorithm()) + " is not HAETAE");
         }
         if (!accepts(set)) {
             throw new InvalidKeySpecException("a " + set.setName() + " key is not a " + name + " key");
@@ -189,10 +192,13 @@ final class Algorithms {
         try {
             org.bouncycastle.asn1.x509.SubjectPublicKeyInfo info =
                     org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(spki);
-            if (org.bouncycastle.asn1.DERNull.INSTANCE.equals(info.getAlgorithm().getParameters())) {
+            if (org.bouncycastle.asn1.DERNull.INSTANCE.equals(
+                    info.getAlgorithm().getParameters())) {
                 return new org.bouncycastle.asn1.x509.SubjectPublicKeyInfo(
-                        new org.bouncycastle.asn1.x509.AlgorithmIdentifier(info.getAlgorithm().getAlgorithm()),
-                        info.getPublicKeyData()).getEncoded(ASN1Encoding.DER);
+                                new org.bouncycastle.asn1.x509.AlgorithmIdentifier(
+                                        info.getAlgorithm().getAlgorithm()),
+                                info.getPublicKeyData())
+                        .getEncoded(ASN1Encoding.DER);
             }
         } catch (IOException | RuntimeException e) {
             // Not parseable here: let the strict decoder report what is wrong.

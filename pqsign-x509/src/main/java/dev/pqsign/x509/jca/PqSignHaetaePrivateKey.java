@@ -56,8 +56,8 @@ public final class PqSignHaetaePrivateKey implements PrivateKey, Destroyable {
     public byte[] getEncoded() {
         byte[] sk = key.getEncoded();
         try {
-            PrivateKeyInfo info = new PrivateKeyInfo(new AlgorithmIdentifier(Oids.of(key.parameterSet())),
-                    new DEROctetString(sk));
+            PrivateKeyInfo info =
+                    new PrivateKeyInfo(new AlgorithmIdentifier(Oids.of(key.parameterSet())), new DEROctetString(sk));
             return info.getEncoded(ASN1Encoding.DER);
         } catch (IOException e) {
             throw new IllegalStateException("PKCS#8 encoding failed", e);
@@ -77,7 +77,8 @@ public final class PqSignHaetaePrivateKey implements PrivateKey, Destroyable {
     }
 
     private void writeObject(ObjectOutputStream out) throws IOException {
-        throw new NotSerializableException("HAETAE private keys are not Java-serialisable; store getEncoded() (PKCS#8)");
+        throw new NotSerializableException(
+                "HAETAE private keys are not Java-serialisable; store getEncoded() (PKCS#8)");
     }
 
     /** Names the set only. */

@@ -48,17 +48,20 @@ public class PqSignKeyFactorySpi extends KeyFactorySpi {
     protected <T extends KeySpec> T engineGetKeySpec(Key key, Class<T> type) throws InvalidKeySpecException {
         if (key instanceof PublicKey && type.isAssignableFrom(X509EncodedKeySpec.class)) {
             try {
-                return type.cast(new X509EncodedKeySpec(alg.translatePublic((PublicKey) key).getEncoded()));
+                return type.cast(new X509EncodedKeySpec(
+                        alg.translatePublic((PublicKey) key).getEncoded()));
             } catch (InvalidKeyException e) {
                 throw new InvalidKeySpecException(e.getMessage(), e);
             }
         }
         if (key instanceof XmssStatefulPrivateKey) {
-            throw new InvalidKeySpecException("XMSS private keys have no key spec: they are never exported (SP 800-208)");
+            throw new InvalidKeySpecException(
+                    "XMSS private keys have no key spec: they are never exported (SP 800-208)");
         }
         if (key instanceof PrivateKey && !alg.isXmss() && type.isAssignableFrom(PKCS8EncodedKeySpec.class)) {
             try {
-                return type.cast(new PKCS8EncodedKeySpec(alg.translateHaetaePrivate((PrivateKey) key).getEncoded()));
+                return type.cast(new PKCS8EncodedKeySpec(
+                        alg.translateHaetaePrivate((PrivateKey) key).getEncoded()));
             } catch (InvalidKeyException e) {
                 throw new InvalidKeySpecException(e.getMessage(), e);
             }

@@ -31,11 +31,13 @@ public class PqSignKeyPairGeneratorSpi extends KeyPairGeneratorSpi {
     /** @throws InvalidParameterException always: HAETAE sets are chosen by name, not key size */
     @Override
     public void initialize(int keysize, SecureRandom random) {
-        throw new InvalidParameterException("HAETAE sets are chosen by name: initialize(new NamedParameterSpec(\"HAETAE-3\"))");
+        throw new InvalidParameterException(
+                "HAETAE sets are chosen by name: initialize(new NamedParameterSpec(\"HAETAE-3\"))");
     }
 
     @Override
-    public void initialize(AlgorithmParameterSpec params, SecureRandom random) throws InvalidAlgorithmParameterException {
+    public void initialize(AlgorithmParameterSpec params, SecureRandom random)
+            throws InvalidAlgorithmParameterException {
         if (!(params instanceof NamedParameterSpec)) {
             throw new InvalidAlgorithmParameterException("expected a NamedParameterSpec such as HAETAE-3, got "
                     + (params == null ? "null" : params.getClass().getName()));
@@ -47,8 +49,8 @@ public class PqSignKeyPairGeneratorSpi extends KeyPairGeneratorSpi {
             throw new InvalidAlgorithmParameterException(e.getMessage(), e);
         }
         if (fixed && chosen != set) {
-            throw new InvalidAlgorithmParameterException("this generator makes " + set.setName() + " keys, not "
-                    + chosen.setName());
+            throw new InvalidAlgorithmParameterException(
+                    "this generator makes " + set.setName() + " keys, not " + chosen.setName());
         }
         this.set = chosen;
         this.random = random;
@@ -58,7 +60,8 @@ public class PqSignKeyPairGeneratorSpi extends KeyPairGeneratorSpi {
     public KeyPair generateKeyPair() {
         SecureRandom r = random != null ? random : new SecureRandom();
         HaetaeKeyPair kp = HaetaeKeyPairGenerator.generate(set, r);
-        return new KeyPair(new PqSignPublicKey(PqPublicKey.of(kp.publicKey())), new PqSignHaetaePrivateKey(kp.privateKey()));
+        return new KeyPair(
+                new PqSignPublicKey(PqPublicKey.of(kp.publicKey())), new PqSignHaetaePrivateKey(kp.privateKey()));
     }
 
     /** KeyPairGenerator "HAETAE" (HAETAE-2 unless initialised otherwise). */

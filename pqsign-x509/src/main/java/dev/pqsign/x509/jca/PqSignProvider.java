@@ -35,10 +35,16 @@ public final class PqSignProvider extends Provider {
         super(NAME, "0.1", "pqsign: XMSS / XMSS^MT (RFC 8391, RFC 9802) and HAETAE keys and signatures");
         String pkg = PqSignProvider.class.getPackageName() + ".";
         register("KeyFactory", "XMSS", pkg + "PqSignKeyFactorySpi$Xmss", oidAliases(Oids.ID_ALG_XMSS_HASHSIG.getId()));
-        register("KeyFactory", "XMSSMT", pkg + "PqSignKeyFactorySpi$XmssMt",
+        register(
+                "KeyFactory",
+                "XMSSMT",
+                pkg + "PqSignKeyFactorySpi$XmssMt",
                 oidAliases(Oids.ID_ALG_XMSSMT_HASHSIG.getId()));
         register("Signature", "XMSS", pkg + "PqSignSignatureSpi$Xmss", oidAliases(Oids.ID_ALG_XMSS_HASHSIG.getId()));
-        register("Signature", "XMSSMT", pkg + "PqSignSignatureSpi$XmssMt",
+        register(
+                "Signature",
+                "XMSSMT",
+                pkg + "PqSignSignatureSpi$XmssMt",
                 oidAliases(Oids.ID_ALG_XMSSMT_HASHSIG.getId()));
         register("KeyFactory", "HAETAE", pkg + "PqSignKeyFactorySpi$Haetae", List.of());
         register("Signature", "HAETAE", pkg + "PqSignSignatureSpi$Haetae", List.of());

@@ -79,7 +79,11 @@ public class PqSignSignatureSpi extends SignatureSpi {
         }
         PqSignHaetaePrivateKey k = alg.translateHaetaePrivate(privateKey);
         reset();
-        haetaeSigner = new HaetaeSigner(k.haetaePrivateKey(), EMPTY, HaetaeSampler.defaultSampler(), HaetaeEngine.FAST,
+        haetaeSigner = new HaetaeSigner(
+                k.haetaePrivateKey(),
+                EMPTY,
+                HaetaeSampler.defaultSampler(),
+                HaetaeEngine.FAST,
                 random != null ? random : new SecureRandom());
     }
 

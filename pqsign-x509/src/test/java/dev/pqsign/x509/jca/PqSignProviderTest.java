@@ -65,7 +65,8 @@ class PqSignProviderTest {
 
         KeyFactory kf = KeyFactory.getInstance(alg, "PQSign");
         PublicKey pub = kf.generatePublic(new X509EncodedKeySpec(kp.getPublic().getEncoded()));
-        PrivateKey priv = kf.generatePrivate(new PKCS8EncodedKeySpec(kp.getPrivate().getEncoded()));
+        PrivateKey priv =
+                kf.generatePrivate(new PKCS8EncodedKeySpec(kp.getPrivate().getEncoded()));
         assertEquals(kp.getPublic(), pub);
         assertArrayEquals(kp.getPrivate().getEncoded(), priv.getEncoded());
 
@@ -93,7 +94,8 @@ class PqSignProviderTest {
         KeyPair bc = KeyPairGenerator.getInstance("HAETAE-3", "BCPQC").generateKeyPair();
         KeyFactory kf = KeyFactory.getInstance("HAETAE", "PQSign");
         PublicKey pub = kf.generatePublic(new X509EncodedKeySpec(bc.getPublic().getEncoded()));
-        PrivateKey priv = kf.generatePrivate(new PKCS8EncodedKeySpec(bc.getPrivate().getEncoded()));
+        PrivateKey priv =
+                kf.generatePrivate(new PKCS8EncodedKeySpec(bc.getPrivate().getEncoded()));
         assertArrayEquals(bc.getPublic().getEncoded(), pub.getEncoded(), "same SubjectPublicKeyInfo bytes");
         assertArrayEquals(bc.getPrivate().getEncoded(), priv.getEncoded(), "same PKCS#8 bytes");
         KeyFactory bcKf = KeyFactory.getInstance("HAETAE", "BCPQC");
@@ -114,8 +116,10 @@ class PqSignProviderTest {
         Signature s = Signature.getInstance("HAETAE-5", "PQSign");
         InvalidKeyException e = assertThrows(InvalidKeyException.class, () -> s.initVerify(kp.getPublic()));
         assertTrue(e.getMessage().contains("HAETAE-2"), e.getMessage());
-        assertThrows(InvalidKeySpecException.class, () -> KeyFactory.getInstance("HAETAE-5", "PQSign")
-                .generatePublic(new X509EncodedKeySpec(kp.getPublic().getEncoded())));
+        assertThrows(
+                InvalidKeySpecException.class,
+                () -> KeyFactory.getInstance("HAETAE-5", "PQSign")
+                        .generatePublic(new X509EncodedKeySpec(kp.getPublic().getEncoded())));
     }
 
     @Test
@@ -128,8 +132,8 @@ class PqSignProviderTest {
         bcSig.update(MSG);
         byte[] sig = bcSig.sign();
 
-        PublicKey pub = KeyFactory.getInstance("XMSSMT", "PQSign").generatePublic(new X509EncodedKeySpec(
-                bc.getPublic().getEncoded()));
+        PublicKey pub = KeyFactory.getInstance("XMSSMT", "PQSign")
+                .generatePublic(new X509EncodedKeySpec(bc.getPublic().getEncoded()));
         assertEquals("XMSSMT", pub.getAlgorithm());
         assertArrayEquals(bc.getPublic().getEncoded(), pub.getEncoded());
         Signature v = Signature.getInstance("1.3.6.1.5.5.7.6.35", "PQSign");
@@ -151,7 +155,8 @@ class PqSignProviderTest {
                 XmssStatefulPrivateKey priv = new XmssStatefulPrivateKey(signer);
                 assertNull(priv.getEncoded());
                 assertNull(priv.getFormat());
-                assertThrows(NotSerializableException.class,
+                assertThrows(
+                        NotSerializableException.class,
                         () -> new ObjectOutputStream(new ByteArrayOutputStream()).writeObject(priv));
 
                 Signature s = Signature.getInstance("XMSSMT", "PQSign");
@@ -164,13 +169,14 @@ class PqSignProviderTest {
                 assertEquals(2, signer.nextIndex());
 
                 Signature bcV = Signature.getInstance("XMSSMT", "BC");
-                bcV.initVerify(KeyFactory.getInstance("XMSSMT", "BC").generatePublic(
-                        new X509EncodedKeySpec(priv.publicKey().getEncoded())));
+                bcV.initVerify(KeyFactory.getInstance("XMSSMT", "BC")
+                        .generatePublic(new X509EncodedKeySpec(priv.publicKey().getEncoded())));
                 bcV.update(MSG);
                 assertTrue(bcV.verify(sig), "BouncyCastle verifies a PQSign XMSS^MT signature");
 
                 KeyFactory kf = KeyFactory.getInstance("XMSSMT", "PQSign");
-                InvalidKeySpecException e = assertThrows(InvalidKeySpecException.class,
+                InvalidKeySpecException e = assertThrows(
+                        InvalidKeySpecException.class,
                         () -> kf.generatePrivate(new PKCS8EncodedKeySpec(new byte[] {0x30, 0})));
                 assertTrue(e.getMessage().contains("SP 800-208"), e.getMessage());
                 assertThrows(InvalidKeySpecException.class, () -> kf.getKeySpec(priv, PKCS8EncodedKeySpec.class));
@@ -180,8 +186,10 @@ class PqSignProviderTest {
                 KeyPair bcKeys = bcGen.generateKeyPair();
                 InvalidKeyException e2 = assertThrows(InvalidKeyException.class, () -> s.initSign(bcKeys.getPrivate()));
                 assertTrue(e2.getMessage().contains("XmssStatefulPrivateKey"), e2.getMessage());
-                assertThrows(InvalidKeyException.class,
-                        () -> Signature.getInstance("XMSS", "PQSign").initSign(priv), "family mismatch");
+                assertThrows(
+                        InvalidKeyException.class,
+                        () -> Signature.getInstance("XMSS", "PQSign").initSign(priv),
+                        "family mismatch");
             }
             try (XmssStatefulSigner reopened = XmssStatefulSigner.open(store)) {
                 assertEquals(2, reopened.nextIndex(), "indices used through the JCA are durable");
@@ -209,8 +217,10 @@ class PqSignProviderTest {
         KeyPairGenerator g = KeyPairGenerator.getInstance("HAETAE", "PQSign");
         g.initialize(new NamedParameterSpec("HAETAE-5"));
         assertEquals("HAETAE-5", g.generateKeyPair().getPublic().getAlgorithm());
-        assertThrows(java.security.InvalidAlgorithmParameterException.class,
-                () -> KeyPairGenerator.getInstance("HAETAE-2", "PQSign").initialize(new NamedParameterSpec("HAETAE-3")));
+        assertThrows(
+                java.security.InvalidAlgorithmParameterException.class,
+                () -> KeyPairGenerator.getInstance("HAETAE-2", "PQSign")
+                        .initialize(new NamedParameterSpec("HAETAE-3")));
         Signature s = Signature.getInstance("HAETAE-2", "PQSign");
         assertThrows(SignatureException.class, () -> s.update(MSG));
     }
@@ -223,8 +233,9 @@ class PqSignProviderTest {
         }
         // With PQSign installed, the JDK's CertificateFactory asks our KeyFactory (by OID) for the key,
         // passing an encoding with NULL parameters; that must not make certificate parsing fail.
-        java.security.cert.X509Certificate jdk = (java.security.cert.X509Certificate) java.security.cert.CertificateFactory
-                .getInstance("X.509").generateCertificate(new java.io.ByteArrayInputStream(pem));
+        java.security.cert.X509Certificate jdk =
+                (java.security.cert.X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509")
+                        .generateCertificate(new java.io.ByteArrayInputStream(pem));
         PublicKey key = jdk.getPublicKey();
         assertEquals("XMSSMT", key.getAlgorithm());
         assertEquals(0x03, key.getEncoded()[14], "our encoding: BIT STRING right after the OID, no NULL");
@@ -233,11 +244,15 @@ class PqSignProviderTest {
         v.update(jdk.getTBSCertificate());
         assertTrue(v.verify(jdk.getSignature()), "RFC 9802 appendix C verifies through the JDK's certificate object");
 
-        byte[] withNull = org.bouncycastle.util.Arrays.concatenate(new byte[] {0x30, 0x55, 0x30, 0x0c},
+        byte[] withNull = org.bouncycastle.util.Arrays.concatenate(
+                new byte[] {0x30, 0x55, 0x30, 0x0c},
                 java.util.Arrays.copyOfRange(key.getEncoded(), 4, 14),
-                new byte[] {0x05, 0x00}, java.util.Arrays.copyOfRange(key.getEncoded(), 14, key.getEncoded().length));
+                new byte[] {0x05, 0x00},
+                java.util.Arrays.copyOfRange(key.getEncoded(), 14, key.getEncoded().length));
         assertEquals(key, KeyFactory.getInstance("XMSSMT", "PQSign").generatePublic(new X509EncodedKeySpec(withNull)));
-        assertThrows(dev.pqsign.x509.CertificateFormatException.class, () -> dev.pqsign.x509.PublicKeys.decode(withNull),
+        assertThrows(
+                dev.pqsign.x509.CertificateFormatException.class,
+                () -> dev.pqsign.x509.PublicKeys.decode(withNull),
                 "pqsign's own decoder stays strict");
     }
 }

@@ -18,8 +18,7 @@ public final class XmssHashCounter {
     private static final LongAdder CALLS = new LongAdder();
     private static final LongAdder COMPRESSIONS = new LongAdder();
 
-    private XmssHashCounter() {
-    }
+    private XmssHashCounter() {}
 
     /** {@code true} if this JVM counts (started with -Dpqsign.xmss.countHashes=true). */
     public static boolean enabled() {
