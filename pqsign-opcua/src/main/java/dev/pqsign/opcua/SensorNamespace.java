@@ -64,6 +64,13 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
     /** Most values one HistoryRead returns per node before it hands out a continuation point. */
     static final int MAX_HISTORY_VALUES_PER_READ = 1000;
 
+    /**
+     * Most bytes of values one HistoryRead returns per node: a thousand records of XMSS^MT signatures
+     * (4.6 to 14 KB each) would exceed the 2 MiB response that OPC UA stacks accept by default, and
+     * the read would fail as a whole. Half of that leaves room for the encoding's overhead.
+     */
+    static final int MAX_HISTORY_BYTES_PER_READ = 1 << 20;
+
     /** The nodes whose history is served (from the records of {@link #history}). */
     private static final Set<String> HISTORIZED =
             Set.of(SensorNodes.RECORD, SensorNodes.RAW_DATA, SensorNodes.SIGNATURE, SensorNodes.INDEX);
@@ -231,9 +238,19 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
                 : raw.getNumValuesPerNode().longValue();
         int max = (int) (wanted == 0 ? MAX_HISTORY_VALUES_PER_READ : Math.min(wanted, MAX_HISTORY_VALUES_PER_READ));
         List<SignedRecord> records = history.range(from, to, max + 1);
-        boolean more = records.size() > max;
+        int keep = 0;
+        long bytes = 0;
+        while (keep < Math.min(records.size(), max)) {
+            long size = records.get(keep).encode().length;
+            if (keep > 0 && bytes + size > MAX_HISTORY_BYTES_PER_READ) {
+                break; // the rest with the next HistoryRead, from the continuation point
+            }
+            bytes += size;
+            keep++;
+        }
+        boolean more = records.size() > keep;
         if (more) {
-            records = records.subList(0, max);
+            records = records.subList(0, keep);
         }
         DataValue[] values = new DataValue[records.size()];
         for (int i = 0; i < values.length; i++) {

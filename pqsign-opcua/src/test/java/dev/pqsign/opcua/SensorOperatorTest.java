@@ -19,7 +19,15 @@ import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SequencedSigner;
 import dev.pqsign.telemetry.SignedReading;
 import dev.pqsign.telemetry.SignedRecord;
+import dev.pqsign.telemetry.TrustedKeys;
 import dev.pqsign.telemetry.Verdict.Reason;
+import dev.pqsign.testing.MemoryStateStore;
+import dev.pqsign.x509.PqPublicKey;
+import dev.pqsign.xmss.XmssKeyGenerator;
+import dev.pqsign.xmss.XmssKeyState;
+import dev.pqsign.xmss.XmssParameterSet;
+import dev.pqsign.xmss.XmssPrivateKey;
+import dev.pqsign.xmss.XmssStatefulSigner;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -530,6 +538,47 @@ class SensorOperatorTest {
             obs.clear();
             startRememberingOperator();
             Operator.Connection c = operator.connect("hist", hs.endpointUrl());
+            assertEquals(Reason.ACCEPTED, observe(lastSeq).verdict().reason());
+            assertEquals(n, operator.count(Reason.ACCEPTED));
+            assertEquals(0, operator.count(Reason.GAP));
+            assertEquals(n, c.backfilled());
+        }
+    }
+
+    /**
+     * First contact with a sensor whose history holds more XMSS^MT records (4.6 KB each) than fit into
+     * one OPC UA response: the sensor splits the history over several reads, everything backfills.
+     */
+    @Test
+    void firstContact_historyOfLargeSignatures_backfilledOverSeveralReads() throws Exception {
+        XmssPrivateKey k = XmssKeyGenerator.generate(XmssParameterSet.XMSSMT_SHA2_10_2_256);
+        PqPublicKey pub = PqPublicKey.of(k.publicKey());
+        try (XmssStatefulSigner xmss = XmssStatefulSigner.open(
+                        MemoryStateStore.holding(XmssKeyState.fresh(k).encode()));
+                ReadingHistory history = ReadingHistory.inMemory(10_000, Duration.ofHours(1), Clock.systemUTC());
+                SensorServer hs = SensorServer.start(
+                        SensorServer.Config.loopback("big", dir.resolve("big-sensor"), TransportSecurity.NONE),
+                        new SensorKey(xmss, KeyId.ofPublicKey(pub.rawEncoding())),
+                        history)) {
+            k.destroy();
+            int n = 600; // 600 x 4.7 KB: more than one read may carry
+            long lastSeq = 0;
+            for (int i = 0; i < n; i++) {
+                lastSeq = hs.publish("1500.00,early-" + i).sequence();
+            }
+            operator.close();
+            guard.close();
+            obs.clear();
+            guard = ReplayGuard.inDirectory(dir.resolve("replay-big"));
+            if (accepted != null) {
+                accepted.close();
+            }
+            accepted = AcceptedRecords.inDirectory(dir.resolve("accepted-big"), 64);
+            operator = new Operator(
+                    new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
+                    new ReadingVerifier(guard, List.of(TrustedKeys.of(pub)), accepted, dir.resolve("evidence")),
+                    obs::add);
+            Operator.Connection c = operator.connect("big", hs.endpointUrl());
             assertEquals(Reason.ACCEPTED, observe(lastSeq).verdict().reason());
             assertEquals(n, operator.count(Reason.ACCEPTED));
             assertEquals(0, operator.count(Reason.GAP));
