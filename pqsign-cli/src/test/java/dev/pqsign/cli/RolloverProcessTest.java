@@ -155,6 +155,136 @@ class RolloverProcessTest {
         assertTrue(Files.exists(dir.resolve("k/generations/000000000001/handover.pqho")));
     }
 
+    /**
+     * The operator is killed (SIGKILL) before the sensor's first rollover and restarted after it:
+     * it backfills the old key's readings from the sensor's history, learns the handover it missed
+     * from the sensor's handover node, and accepts the new key's readings; across both runs every
+     * index of both keys is accepted exactly once and nothing is rejected.
+     */
+    @Test
+    @Timeout(600)
+    void operatorDownAcrossARollover_catchesUpAfterRestart() throws Exception {
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", p("k"))
+                        .exit());
+        Path fifo = dir.resolve("readings.fifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        int port = freePort();
+        Process first = pqsign(
+                "op1",
+                "operator",
+                "--port",
+                Integer.toString(port),
+                "--pub",
+                p("k/key.pub"),
+                "--jsonl",
+                p("op1.jsonl"),
+                "--connect-timeout",
+                "120",
+                "--publishing-ms",
+                "2",
+                "--data-dir",
+                p("op"));
+        Process sensor = pqsign(
+                "sensor",
+                "sensor",
+                "--key",
+                p("k/key.state"),
+                "--port",
+                Integer.toString(port),
+                "--source",
+                fifo.toString(),
+                "--batch",
+                "8",
+                "--data-dir",
+                p("sensor-data"));
+        await("op1", first, out -> out.contains("subscribed to"));
+        Process second;
+        try (OutputStream w = Files.newOutputStream(fifo)) {
+            writeReadings(w, 0, 400);
+            awaitAccepted("op1.jsonl", 400);
+            first.destroyForcibly(); // kill -9
+            first.waitFor(30, TimeUnit.SECONDS);
+            writeReadings(w, 400, 1_100); // the sensor hands over after 1,016 readings, while no operator runs
+            await(
+                    "sensor",
+                    sensor,
+                    out -> out.lines().filter(l -> l.contains(" sign=")).count() >= 1_100);
+            second = pqsign(
+                    "op2",
+                    "operator",
+                    "--port",
+                    Integer.toString(port),
+                    "--pub",
+                    p("k/key.pub"),
+                    "--jsonl",
+                    p("op2.jsonl"),
+                    "--connect-timeout",
+                    "120",
+                    "--publishing-ms",
+                    "2",
+                    "--data-dir",
+                    p("op"));
+            await("op2", second, out -> out.contains("subscribed to"));
+            writeReadings(w, 1_100, 1_200);
+        }
+        assertTrue(sensor.waitFor(300, TimeUnit.SECONDS), describe("sensor"));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (countAccepted("op1.jsonl") + countAccepted("op2.jsonl") < 1_200 && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        second.destroy();
+        assertTrue(second.waitFor(60, TimeUnit.SECONDS), describe("op2"));
+        assertEquals(0, second.exitValue(), describe("op2"));
+        Map<String, List<Long>> acceptedByKey = new LinkedHashMap<>();
+        boolean followed = false;
+        for (String file : List.of("op1.jsonl", "op2.jsonl")) {
+            for (String line : Files.readAllLines(dir.resolve(file))) {
+                JsonNode o = JSON.readTree(line);
+                if ("HANDOVER".equals(o.path("event").asText())) {
+                    assertEquals("FOLLOWED", o.get("outcome").asText(), line);
+                    followed = true;
+                } else if ("ACCEPTED".equals(o.path("verdict").asText())) {
+                    acceptedByKey
+                            .computeIfAbsent(o.get("key_id").asText(), k -> new ArrayList<>())
+                            .add(o.get("index").asLong());
+                } else if (o.has("verdict")) {
+                    assertTrue("DUPLICATE".equals(o.get("verdict").asText()), file + ": " + line);
+                }
+            }
+        }
+        assertTrue(followed, "the restarted operator followed the handover it missed");
+        assertEquals(2, acceptedByKey.size());
+        long total = 0;
+        for (List<Long> indices : acceptedByKey.values()) {
+            List<Long> sorted = indices.stream().sorted().toList();
+            for (int i = 0; i < sorted.size(); i++) {
+                assertEquals(i, sorted.get(i), "every index of every key exactly once across both runs");
+            }
+            total += sorted.size();
+        }
+        assertEquals(1_200, total);
+    }
+
+    private static void writeReadings(OutputStream w, int from, int to) throws IOException {
+        for (int i = from; i < to; i++) {
+            w.write(String.format("%d.%02d,reading-%d%n", 1500 + i % 7, i % 100, i)
+                    .getBytes(StandardCharsets.US_ASCII));
+        }
+        w.flush();
+    }
+
+    private void awaitAccepted(String file, long n) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (countAccepted(file) < n) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(file + ": only " + countAccepted(file) + " of " + n + " accepted");
+            }
+            Thread.sleep(100);
+        }
+    }
+
     private long countAccepted() throws IOException {
         return countAccepted("verdicts.jsonl");
     }
