@@ -68,40 +68,11 @@ class RolloverProcessTest {
         Path fifo = dir.resolve("readings.fifo");
         assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
         int port = freePort();
-        Process operator = pqsign(
-                "operator",
-                "operator",
-                "--port",
-                Integer.toString(port),
-                "--pub",
-                p("k/key.pub"),
-                "--jsonl",
-                p("verdicts.jsonl"),
-                "--connect-timeout",
-                "120",
-                "--publishing-ms",
-                "2",
-                "--data-dir",
-                p("op"));
-        Process sensor = pqsign(
-                "sensor",
-                "sensor",
-                "--key",
-                p("k/key.state"),
-                "--port",
-                Integer.toString(port),
-                "--source",
-                fifo.toString(),
-                "--batch",
-                "8",
-                "--data-dir",
-                p("sensor-data"));
+        Process operator = startOperator("operator", "verdicts.jsonl", port);
+        Process sensor = startSensor(fifo, port);
         await("operator", operator, out -> out.contains("subscribed to"));
         try (OutputStream w = Files.newOutputStream(fifo)) {
-            for (int i = 0; i < readings; i++) {
-                w.write(String.format("%d.%02d,reading-%d%n", 1500 + i % 7, i % 100, i)
-                        .getBytes(StandardCharsets.US_ASCII));
-            }
+            writeReadings(w, 0, readings);
         }
         assertTrue(sensor.waitFor(300, TimeUnit.SECONDS), describe("sensor"));
         assertEquals(0, sensor.exitValue(), describe("sensor"));
@@ -171,34 +142,8 @@ class RolloverProcessTest {
         Path fifo = dir.resolve("readings.fifo");
         assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
         int port = freePort();
-        Process first = pqsign(
-                "op1",
-                "operator",
-                "--port",
-                Integer.toString(port),
-                "--pub",
-                p("k/key.pub"),
-                "--jsonl",
-                p("op1.jsonl"),
-                "--connect-timeout",
-                "120",
-                "--publishing-ms",
-                "2",
-                "--data-dir",
-                p("op"));
-        Process sensor = pqsign(
-                "sensor",
-                "sensor",
-                "--key",
-                p("k/key.state"),
-                "--port",
-                Integer.toString(port),
-                "--source",
-                fifo.toString(),
-                "--batch",
-                "8",
-                "--data-dir",
-                p("sensor-data"));
+        Process first = startOperator("op1", "op1.jsonl", port);
+        Process sensor = startSensor(fifo, port);
         await("op1", first, out -> out.contains("subscribed to"));
         Process second;
         try (OutputStream w = Files.newOutputStream(fifo)) {
@@ -211,21 +156,7 @@ class RolloverProcessTest {
                     "sensor",
                     sensor,
                     out -> out.lines().filter(l -> l.contains(" sign=")).count() >= 1_100);
-            second = pqsign(
-                    "op2",
-                    "operator",
-                    "--port",
-                    Integer.toString(port),
-                    "--pub",
-                    p("k/key.pub"),
-                    "--jsonl",
-                    p("op2.jsonl"),
-                    "--connect-timeout",
-                    "120",
-                    "--publishing-ms",
-                    "2",
-                    "--data-dir",
-                    p("op"));
+            second = startOperator("op2", "op2.jsonl", port);
             await("op2", second, out -> out.contains("subscribed to"));
             writeReadings(w, 1_100, 1_200);
         }
@@ -265,6 +196,42 @@ class RolloverProcessTest {
             total += sorted.size();
         }
         assertEquals(1_200, total);
+    }
+
+    /** An operator pinned to the key directory's first key, JSON Lines to {@code jsonl}, data in "op". */
+    private Process startOperator(String name, String jsonl, int port) throws IOException {
+        return pqsign(
+                name,
+                "operator",
+                "--port",
+                Integer.toString(port),
+                "--pub",
+                p("k/key.pub"),
+                "--jsonl",
+                p(jsonl),
+                "--connect-timeout",
+                "120",
+                "--publishing-ms",
+                "2",
+                "--data-dir",
+                p("op"));
+    }
+
+    /** The sensor of the key directory "k", reading from {@code fifo}. */
+    private Process startSensor(Path fifo, int port) throws IOException {
+        return pqsign(
+                "sensor",
+                "sensor",
+                "--key",
+                p("k/key.state"),
+                "--port",
+                Integer.toString(port),
+                "--source",
+                fifo.toString(),
+                "--batch",
+                "8",
+                "--data-dir",
+                p("sensor-data"));
     }
 
     private static void writeReadings(OutputStream w, int from, int to) throws IOException {
