@@ -108,7 +108,7 @@ final class DemoCommand implements Callable<Integer> {
                 "Unreported runs of the first set with throwaway keys in a temporary directory before",
                 "measuring, so the measured run does not pay for JIT compilation. auto (default): rounds",
                 "of " + JIT_ROUND_PER_SENSOR
-                        + " readings per sensor until the JIT compiler was busy less than 5 % of a",
+                        + " readings per sensor until the JIT compiler was busy less than 5 %% of a",
                 "round (at most " + JIT_MAX_ROUNDS + " rounds); N: exactly N readings in all; 0: none."
             })
     String jitWarmupOption;
