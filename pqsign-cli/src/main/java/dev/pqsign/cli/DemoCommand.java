@@ -5,6 +5,7 @@ import dev.pqsign.demo.DemoRunner;
 import dev.pqsign.demo.LinkProfile;
 import dev.pqsign.haetae.HaetaeEngine;
 import dev.pqsign.haetae.HaetaeParameterSet;
+import dev.pqsign.opcua.Operator;
 import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.ReadingVerifier;
 import java.io.IOException;
@@ -175,6 +176,10 @@ final class DemoCommand implements Callable<Integer> {
         Logger verifierLog = Logger.getLogger(ReadingVerifier.class.getName());
         Level level = verifierLog.getLevel();
         verifierLog.setLevel(Level.SEVERE);
+        // Each set connects and disconnects its sensors on purpose: those connection lines are not news.
+        Logger operatorLog = Logger.getLogger(Operator.class.getName());
+        Level operatorLevel = operatorLog.getLevel();
+        operatorLog.setLevel(Level.WARNING);
         try (DemoKeys keys = new DemoKeys(dataDir, err, signing)) {
             List<DemoRunner.SchemeSetup> setups = new ArrayList<>();
             for (Object set : chosen) {
@@ -200,6 +205,7 @@ final class DemoCommand implements Callable<Integer> {
             });
         } finally {
             verifierLog.setLevel(level);
+            operatorLog.setLevel(operatorLevel);
         }
         out.print(report.toTable());
         long injected = 0;

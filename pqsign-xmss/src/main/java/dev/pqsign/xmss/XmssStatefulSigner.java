@@ -36,6 +36,11 @@ import java.util.function.LongFunction;
  * is one index more lost on a crash (up to {@code batch} reserved but unused indices instead of
  * {@code batch - 1}; batch 1: at most one), and a persistence failure is
  * reported by the next {@code sign} instead of the one that used the last index.
+ * The same background thread also does the signature's upkeep: the leaf of the next bottom tree
+ * that every signature pays for (most of a signer's hashing) is computed after {@code sign} has
+ * returned, not before, so a signature is ready as soon as its own WOTS+ chains are. A sign that
+ * arrives before the upkeep ran does it first, under the same lock, so signatures and caches are
+ * exactly those of the synchronous order.
  *
  * <p><b>Kept chain values</b>: computing a leaf of the next bottom tree (one per signature) passes
  * through every value of its WOTS+ chains; by default they are kept until that key pair signs, so a
@@ -76,8 +81,10 @@ public final class XmssStatefulSigner implements StatefulSigner {
     private boolean closed;
     /** Why the key became unusable (reported again by every later sign). */
     private StatePersistenceException failure;
-    /** Background reservations, or {@code null} when reserving synchronously. */
+    /** Background reservations and upkeep, or {@code null} when doing both synchronously. */
     private final ExecutorService ahead;
+    /** Index whose {@link CachedAuthPaths#afterSign} has not run yet, or -1. */
+    private long upkeepAfter = -1;
 
     /**
      * How {@link #open(StateStore, Options)} sets up a signer. Immutable: start from
@@ -137,7 +144,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
             return new Options(batch, threads, reserveAhead, midstates, keepChains);
         }
 
-        /** Reserve the next batch in the background (see the class description of the signer). */
+        /** Reserve the next batch, and do each signature's upkeep, in the background (see the class description of the signer). */
         public Options withReserveAhead(boolean reserveAhead) {
             return new Options(batch, threads, reserveAhead, midstates, keepChains);
         }
@@ -293,18 +300,21 @@ public final class XmssStatefulSigner implements StatefulSigner {
         lock.lock();
         try {
             ensureUsable();
+            upkeep();
             if (next >= reservedEnd) {
                 reserve();
             }
             long idx = next++;
             byte[] message = Objects.requireNonNull(messageForIndex.apply(idx), "message for index " + idx);
             IndexedSignature result = new IndexedSignature(idx, signing.sign(idx, message, cache));
-            cache.afterSign(idx, endIndex);
-            if (ahead != null && next >= reservedEnd && next < endIndex) {
+            upkeepAfter = idx;
+            if (ahead == null) {
+                upkeep();
+            } else {
                 try {
-                    ahead.execute(this::reserveInBackground);
+                    ahead.execute(this::workAhead);
                 } catch (RejectedExecutionException e) {
-                    // close() has begun: the next reservation is not needed, and this signature stands.
+                    // close() has begun: no upkeep or reservation is needed, and this signature stands.
                 }
             }
             return result;
@@ -313,15 +323,29 @@ public final class XmssStatefulSigner implements StatefulSigner {
         }
     }
 
+    /** Brings the caches up to date for the index after the last signature, if that is still to do. */
+    private void upkeep() {
+        if (upkeepAfter >= 0) {
+            long signed = upkeepAfter;
+            upkeepAfter = -1;
+            cache.afterSign(signed, endIndex);
+        }
+    }
+
     /**
-     * The background half of reserving ahead. Re-checks under the lock, because a sign may have
-     * reserved synchronously in the meantime; a failure makes the key unusable exactly as in
-     * {@link #reserve()}, and the next sign reports it.
+     * The background half: the last signature's upkeep, then the next reservation if the batch is
+     * used up. Re-checks under the lock, because a sign may have done either in the meantime; a
+     * reservation failure makes the key unusable exactly as in {@link #reserve()}, and the next sign
+     * reports it.
      */
-    private void reserveInBackground() {
+    private void workAhead() {
         lock.lock();
         try {
-            if (!closed && usable && next >= reservedEnd && next < endIndex) {
+            if (closed) {
+                return;
+            }
+            upkeep();
+            if (usable && next >= reservedEnd && next < endIndex) {
                 reserve();
             }
         } catch (KeyExhaustedException | StatePersistenceException e) {

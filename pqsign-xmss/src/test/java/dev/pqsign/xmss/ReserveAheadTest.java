@@ -74,6 +74,27 @@ class ReserveAheadTest {
     }
 
     @Test
+    void backToBackSignatures_raceTheBackgroundUpkeep_equalSynchronousSigner() throws Exception {
+        MemoryStateStore syncStore =
+                MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
+        MemoryStateStore aheadStore =
+                MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
+        try (XmssStatefulSigner sync =
+                        XmssStatefulSigner.open(syncStore, Options.defaults().withThreads(1));
+                XmssStatefulSigner ahead = XmssStatefulSigner.open(
+                        aheadStore, Options.defaults().withThreads(1).withReserveAhead(true))) {
+            // No waiting between signatures: some find the previous upkeep done in the background,
+            // others do it themselves; either way the bytes must be the synchronous signer's.
+            for (long i = 0; i < 200; i++) {
+                IndexedSignature a = ahead.signIndexed(ReserveAheadTest::msg);
+                IndexedSignature s = sync.signIndexed(ReserveAheadTest::msg);
+                assertEquals(i, a.index());
+                assertArrayEquals(s.signature(), a.signature(), "index " + i);
+            }
+        }
+    }
+
+    @Test
     void backgroundPersistenceFailure_makesKeyUnusable_nextSignReportsWhy() throws Exception {
         MemoryStateStore store =
                 MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
