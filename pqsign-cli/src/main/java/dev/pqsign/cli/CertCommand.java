@@ -3,6 +3,7 @@ package dev.pqsign.cli;
 import dev.pqsign.core.Signer;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSigner;
+import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.x509.CertificateChainVerifier;
 import dev.pqsign.x509.CertificateFormatException;

@@ -1,6 +1,7 @@
 package dev.pqsign.cli;
 
 import dev.pqsign.core.Verifier;
+import dev.pqsign.keys.PublicKeyFile;
 import dev.pqsign.x509.CertificateChainVerifier;
 import dev.pqsign.x509.CertificateFormatException;
 import dev.pqsign.x509.ChainVerificationResult;
@@ -35,7 +36,7 @@ final class CertificateSupport {
      * A certificate file's chain, leaf first: PEM may hold several certificates, DER holds one.
      */
     static List<PqCertificate> readChain(Path file, byte[] bytes) {
-        if (!KeyFiles.looksLikePem(bytes)) {
+        if (!PublicKeyFile.looksLikePem(bytes)) {
             return List.of(read(file, bytes));
         }
         try {

@@ -4,7 +4,8 @@ import dev.pqsign.demo.DemoReport;
 import dev.pqsign.demo.DemoRunner;
 import dev.pqsign.demo.LinkProfile;
 import dev.pqsign.haetae.HaetaeEngine;
-import dev.pqsign.haetae.HaetaeParameterSet;
+import dev.pqsign.keys.HaetaeScheme;
+import dev.pqsign.keys.SignatureScheme;
 import dev.pqsign.opcua.Operator;
 import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.ReadingVerifier;
@@ -164,9 +165,9 @@ final class DemoCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         DemoRunner.Options options =
                 new DemoRunner.Options(dataDir, readings, profile, sensors, sec, publishingMs, injectEvery, warmup);
-        List<Object> chosen = new ArrayList<>();
+        List<SignatureScheme> chosen = new ArrayList<>();
         for (String name : sets == null ? STUDY_SETS : sets) {
-            chosen.add(KeyFiles.parameterSet(name));
+            chosen.add(KeyFiles.scheme(name));
         }
         Files.createDirectories(dataDir);
         DemoReport report;
@@ -182,7 +183,7 @@ final class DemoCommand implements Callable<Integer> {
         operatorLog.setLevel(Level.WARNING);
         try (DemoKeys keys = new DemoKeys(dataDir, err, signing)) {
             List<DemoRunner.SchemeSetup> setups = new ArrayList<>();
-            for (Object set : chosen) {
+            for (SignatureScheme set : chosen) {
                 setups.add(keys.setup(set, signaturesPerSensor(options)));
             }
             out.printf(
@@ -219,7 +220,7 @@ final class DemoCommand implements Callable<Integer> {
                     "pqsign demo: injected faults (expected rejections): %d tampered and replayed readings, %d rejected%n",
                     injected, rejectedInjected);
         }
-        if (chosen.stream().anyMatch(set -> set instanceof HaetaeParameterSet)) {
+        if (chosen.stream().anyMatch(set -> set instanceof HaetaeScheme)) {
             // which HAETAE code path this JVM ran is fixed at start (docs/haetae.md, "Vector API path")
             out.println("pqsign demo: HAETAE FAST engine ran its " + HaetaeEngine.fastPathDescription());
         }
@@ -251,7 +252,7 @@ final class DemoCommand implements Callable<Integer> {
      * keys and replay state are not touched. Always over loopback: the relay adds no code worth
      * warming and an emulated 5G link would make the warm-up take minutes.
      */
-    private void jitWarmUp(Object set, String name, DemoRunner.Options measured, PrintWriter out)
+    private void jitWarmUp(SignatureScheme set, String name, DemoRunner.Options measured, PrintWriter out)
             throws IOException, InterruptedException {
         // The warm-up injects tampered and replayed readings too (their code paths need compiling);
         // the verifier's warnings are muted for the whole demo (see call()).
@@ -283,7 +284,8 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private void warmUpRound(Object set, int n, DemoRunner.Options measured) throws IOException, InterruptedException {
+    private void warmUpRound(SignatureScheme set, int n, DemoRunner.Options measured)
+            throws IOException, InterruptedException {
         Path tmp = Files.createTempDirectory("pqsign-demo-warmup");
         try {
             DemoRunner.Options o = new DemoRunner.Options(

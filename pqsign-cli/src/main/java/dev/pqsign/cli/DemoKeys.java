@@ -1,6 +1,7 @@
 package dev.pqsign.cli;
 
 import dev.pqsign.core.IndexedSigner;
+import dev.pqsign.core.ParameterSet;
 import dev.pqsign.core.Verifier;
 import dev.pqsign.demo.DemoRunner;
 import dev.pqsign.haetae.HaetaeKeyPair;
@@ -8,6 +9,10 @@ import dev.pqsign.haetae.HaetaeKeyPairGenerator;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSigner;
+import dev.pqsign.keys.HaetaeKeyFile;
+import dev.pqsign.keys.HaetaeScheme;
+import dev.pqsign.keys.SignatureScheme;
+import dev.pqsign.keys.XmssScheme;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.telemetry.EmbeddedIndex;
@@ -95,18 +100,20 @@ final class DemoKeys implements Closeable {
     }
 
     /** A scheme setup for {@code setName} whose keys can each make at least {@code needed} signatures. */
-    DemoRunner.SchemeSetup setup(Object set, long needed) {
-        if (set instanceof XmssParameterSet) {
-            XmssParameterSet p = (XmssParameterSet) set;
+    DemoRunner.SchemeSetup setup(SignatureScheme set, long needed) {
+        if (set instanceof XmssScheme x) {
+            XmssParameterSet p = x.parameterSet();
             return new DemoRunner.SchemeSetup(
                     p.setName(), EmbeddedIndex.bigEndianPrefix(p.indexBytes()), i -> xmssKey(p, i, needed));
         }
-        HaetaeParameterSet h = (HaetaeParameterSet) set;
+        HaetaeParameterSet h = ((HaetaeScheme) set).parameterSet();
         return new DemoRunner.SchemeSetup(h.setName(), EmbeddedIndex.NONE, i -> haetaeKey(h, i));
     }
 
     private Path sensorDir(String setName, int i) {
-        return dataDir.resolve("keys").resolve(setName.replace('/', '-')).resolve("sensor-" + i);
+        return dataDir.resolve("keys")
+                .resolve(SignatureScheme.directoryName(setName))
+                .resolve("sensor-" + i);
     }
 
     private DemoRunner.DemoKey xmssKey(XmssParameterSet p, int i, long needed) throws IOException {
@@ -179,7 +186,7 @@ final class DemoKeys implements Closeable {
     }
 
     /** The root issues the sensor's certificate (one index of the root key). */
-    private void issue(PqPublicKey key, Path dir, Object set, int i) throws IOException {
+    private void issue(PqPublicKey key, Path dir, ParameterSet set, int i) throws IOException {
         PqCertificate ca = root();
         try (FileStateStore store = FileStateStore.open(caState);
                 XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {

@@ -4,6 +4,8 @@ import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaePrivateKey;
+import dev.pqsign.keys.HaetaeKeyFile;
+import dev.pqsign.keys.PublicKeyFile;
 import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
@@ -61,7 +63,7 @@ final class InspectCommand implements Callable<Integer> {
                         "  parameter set:  %s (stateless, OID %s)%n",
                         k.parameterSet().setName(), k.parameterSet().oid());
                 k.destroy();
-            } else if (KeyFiles.looksLikePem(b)) {
+            } else if (PublicKeyFile.looksLikePem(b)) {
                 o.println(CertificateSupport.describe(file, b));
             } else {
                 describeRaw(b, o);

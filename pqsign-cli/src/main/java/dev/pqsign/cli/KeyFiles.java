@@ -4,15 +4,15 @@ import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Verifier;
 import dev.pqsign.haetae.HaetaeEngine;
-import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaePublicKey;
 import dev.pqsign.haetae.HaetaeVerifier;
-import dev.pqsign.x509.CertificateFormatException;
+import dev.pqsign.keys.AmbiguousPublicKeyException;
+import dev.pqsign.keys.HaetaeKeyFile;
+import dev.pqsign.keys.PublicKeyFile;
+import dev.pqsign.keys.SignatureScheme;
 import dev.pqsign.x509.PqPublicKey;
-import dev.pqsign.x509.UnsupportedAlgorithmException;
 import dev.pqsign.xmss.XmssParameterSet;
-import dev.pqsign.xmss.XmssPublicKey;
 import dev.pqsign.xmss.XmssVerifier;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,7 +24,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /** Reads key, signature and message files, turning every problem into a one-line error naming the file. */
 final class KeyFiles {
@@ -109,16 +108,9 @@ final class KeyFiles {
     }
 
     /** Any supported parameter set by name. */
-    static Object parameterSet(String name) {
-        var x = XmssParameterSet.byName(name);
-        if (x.isPresent()) {
-            return x.get();
-        }
-        try {
-            return HaetaeParameterSet.fromName(name);
-        } catch (IllegalArgumentException e) {
-            throw CliException.usage("unknown parameter set '" + name + "' (see 'pqsign params')");
-        }
+    static SignatureScheme scheme(String name) {
+        return SignatureScheme.byName(name)
+                .orElseThrow(() -> CliException.usage("unknown parameter set '" + name + "' (see 'pqsign params')"));
     }
 
     /**
@@ -130,49 +122,26 @@ final class KeyFiles {
      */
     static Verifier verifier(Path file, String paramsName, int signatureLength, byte[] context, Path trust) {
         byte[] pub = readSmall(file, "public key");
-        try {
-            if (looksLikePem(pub)) {
-                if (paramsName != null) {
-                    throw CliException.usage(file + ": --params does not apply to a certificate");
-                }
-                return CertificateSupport.trustedVerifier(file, pub, trust, context);
-            }
-            if (trust != null) {
-                throw CliException.usage(file + ": --trust applies only when --pub is a certificate");
-            }
+        if (PublicKeyFile.looksLikePem(pub)) {
             if (paramsName != null) {
-                Object p = parameterSet(paramsName);
-                if (p instanceof XmssParameterSet) {
-                    XmssParameterSet xp = (XmssParameterSet) p;
-                    XmssPublicKey k =
-                            pub.length == 2 * xp.n() ? XmssPublicKey.decodeRaw(xp, pub) : XmssPublicKey.decode(xp, pub);
-                    return new XmssVerifier(k);
-                }
-                return haetaeVerifier(HaetaePublicKey.fromEncoded((HaetaeParameterSet) p, pub), context);
+                throw CliException.usage(file + ": --params does not apply to a certificate");
             }
-            List<XmssParameterSet> candidates = XmssPublicKey.candidates(pub);
-            if (!candidates.isEmpty()) {
-                XmssParameterSet chosen = null;
-                for (XmssParameterSet c : candidates) {
-                    if (c.signatureBytes() == signatureLength) {
-                        chosen = c;
-                    }
-                }
-                if (chosen == null) {
-                    chosen = candidates.get(0);
-                }
-                return new XmssVerifier(XmssPublicKey.decode(chosen, pub));
-            }
-            for (HaetaeParameterSet h : HaetaeParameterSet.values()) {
-                if (h.publicKeyBytes() == pub.length) {
-                    return haetaeVerifier(HaetaePublicKey.fromEncoded(h, pub), context);
-                }
-            }
-            throw new KeyFormatException("not a recognised public key (" + pub.length
-                    + " bytes, no known XMSS type code or HAETAE key length); give --params for a raw key");
+            return CertificateSupport.trustedVerifier(file, pub, trust, context);
+        }
+        if (trust != null) {
+            throw CliException.usage(file + ": --trust applies only when --pub is a certificate");
+        }
+        PqPublicKey key;
+        try {
+            key = paramsName != null
+                    ? PublicKeyFile.decode(scheme(paramsName), pub)
+                    : PublicKeyFile.detectForSignature(pub, signatureLength);
         } catch (KeyFormatException e) {
             throw CliException.usage(file + ": public key: " + e.getMessage());
         }
+        return key.xmss()
+                .<Verifier>map(XmssVerifier::new)
+                .orElseGet(() -> haetaeVerifier(key.haetae().orElseThrow(), context));
     }
 
     /**
@@ -183,53 +152,25 @@ final class KeyFiles {
      */
     static PqPublicKey publicKey(Path file, String paramsName) {
         byte[] pub = readSmall(file, "public key");
+        if (PublicKeyFile.looksLikePem(pub)) {
+            // Pinning a certificate's key unverified would trust whatever the file says (a tampered
+            // or expired certificate included); only a chain check may vouch for it.
+            throw CliException.usage(file + ": is a certificate, not a public key file; its key is used only"
+                    + " after its chain is verified (--cert CERT --trust ROOT where a command offers it);"
+                    + " give the bare key.pub here");
+        }
         try {
-            if (looksLikePem(pub)) {
-                // Pinning a certificate's key unverified would trust whatever the file says (a tampered
-                // or expired certificate included); only a chain check may vouch for it.
-                throw CliException.usage(file + ": is a certificate, not a public key file; its key is used only"
-                        + " after its chain is verified (--cert CERT --trust ROOT where a command offers it);"
-                        + " give the bare key.pub here");
-            }
-            if (paramsName != null) {
-                Object p = parameterSet(paramsName);
-                if (p instanceof XmssParameterSet) {
-                    XmssParameterSet xp = (XmssParameterSet) p;
-                    return PqPublicKey.of(
-                            pub.length == 2 * xp.n()
-                                    ? XmssPublicKey.decodeRaw(xp, pub)
-                                    : XmssPublicKey.decode(xp, pub));
-                }
-                return PqPublicKey.of(HaetaePublicKey.fromEncoded((HaetaeParameterSet) p, pub));
-            }
-            List<XmssParameterSet> candidates = XmssPublicKey.candidates(pub);
-            if (candidates.size() == 1) {
-                return PqPublicKey.of(XmssPublicKey.decode(candidates.get(0), pub));
-            }
-            if (candidates.size() > 1) {
-                throw CliException.usage("public key " + file + " fits "
-                        + candidates.stream().map(XmssParameterSet::setName).collect(Collectors.joining(" and "))
-                        + " (same type code); give --params NAME");
-            }
-            for (HaetaeParameterSet h : HaetaeParameterSet.values()) {
-                if (h.publicKeyBytes() == pub.length) {
-                    return PqPublicKey.of(HaetaePublicKey.fromEncoded(h, pub));
-                }
-            }
-            throw new KeyFormatException("not a recognised public key (" + pub.length
-                    + " bytes, no known XMSS type code or HAETAE key length); give --params for a raw key");
-        } catch (KeyFormatException | CertificateFormatException | UnsupportedAlgorithmException e) {
+            return paramsName != null ? PublicKeyFile.decode(scheme(paramsName), pub) : PublicKeyFile.detect(pub);
+        } catch (AmbiguousPublicKeyException e) {
+            throw CliException.usage(
+                    "public key " + file + " fits " + e.candidateNames() + " (same type code); give --params NAME");
+        } catch (KeyFormatException e) {
             throw CliException.usage(file + ": public key: " + e.getMessage());
         }
     }
 
     static Verifier haetaeVerifier(HaetaePublicKey key, byte[] context) {
         return new HaetaeVerifier(key, context, HaetaeEngine.FAST);
-    }
-
-    static boolean looksLikePem(byte[] b) {
-        String head = new String(b, 0, Math.min(b.length, 64), StandardCharsets.US_ASCII);
-        return head.stripLeading().startsWith("-----BEGIN");
     }
 
     /** Parses a context option: {@code hex:0a0b..} or plain UTF-8 text. */

@@ -5,6 +5,10 @@ import dev.pqsign.core.Secrets;
 import dev.pqsign.haetae.HaetaeKeyPair;
 import dev.pqsign.haetae.HaetaeKeyPairGenerator;
 import dev.pqsign.haetae.HaetaeParameterSet;
+import dev.pqsign.keys.HaetaeKeyFile;
+import dev.pqsign.keys.HaetaeScheme;
+import dev.pqsign.keys.SignatureScheme;
+import dev.pqsign.keys.XmssScheme;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.xmss.WotsDerivation;
@@ -61,17 +65,17 @@ final class KeygenCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        Object p = KeyFiles.parameterSet(params);
+        SignatureScheme scheme = KeyFiles.scheme(params);
         if (threads != null) {
             Bounds.check("--threads", threads, 1, MAX_THREADS);
         }
-        if (p instanceof XmssParameterSet) {
-            return xmss((XmssParameterSet) p, err);
+        if (scheme instanceof XmssScheme x) {
+            return xmss(x.parameterSet(), err);
         }
         if (seedHex != null) {
             throw CliException.usage("--seed is only supported for XMSS / XMSS^MT keys");
         }
-        HaetaeParameterSet hp = (HaetaeParameterSet) p;
+        HaetaeParameterSet hp = ((HaetaeScheme) scheme).parameterSet();
         KeyDirectory.checkTarget(out);
         long t0 = System.nanoTime();
         HaetaeKeyPair kp = HaetaeKeyPairGenerator.generate(hp, new SecureRandom());

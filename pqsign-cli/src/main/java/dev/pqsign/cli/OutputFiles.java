@@ -1,9 +1,9 @@
 package dev.pqsign.cli;
 
+import dev.pqsign.keys.PrivateKeyFormat;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.DurableWriteException;
 import dev.pqsign.state.FileStateStore;
-import dev.pqsign.xmss.XmssKeyState;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
@@ -179,7 +179,7 @@ final class OutputFiles {
     private static boolean holdsPrivateKey(Path p) {
         try (InputStream in = Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
             byte[] head = in.readNBytes(4);
-            return XmssKeyState.hasMagic(head) || HaetaeKeyFile.hasMagic(head);
+            return PrivateKeyFormat.of(head).isPresent();
         } catch (IOException e) {
             // Unreadable: we cannot show it is safe to replace.
             throw CliException.usage(p + ": exists and cannot be read to check it is no key: " + reason(e));

@@ -5,6 +5,7 @@ import dev.pqsign.haetae.HaetaeEngine;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSampler;
 import dev.pqsign.haetae.HaetaeSigner;
+import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssStatefulSigner;

@@ -4,6 +4,7 @@ import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSigner;
+import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.state.FileStateStore;

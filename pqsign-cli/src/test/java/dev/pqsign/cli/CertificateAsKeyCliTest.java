@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSigner;
+import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.x509.CertificateTemplate;
 import dev.pqsign.x509.Certificates;
 import dev.pqsign.x509.Pem;

@@ -2,6 +2,7 @@ package dev.pqsign.demo;
 
 import dev.pqsign.core.IndexedSigner;
 import dev.pqsign.core.Verifier;
+import dev.pqsign.keys.SignatureScheme;
 import dev.pqsign.opcua.Operator;
 import dev.pqsign.opcua.SensorServer;
 import dev.pqsign.opcua.TransportSecurity;
@@ -184,7 +185,7 @@ public final class DemoRunner {
 
     private static DemoReport.SetResult runSet(SchemeSetup set, Options o, BeforeMeasuring beforeMeasuring)
             throws IOException, InterruptedException {
-        Path setDir = o.dataDir().resolve("sets").resolve(set.name().replaceAll("[^A-Za-z0-9._-]", "_"));
+        Path setDir = o.dataDir().resolve("sets").resolve(SignatureScheme.directoryName(set.name()));
         int k = o.sensors();
         List<DemoKey> keys = new ArrayList<>();
         List<ReadingVerifier.TrustedKey> trusted = new ArrayList<>();

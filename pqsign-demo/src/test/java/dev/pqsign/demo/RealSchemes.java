@@ -5,6 +5,7 @@ import dev.pqsign.haetae.HaetaeKeyPairGenerator;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.haetae.HaetaeVerifier;
+import dev.pqsign.keys.SignatureScheme;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.telemetry.EmbeddedIndex;
 import dev.pqsign.telemetry.KeyId;
@@ -31,7 +32,8 @@ final class RealSchemes {
         return new DemoRunner.SchemeSetup(p.setName(), EmbeddedIndex.bigEndianPrefix(p.indexBytes()), i -> {
             Files.createDirectories(keyDir);
             XmssPrivateKey key = XmssKeyGenerator.generate(p);
-            Path state = keyDir.resolve(p.setName().replace('/', '-') + "-" + i + "-" + System.nanoTime() + ".state");
+            Path state = keyDir.resolve(
+                    SignatureScheme.directoryName(p.setName()) + "-" + i + "-" + System.nanoTime() + ".state");
             FileStateStore.create(state, XmssKeyState.fresh(key).encode(), FileStateStore.DEFAULT_LOCK_TIMEOUT)
                     .close();
             XmssVerifier verifier = new XmssVerifier(key.publicKey());

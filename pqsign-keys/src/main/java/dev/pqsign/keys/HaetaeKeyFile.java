@@ -1,4 +1,4 @@
-package dev.pqsign.cli;
+package dev.pqsign.keys;
 
 import dev.pqsign.core.Digests;
 import dev.pqsign.core.KeyFormatException;
@@ -20,23 +20,25 @@ import java.util.Arrays;
  * The reference encoding alone does not say which set it is and has no integrity check; this
  * wrapper adds both so a wrong or damaged file is refused with a clear message.
  */
-final class HaetaeKeyFile {
-    static final byte[] MAGIC = {'P', 'Q', 'H', 'S'};
+public final class HaetaeKeyFile {
+    private static final byte[] MAGIC = {'P', 'Q', 'H', 'S'};
     private static final int VERSION = 1;
     private static final int HEADER = 8;
     private static final int CHECK = 16;
 
     private HaetaeKeyFile() {}
 
-    static boolean hasMagic(byte[] b) {
+    /** {@code true} if {@code b} starts with this format's magic {@code "PQHS"}. */
+    public static boolean hasMagic(byte[] b) {
         return b.length >= 4 && Arrays.equals(b, 0, 4, MAGIC, 0, 4);
     }
 
-    static int mode(HaetaeParameterSet p) {
+    private static int mode(HaetaeParameterSet p) {
         return Integer.parseInt(p.setName().substring("HAETAE-".length()));
     }
 
-    static byte[] encode(HaetaePrivateKey key) {
+    /** The key file holding {@code key}; the caller wipes it once written. */
+    public static byte[] encode(HaetaePrivateKey key) {
         byte[] sk = key.getEncoded();
         try {
             byte[] out = new byte[HEADER + sk.length + CHECK];
@@ -51,7 +53,12 @@ final class HaetaeKeyFile {
         }
     }
 
-    static HaetaePrivateKey decode(byte[] b) {
+    /**
+     * The private key in a key file.
+     *
+     * @throws KeyFormatException if {@code b} is not a complete, intact key file of a supported version
+     */
+    public static HaetaePrivateKey decode(byte[] b) {
         if (b.length < HEADER || !hasMagic(b)) {
             throw new KeyFormatException("not a pqsign HAETAE private key (bad magic; expected \"PQHS\")");
         }

@@ -1,0 +1,23 @@
+package dev.pqsign.keys;
+
+import dev.pqsign.xmss.XmssKeyState;
+import java.util.Optional;
+
+/** The formats a pqsign private key file has, told apart by their magic. */
+public enum PrivateKeyFormat {
+    /** An XMSS / XMSS^MT key state ({@code key.state}, docs/formats/xmss-state.md). */
+    XMSS_KEY_STATE,
+    /** A HAETAE private key ({@code key.sk}, {@link HaetaeKeyFile}). */
+    HAETAE_KEY_FILE;
+
+    /** The format whose magic {@code head} (the file's first bytes, at least four) starts with, if any. */
+    public static Optional<PrivateKeyFormat> of(byte[] head) {
+        if (XmssKeyState.hasMagic(head)) {
+            return Optional.of(XMSS_KEY_STATE);
+        }
+        if (HaetaeKeyFile.hasMagic(head)) {
+            return Optional.of(HAETAE_KEY_FILE);
+        }
+        return Optional.empty();
+    }
+}
