@@ -3,7 +3,9 @@ package dev.pqsign.cli;
 import dev.pqsign.core.Signer;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSigner;
+import dev.pqsign.keys.DeviceCa;
 import dev.pqsign.keys.HaetaeKeyFile;
+import dev.pqsign.keys.XmssScheme;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.x509.CertificateChainVerifier;
 import dev.pqsign.x509.CertificateFormatException;
@@ -13,11 +15,16 @@ import dev.pqsign.x509.ChainVerificationResult;
 import dev.pqsign.x509.Pem;
 import dev.pqsign.x509.PqCertificate;
 import dev.pqsign.x509.PqPublicKey;
+import dev.pqsign.x509.PublicKeys;
 import dev.pqsign.x509.UnsupportedAlgorithmException;
 import dev.pqsign.xmss.XmssKeyState;
+import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,14 +41,20 @@ import picocli.CommandLine.Option;
 @Command(
         name = "cert",
         description = "Create and verify X.509 certificates (RFC 9802 XMSS / XMSS^MT, HAETAE).",
-        subcommands = {CertCommand.SelfSigned.class, CertCommand.Issue.class, CertCommand.Verify.class})
+        subcommands = {
+            CertCommand.SelfSigned.class,
+            CertCommand.Issue.class,
+            CertCommand.DeviceCaCommand.class,
+            CertCommand.Verify.class
+        })
 final class CertCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
-        throw CliException.usage("missing subcommand: self-signed, issue or verify (see 'pqsign cert --help')");
+        throw CliException.usage(
+                "missing subcommand: self-signed, issue, device-ca or verify (see 'pqsign cert --help')");
     }
 
     /** Runs {@code body} with a signer for a private key file; XMSS signers burn one index per certificate. */
@@ -224,6 +237,114 @@ final class CertCommand implements Runnable {
                     (signer, own) -> Certificates.issue(signer, issuer, subjectKey, subject, days, ca));
             write(out, cert, spec);
             return 0;
+        }
+    }
+
+    @Command(
+            name = "device-ca",
+            description = {
+                "Create a sensor's device CA: a new XMSS / XMSS^MT key in DIR, certified by the plant root as a CA with",
+                "path length 0 (burns one index of the root key). The sensor's --device-ca DIR then certifies each of its",
+                "keys."
+            })
+    static final class DeviceCaCommand implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--ca-key", required = true, description = "The plant root's DIR/key.state.")
+        Path caKey;
+
+        @Option(names = "--ca-cert", required = true, description = "The plant root's certificate (PEM or DER).")
+        Path caCert;
+
+        @Option(
+                names = "--out",
+                required = true,
+                paramLabel = "DIR",
+                description = "The device CA directory to create (key.pub, key.state, device-ca.pem); must not exist.")
+        Path out;
+
+        @Option(
+                names = "--subject",
+                required = true,
+                description = "Distinguished name of the device CA, e.g. \"CN=sensor-17 device CA,O=Plant A\".")
+        String subject;
+
+        @Option(
+                names = "--params",
+                defaultValue = DeviceCa.DEFAULT_PARAMETER_SET,
+                description = "Parameter set of the device CA's key (default ${DEFAULT-VALUE}: 2^40 certificates).")
+        String params;
+
+        @Option(
+                names = "--days",
+                description = "Validity in days (default: 3650, or less so as to end with the root's validity).")
+        Integer days;
+
+        @Option(names = "--lock-timeout", defaultValue = "10", description = "Seconds to wait for the root key's lock.")
+        int lockTimeout;
+
+        @Override
+        public Integer call() {
+            if (days != null) {
+                checkDays(days);
+            }
+            Bounds.lockTimeout(lockTimeout);
+            template(subject, days == null ? 1 : days);
+            if (!(KeyFiles.scheme(params) instanceof XmssScheme xmss)) {
+                throw CliException.usage("--params: a device CA key is XMSS / XMSS^MT (it is certified by RFC 9802),"
+                        + " got " + params);
+            }
+            XmssParameterSet set = xmss.parameterSet();
+            try {
+                PublicKeys.requireRegistered(set);
+            } catch (UnsupportedAlgorithmException e) {
+                throw CliException.usage("--params: " + e.getMessage());
+            }
+            PqCertificate root = CertificateSupport.read(caCert);
+            if (Files.exists(out, LinkOption.NOFOLLOW_LINKS)) {
+                throw CliException.usage("--out " + out + " already exists");
+            }
+            CertificateTemplate template = days != null ? template(subject, days) : untilRootExpires(subject, root);
+            PqCertificate cert;
+            try {
+                cert = withSigner(caKey, lockTimeout, (signer, own) -> {
+                    try {
+                        return DeviceCa.create(out, set, signer, root, template);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+            } catch (UncheckedIOException e) {
+                throw new CliException(
+                        CliException.FAILED,
+                        out + ": " + OutputFiles.reason(e.getCause()) + "; no device CA was created",
+                        e.getCause());
+            }
+            spec.commandLine()
+                    .getOut()
+                    .printf(
+                            "%s: device CA %s (%s, path length 0), issued by %s, valid until %s%n",
+                            out, cert.subject(), set.setName(), cert.issuer(), cert.notAfter());
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
+    }
+
+    /** The device CA's default validity: ten years, or up to the root's notAfter if that comes sooner. */
+    private static CertificateTemplate untilRootExpires(String subject, PqCertificate root) {
+        Instant now = Instant.now();
+        Instant end = now.plus(Duration.ofDays(3650));
+        if (end.isAfter(root.notAfter())) {
+            end = root.notAfter();
+        }
+        if (!end.isAfter(now)) {
+            throw CliException.usage("--ca-cert: the root " + root.subject() + " expired at " + root.notAfter());
+        }
+        try {
+            return CertificateTemplate.of(subject, now.minus(CertificateTemplate.BACKDATE), end);
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage("--subject: " + e.getMessage());
         }
     }
 

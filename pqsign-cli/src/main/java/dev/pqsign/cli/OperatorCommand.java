@@ -17,7 +17,6 @@ import dev.pqsign.telemetry.SignedRecord;
 import dev.pqsign.telemetry.Verdict;
 import dev.pqsign.telemetry.VerdictEvent;
 import dev.pqsign.telemetry.VerdictJsonl;
-import dev.pqsign.x509.PqPublicKey;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -371,7 +370,8 @@ final class OperatorCommand implements Callable<Integer> {
         var serverCerts = trustServer.stream()
                 .map(TelemetrySupport::applicationCertificate)
                 .toList();
-        return List.of(new SensorList.Target(endpoint, endpoint, pinnedKey(), sec, serverCerts));
+        TelemetryKeys.CertifiedKey key = pinnedKey();
+        return List.of(new SensorList.Target(endpoint, endpoint, key.key(), sec, serverCerts, key.deviceCa()));
     }
 
     /** One verifier per sensor (its own pinned key), all sharing the replay state and accepted records. */
@@ -468,7 +468,7 @@ final class OperatorCommand implements Callable<Integer> {
         return operator;
     }
 
-    private PqPublicKey pinnedKey() {
+    private TelemetryKeys.CertifiedKey pinnedKey() {
         if ((pub == null) == (cert == null)) {
             throw CliException.usage("give exactly one of --pub KEY or --cert CERT (with --trust ROOT)");
         }
@@ -476,7 +476,7 @@ final class OperatorCommand implements Callable<Integer> {
             if (trust != null) {
                 throw CliException.usage("--trust goes with --cert, not --pub");
             }
-            return KeyFiles.publicKey(pub, params);
+            return new TelemetryKeys.CertifiedKey(KeyFiles.publicKey(pub, params), null);
         }
         if (params != null) {
             throw CliException.usage("--params goes with --pub, not --cert");
@@ -494,7 +494,7 @@ final class OperatorCommand implements Callable<Integer> {
         boolean told = false;
         while (true) {
             try {
-                operator.connect(t.name(), t.url(), t.security(), verifiers.get(t.name()));
+                operator.connect(t.name(), t.url(), t.security(), verifiers.get(t.name()), t.deviceCa());
                 info().printf("subscribed to %s%n", t.url());
                 info().flush();
                 return;

@@ -55,6 +55,16 @@ final class SensorCommand implements Callable<Integer> {
     Path cert;
 
     @Option(
+            names = "--device-ca",
+            paramLabel = "DIR",
+            description = {
+                "Device CA directory (pqsign cert device-ca): it certifies the current key and every next key before the",
+                "handover; each key's certificate and the device CA's are published with the handover. Needs a key",
+                "directory whose set has an RFC 9802 encoding, and no --cert."
+            })
+    Path deviceCa;
+
+    @Option(
             names = "--port",
             defaultValue = "4840",
             description = "TCP port (default ${DEFAULT-VALUE}; 0 = any free port).")
@@ -172,6 +182,10 @@ final class SensorCommand implements Callable<Integer> {
         if (rolloverAt < 0) {
             throw CliException.usage("--rollover-at must be 0 (default) or positive, got " + rolloverAt);
         }
+        if (deviceCa != null && (noRollover || cert != null || !TelemetryKeys.isKeyDirectory(key))) {
+            throw CliException.usage("--device-ca needs --key DIR/key.state of a key directory, rollover (no"
+                    + " --no-rollover) and no --cert (the device CA issues the keys' certificates)");
+        }
         if (noRollover || cert != null || !TelemetryKeys.isKeyDirectory(key)) {
             if (rolloverAt != 0 && !noRollover) {
                 throw CliException.usage(
@@ -203,7 +217,7 @@ final class SensorCommand implements Callable<Integer> {
         checkSource();
         try {
             openKey = rolls()
-                    ? TelemetryKeys.openRollingKey(key, signing, lockTimeout, rolloverAt)
+                    ? TelemetryKeys.openRollingKey(key, signing, lockTimeout, rolloverAt, deviceCa)
                     : TelemetryKeys.openSensorKey(key, cert, signing, lockTimeout);
             history = openHistory();
             server = SensorServer.start(

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pqsign.opcua.TransportSecurity;
+import dev.pqsign.telemetry.DeviceCaTrust;
 import dev.pqsign.x509.PqPublicKey;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -40,13 +41,16 @@ final class SensorList {
      * @param pinned the pinned key
      * @param security transport security
      * @param serverCertificates application certificates of the sensor to trust (sign-encrypt)
+     * @param deviceCa for a sensor given by certificate: its device CA binding (each new key needs a
+     *     certificate from it), else null
      */
     record Target(
             String name,
             String url,
             PqPublicKey pinned,
             TransportSecurity security,
-            List<X509Certificate> serverCertificates) {}
+            List<X509Certificate> serverCertificates,
+            DeviceCaTrust deviceCa) {}
 
     /** Reads and checks the file; any problem is a one-line usage error naming the file. */
     static List<Target> read(Path file) {
@@ -105,6 +109,7 @@ final class SensorList {
             String cert = text(s, "cert", where, false);
             String trust = text(s, "trust", where, false);
             PqPublicKey pinned;
+            DeviceCaTrust deviceCa = null;
             if ((pub == null) == (cert == null)) {
                 throw CliException.usage(where + ": give exactly one of pub or cert (with trust)");
             }
@@ -117,7 +122,10 @@ final class SensorList {
                 if (params != null || trust == null) {
                     throw CliException.usage(where + ": cert needs trust (the root certificate) and no params");
                 }
-                pinned = TelemetryKeys.certifiedKey(base.resolve(cert), base.resolve(trust));
+                TelemetryKeys.CertifiedKey certified =
+                        TelemetryKeys.certifiedKey(base.resolve(cert), base.resolve(trust));
+                pinned = certified.key();
+                deviceCa = certified.deviceCa();
             }
             String sec = text(s, "security", where, false);
             TransportSecurity security = TelemetrySupport.security(sec == null ? "none" : sec);
@@ -137,7 +145,7 @@ final class SensorList {
                     throw CliException.usage(where + ": trust_server needs security sign-encrypt");
                 }
             }
-            targets.add(new Target(name, url, pinned, security, List.copyOf(serverCerts)));
+            targets.add(new Target(name, url, pinned, security, List.copyOf(serverCerts), deviceCa));
         }
         return targets;
     }

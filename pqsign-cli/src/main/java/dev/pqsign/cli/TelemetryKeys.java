@@ -1,34 +1,38 @@
 package dev.pqsign.cli;
 
+import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSigner;
+import dev.pqsign.keys.DeviceCa;
 import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.telemetry.DeviceCaTrust;
 import dev.pqsign.telemetry.EmbeddedIndex;
 import dev.pqsign.telemetry.KeyId;
 import dev.pqsign.telemetry.ReadingVerifier;
 import dev.pqsign.telemetry.RollingSensorKey;
 import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SequencedSigner;
-import dev.pqsign.x509.CertificateChainVerifier;
 import dev.pqsign.x509.CertificateFormatException;
-import dev.pqsign.x509.ChainVerificationResult;
 import dev.pqsign.x509.PqCertificate;
 import dev.pqsign.x509.PqPublicKey;
+import dev.pqsign.x509.PublicKeys;
 import dev.pqsign.x509.UnsupportedAlgorithmException;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 
 /** Keys for {@code pqsign sensor} (a durable indexed signer) and {@code pqsign operator} (a pinned key). */
 final class TelemetryKeys {
@@ -99,6 +103,17 @@ final class TelemetryKeys {
      */
     static OpenSensorKey openRollingKey(
             Path keyState, SensorSigningOptions signing, int lockTimeoutSeconds, long prepareAt) throws IOException {
+        return openRollingKey(keyState, signing, lockTimeoutSeconds, prepareAt, null);
+    }
+
+    /**
+     * As {@link #openRollingKey(Path, SensorSigningOptions, int, long)}; with {@code deviceCaDir}, the
+     * device CA there certifies the current key now (unless its certificate is stored already) and
+     * every next key before the handover to it.
+     */
+    static OpenSensorKey openRollingKey(
+            Path keyState, SensorSigningOptions signing, int lockTimeoutSeconds, long prepareAt, Path deviceCaDir)
+            throws IOException {
         signing.check();
         Path dir = keyState.toAbsolutePath().getParent();
         SensorKeyDirectory keys;
@@ -111,14 +126,39 @@ final class TelemetryKeys {
         } catch (KeyFormatException e) {
             throw CliException.usage(dir + ": " + e.getMessage());
         }
-        KeyRollover rollover;
-        try {
-            rollover = KeyRollover.of(keys, prepareAt, KeyRollover.DEFAULT_SWITCH_AT, Clock.systemUTC());
-        } catch (IllegalArgumentException e) {
-            keys.close();
-            throw CliException.usage("--rollover-at: " + e.getMessage());
+        DeviceCa deviceCa = null;
+        KeyRollover.Certifier certifier = KeyRollover.Certifier.NONE;
+        if (deviceCaDir != null) {
+            try {
+                deviceCa = openDeviceCa(deviceCaDir, keys, lockTimeoutSeconds);
+                DeviceCa ca = deviceCa;
+                String chain = Hex.encode(keys.chainId()).substring(0, 16);
+                certifier = (g, key) ->
+                        ca.certify(key, "CN=pqsign sensor " + chain + " generation " + g, keys.certificateFile(g));
+                certifier.certify(keys.generation(), keys.currentKey());
+            } catch (IOException | RuntimeException e) {
+                if (deviceCa != null) {
+                    deviceCa.close();
+                }
+                keys.close();
+                throw e;
+            }
         }
-        RollingSensorKey rolling = new RollingSensorKey(keys, rollover);
+        KeyRollover rollover;
+        RollingSensorKey rolling;
+        try {
+            rollover = KeyRollover.of(keys, prepareAt, KeyRollover.DEFAULT_SWITCH_AT, Clock.systemUTC(), certifier);
+            rolling = new RollingSensorKey(keys, rollover);
+        } catch (IOException | RuntimeException e) {
+            if (deviceCa != null) {
+                deviceCa.close();
+            }
+            keys.close();
+            if (e instanceof IllegalArgumentException && !(e instanceof KeyFormatException)) {
+                throw CliException.usage("--rollover-at: " + e.getMessage());
+            }
+            throw e;
+        }
         KeyRollover.Status st = rolling.status();
         String desc = String.format(
                 "%s key generation %d, next index %d, %d signatures left; next key prepared at %d" + " left%s",
@@ -128,7 +168,32 @@ final class TelemetryKeys {
                 st.remaining(),
                 rollover.prepareAt(),
                 st.nextKeyReady() ? " (ready)" : "");
-        return new OpenSensorKey(rolling.current(), desc, rolling, rolling);
+        if (deviceCa == null) {
+            return new OpenSensorKey(rolling.current(), desc, rolling, rolling);
+        }
+        desc += String.format(
+                "; certified by device CA %s (%d certificates left)",
+                deviceCa.certificate().subject(), deviceCa.remaining());
+        // The rollover first (it may still be certifying a next key in the background), then the CA.
+        return new OpenSensorKey(rolling.current(), desc, rolling, rolling, deviceCa);
+    }
+
+    /**
+     * Opens the device CA for a sensor key directory, after checking that the sensor's keys can be
+     * certified at all (a set with an RFC 9802 encoding), so a refusal costs nothing.
+     */
+    private static DeviceCa openDeviceCa(Path deviceCaDir, SensorKeyDirectory keys, int lockTimeoutSeconds)
+            throws IOException {
+        try {
+            PublicKeys.requireRegistered(keys.currentKey().xmss().orElseThrow().parameterSet());
+        } catch (UnsupportedAlgorithmException e) {
+            throw CliException.usage("--device-ca: the sensor's key set " + e.getMessage());
+        }
+        try {
+            return DeviceCa.open(deviceCaDir, Duration.ofSeconds(lockTimeoutSeconds), Clock.systemUTC());
+        } catch (KeyFormatException | NoSuchFileException e) {
+            throw CliException.usage("--device-ca " + deviceCaDir + ": " + e.getMessage());
+        }
     }
 
     /**
@@ -213,22 +278,32 @@ final class TelemetryKeys {
     }
 
     /**
-     * The subject key of {@code certFile} after checking the certificate against {@code rootFile}
-     * with {@link CertificateChainVerifier} (signature, validity now, CA constraints).
-     *
-     * @throws CliException exit 1 if the certificate is not valid under the root
+     * A sensor key given by certificate: the key, and the binding to the CA that certified it
+     * (null for a key pinned as a bare public key).
      */
-    static PqPublicKey certifiedKey(Path certFile, Path rootFile) {
-        PqCertificate leaf = CertificateSupport.read(certFile);
+    record CertifiedKey(PqPublicKey key, DeviceCaTrust deviceCa) {}
+
+    /**
+     * The subject key of {@code certFile} (the sensor's certificate, then its device CA's, if any)
+     * after checking that chain against {@code rootFile} now with the rules every later key of the
+     * sensor must also pass ({@link DeviceCaTrust}: signatures, validity, CA constraints, path
+     * length 0 for the device CA).
+     *
+     * @throws CliException exit 1 if the chain is not valid under the root
+     */
+    static CertifiedKey certifiedKey(Path certFile, Path rootFile) {
+        List<PqCertificate> chain = CertificateSupport.readChain(certFile, KeyFiles.readSmall(certFile, "certificate"));
         PqCertificate root = CertificateSupport.read(rootFile);
-        ChainVerificationResult r = CertificateChainVerifier.verify(leaf, root, Instant.now());
-        if (!r.isValid()) {
+        DeviceCaTrust trust;
+        try {
+            trust = DeviceCaTrust.of(chain, root, Instant.now());
+        } catch (IllegalArgumentException e) {
             throw new CliException(
                     CliException.FAILED,
-                    "certificate " + certFile + " is not valid under " + rootFile + ": " + r.message());
+                    "certificate " + certFile + " is not valid under " + rootFile + ": " + e.getMessage());
         }
         try {
-            return leaf.publicKey();
+            return new CertifiedKey(chain.get(0).publicKey(), trust);
         } catch (CertificateFormatException | UnsupportedAlgorithmException e) {
             throw CliException.usage("certificate " + certFile + ": " + e.getMessage());
         }

@@ -18,6 +18,11 @@ public enum HandoverOutcome {
     BAD_SIGNATURE(true),
     /** The new key is already a key of this chain or of another sensor. */
     KEY_REUSED(true),
+    /**
+     * An operator in certificate mode found no certificate chain for the new key that validates to
+     * its root and was issued by the sensor's device CA.
+     */
+    UNCERTIFIED(true),
     /** The record or statement cannot be decoded. */
     MALFORMED(true);
 

@@ -1,5 +1,6 @@
 package dev.pqsign.keys;
 
+import dev.pqsign.x509.PqPublicKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -49,7 +50,26 @@ public final class KeyRollover implements AutoCloseable {
         }
     }
 
+    /**
+     * Certifies each next key before it is announced: a sensor that runs a PKI has its device CA
+     * issue the key's certificate ({@link DeviceCa#certify}). Must be idempotent: it is called in
+     * the background once the next key is durable and, if that failed, again right before the
+     * handover, which does not happen until it succeeds.
+     */
+    @FunctionalInterface
+    public interface Certifier {
+        /** Makes sure generation {@code generation}'s key {@code key} has its certificate stored durably. */
+        void certify(long generation, PqPublicKey key) throws IOException;
+
+        /** For sensors without certificates. */
+        Certifier NONE = (generation, key) -> {};
+    }
+
     private final SensorKeyDirectory dir;
+    private final Certifier certifier;
+    /** The prepared next key is certified (set by the preparation, cleared by each handover). */
+    private volatile boolean nextCertified;
+
     private final long prepareAt;
     private final long switchAt;
     private final Clock clock;
@@ -58,8 +78,9 @@ public final class KeyRollover implements AutoCloseable {
     private volatile String preparationFailure;
     private Instant lastFailure = Instant.MIN;
 
-    private KeyRollover(SensorKeyDirectory dir, long prepareAt, long switchAt, Clock clock) {
+    private KeyRollover(SensorKeyDirectory dir, long prepareAt, long switchAt, Clock clock, Certifier certifier) {
         this.dir = dir;
+        this.certifier = certifier;
         this.prepareAt = prepareAt;
         this.switchAt = switchAt;
         this.clock = clock;
@@ -76,7 +97,17 @@ public final class KeyRollover implements AutoCloseable {
      * @param switchAt hand over when this many are left (at least 1: the statement needs an index)
      */
     public static KeyRollover of(SensorKeyDirectory dir, long prepareAt, long switchAt, Clock clock) {
+        return of(dir, prepareAt, switchAt, clock, Certifier.NONE);
+    }
+
+    /**
+     * As {@link #of(SensorKeyDirectory, long, long, Clock)}, and every next key is certified by
+     * {@code certifier} before it is handed over to.
+     */
+    public static KeyRollover of(
+            SensorKeyDirectory dir, long prepareAt, long switchAt, Clock clock, Certifier certifier) {
         Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(certifier, "certifier");
         if (switchAt < 1) {
             throw new IllegalArgumentException("switchAt must be >= 1, got " + switchAt);
         }
@@ -89,7 +120,7 @@ public final class KeyRollover implements AutoCloseable {
         if (prepare <= switchAt) {
             throw new IllegalArgumentException("prepareAt (" + prepare + ") must be above switchAt (" + switchAt + ")");
         }
-        return new KeyRollover(dir, prepare, switchAt, Objects.requireNonNull(clock, "clock"));
+        return new KeyRollover(dir, prepare, switchAt, Objects.requireNonNull(clock, "clock"), certifier);
     }
 
     /** The key directory this policy rolls over. */
@@ -118,7 +149,7 @@ public final class KeyRollover implements AutoCloseable {
             awaitPreparation();
         }
         long remaining = dir.currentSigner().remaining();
-        if (remaining <= prepareAt && preparing == null && !dir.nextKeyReady()) {
+        if (remaining <= prepareAt && preparing == null && (!dir.nextKeyReady() || !nextCertified)) {
             startPreparing(remaining <= switchAt);
         }
         if (remaining > switchAt) {
@@ -130,7 +161,11 @@ public final class KeyRollover implements AutoCloseable {
         if (!dir.nextKeyReady()) {
             return Optional.empty();
         }
+        if (!nextCertified) {
+            certifyNext(); // the background attempt failed: no handover without the certificate
+        }
         SignedKeyHandover h = dir.handOver(clock.instant());
+        nextCertified = false;
         return Optional.of(h);
     }
 
@@ -143,6 +178,7 @@ public final class KeyRollover implements AutoCloseable {
                 () -> {
                     try {
                         dir.prepareNext();
+                        certifyNext();
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
@@ -151,6 +187,13 @@ public final class KeyRollover implements AutoCloseable {
         if (urgent) {
             awaitPreparation();
         }
+    }
+
+    private void certifyNext() throws IOException {
+        long next = dir.generation() + 1;
+        PqPublicKey key = dir.nextKey().orElseThrow(() -> new IOException("generation " + next + " is not prepared"));
+        certifier.certify(next, key);
+        nextCertified = true;
     }
 
     private void awaitPreparation() {

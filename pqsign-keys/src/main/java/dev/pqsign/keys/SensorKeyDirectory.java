@@ -52,6 +52,9 @@ public final class SensorKeyDirectory implements AutoCloseable {
     public static final String STATE = "key.state";
     public static final String HANDOVER = "handover.pqho";
     public static final String GENERATIONS = "generations";
+    /** A generation's certificate chain (PEM: the key's certificate, then its device CA's), with a device CA. */
+    public static final String CERTIFICATE = "certificate.pem";
+
     private static final String TEMP_PREFIX = ".next-";
 
     /** Hears of each completed rollover step. */
@@ -365,6 +368,20 @@ public final class SensorKeyDirectory implements AutoCloseable {
     public boolean nextKeyReady() {
         return Files.isRegularFile(stateFile(generation + 1), LinkOption.NOFOLLOW_LINKS)
                 && Files.isRegularFile(generationDir(generation + 1).resolve(PUBLIC_KEY), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    /** The prepared next key's public key, if one is prepared. */
+    public Optional<PqPublicKey> nextKey() throws IOException {
+        if (!nextKeyReady()) {
+            return Optional.empty();
+        }
+        byte[] pub = readSmall(generationDir(generation + 1).resolve(PUBLIC_KEY));
+        return Optional.of(PublicKeys.decode(currentKey.parameterSet().setName(), pub));
+    }
+
+    /** Path of generation {@code g}'s certificate chain ({@value #CERTIFICATE}; present only with a device CA). */
+    public Path certificateFile(long g) {
+        return generationDir(g).resolve(CERTIFICATE);
     }
 
     /**

@@ -1,7 +1,10 @@
 package dev.pqsign.opcua;
 
 import dev.pqsign.core.Hex;
+import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.keys.HandoverOutcome;
+import dev.pqsign.keys.KeyCertificateChain;
+import dev.pqsign.telemetry.DeviceCaTrust;
 import dev.pqsign.telemetry.HandoverCheck;
 import dev.pqsign.telemetry.KeyChainFollower;
 import dev.pqsign.telemetry.KeyId;
@@ -351,9 +354,28 @@ public final class Operator implements AutoCloseable {
     public Connection connect(
             String name, String endpointUrl, TransportSecurity security, ReadingVerifier sensorVerifier)
             throws IOException {
+        return connect(name, endpointUrl, security, sensorVerifier, null);
+    }
+
+    /**
+     * Connects to a sensor followed in certificate mode: besides its handover statement, each new
+     * key of the sensor needs a certificate chain that {@code trust} accepts (valid under the plant
+     * root, issued by the sensor's device CA), published by the sensor right before the handover;
+     * a handover without one is refused ({@link HandoverOutcome#UNCERTIFIED}, an alarm).
+     *
+     * @param trust the sensor's device CA binding, or null to follow handovers alone
+     * @throws IOException as {@link #connect(String, String, TransportSecurity, ReadingVerifier)}
+     */
+    public Connection connect(
+            String name,
+            String endpointUrl,
+            TransportSecurity security,
+            ReadingVerifier sensorVerifier,
+            DeviceCaTrust trust)
+            throws IOException {
         Objects.requireNonNull(security, "security");
         Objects.requireNonNull(sensorVerifier, "sensorVerifier");
-        Connection c = new Connection(name, endpointUrl, security, sensorVerifier);
+        Connection c = new Connection(name, endpointUrl, security, sensorVerifier, trust);
         try {
             c.open();
         } catch (Exception e) {
@@ -443,9 +465,19 @@ public final class Operator implements AutoCloseable {
 
         private final TransportSecurity security;
         private final ReadingVerifier connectionVerifier;
+        /** The sensor's device CA binding in certificate mode, else null. */
+        private final DeviceCaTrust trust;
+        /** The latest key certificate chain the sensor published on its record node (worker thread only). */
+        private KeyCertificateChain publishedCertificates;
 
-        private Connection(String name, String endpointUrl, TransportSecurity security, ReadingVerifier verifier) {
+        private Connection(
+                String name,
+                String endpointUrl,
+                TransportSecurity security,
+                ReadingVerifier verifier,
+                DeviceCaTrust trust) {
             this.name = name;
+            this.trust = trust;
             this.endpointUrl = endpointUrl;
             this.security = security;
             this.connectionVerifier = verifier;
@@ -823,6 +855,11 @@ public final class Operator implements AutoCloseable {
                 handleHandover(bytes.bytesOrEmpty(), receivedAt);
                 return;
             }
+            if (KeyCertificateChain.hasMagic(bytes.bytesOrEmpty())) {
+                // Not a reading: the certificates of the key the next handover introduces.
+                publishedCertificates = decodeCertificates(bytes.bytesOrEmpty());
+                return;
+            }
             SignedRecord record;
             try {
                 record = SignedRecord.decode(bytes.bytesOrEmpty());
@@ -876,13 +913,25 @@ public final class Operator implements AutoCloseable {
                 if (ns == null) {
                     return false;
                 }
-                DataValue dv =
-                        client.readValue(0.0, TimestampsToReturn.Neither, new NodeId(ns, SensorNodes.KEY_HANDOVER));
-                if (!(dv.value() != null && dv.value().value() instanceof ByteString b)
+                // One Read: the namespace serves it under one lock, so the certificates belong to the handover.
+                List<DataValue> dv = client.readValues(
+                        0.0,
+                        TimestampsToReturn.Neither,
+                        List.of(
+                                new NodeId(ns, SensorNodes.KEY_HANDOVER),
+                                new NodeId(ns, SensorNodes.KEY_CERTIFICATES)));
+                if (!(dv.get(0).value() != null && dv.get(0).value().value() instanceof ByteString b)
                         || b.bytesOrEmpty().length == 0) {
                     return false;
                 }
-                HandoverCheck before = chains.receive(b.bytesOrEmpty(), connectionVerifier);
+                KeyCertificateChain certificates = null;
+                if (dv.get(1).value() != null
+                        && dv.get(1).value().value() instanceof ByteString c
+                        && c.bytesOrEmpty().length > 0) {
+                    certificates = decodeCertificates(c.bytesOrEmpty());
+                }
+                HandoverCheck before =
+                        chains.receive(b.bytesOrEmpty(), connectionVerifier, trust, certificates, Instant.now());
                 if (before.outcome() != HandoverOutcome.FOLLOWED) {
                     return false; // already followed (then the key is not this sensor's), or not the next one
                 }
@@ -895,7 +944,18 @@ public final class Operator implements AutoCloseable {
         }
 
         private void handleHandover(byte[] value, Instant receivedAt) {
-            announce(chains.receive(value, connectionVerifier), receivedAt);
+            announce(
+                    chains.receive(value, connectionVerifier, trust, publishedCertificates, Instant.now()), receivedAt);
+        }
+
+        /** A published key certificate chain, or null (logged) if it cannot be decoded: a handover then lacks it. */
+        private KeyCertificateChain decodeCertificates(byte[] value) {
+            try {
+                return KeyCertificateChain.decode(value);
+            } catch (KeyFormatException e) {
+                LOG.log(Level.WARNING, "{0}: undecodable key certificate chain: {1}", name, e.getMessage());
+                return null;
+            }
         }
 
         private void announce(HandoverCheck check, Instant receivedAt) {

@@ -104,6 +104,7 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
         addVariable(sensor, SensorNodes.SEQUENCE, NodeIds.Int64);
         addVariable(sensor, SensorNodes.RECORD, NodeIds.ByteString);
         addVariable(sensor, SensorNodes.KEY_HANDOVER, NodeIds.ByteString);
+        addVariable(sensor, SensorNodes.KEY_CERTIFICATES, NodeIds.ByteString);
         addVariable(sensor, SensorNodes.KEY_GENERATION, NodeIds.Int64);
         addVariable(sensor, SensorNodes.KEY_REMAINING, NodeIds.Int64);
         addVariable(sensor, SensorNodes.KEY_SECONDS_LEFT, NodeIds.Double);

@@ -59,6 +59,13 @@ public final class SensorNodes {
      * first of the new one.
      */
     public static final String KEY_HANDOVER = "current.key.handover";
+    /**
+     * ByteString: the certificate chain of the current key (docs/formats/key-certificates.md: the
+     * key's certificate, then the device CA's), for a sensor whose device CA certifies each new key;
+     * empty otherwise. Changes in the same update as {@link #KEY_HANDOVER}. Each chain is also
+     * published once on {@link #RECORD}, right before the handover record that introduces its key.
+     */
+    public static final String KEY_CERTIFICATES = "current.key.certificates";
     /** Int64: generation of the current key (0 = the key operators pinned). */
     public static final String KEY_GENERATION = "current.key.generation";
     /** Int64: signatures the current key can still make (-1 for keys without a limit). */

@@ -1,5 +1,6 @@
 package dev.pqsign.opcua;
 
+import dev.pqsign.keys.KeyCertificateChain;
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SignedKeyHandover;
 import dev.pqsign.telemetry.ReadingHistory;
@@ -358,11 +359,14 @@ public final class SensorServer implements AutoCloseable {
         synchronized (publishLock) {
             rolling = keys;
             switchKey(keys.current());
-            keys.latestHandover().ifPresent(h -> {
-                LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
-                v.put(SensorNodes.KEY_HANDOVER, new Variant(ByteString.of(h.encode())));
+            LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
+            keys.latestHandover()
+                    .ifPresent(h -> v.put(SensorNodes.KEY_HANDOVER, new Variant(ByteString.of(h.encode()))));
+            keys.certificates()
+                    .ifPresent(c -> v.put(SensorNodes.KEY_CERTIFICATES, new Variant(ByteString.of(c.encode()))));
+            if (!v.isEmpty()) {
                 namespace.update(v);
-            });
+            }
             publishKeyState();
         }
     }
@@ -383,9 +387,18 @@ public final class SensorServer implements AutoCloseable {
         }
         if (h.isPresent()) {
             byte[] record = h.get().encode();
+            Optional<byte[]> certificates = keys.certificates().map(KeyCertificateChain::encode);
+            if (certificates.isPresent()) {
+                // Before the handover on the record node: an operator in certificate mode has the
+                // new key's chain at hand when the handover arrives.
+                LinkedHashMap<String, Variant> c = new LinkedHashMap<>();
+                c.put(SensorNodes.RECORD, new Variant(ByteString.of(certificates.get())));
+                namespace.update(c);
+            }
             LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
             v.put(SensorNodes.RECORD, new Variant(ByteString.of(record)));
             v.put(SensorNodes.KEY_HANDOVER, new Variant(ByteString.of(record)));
+            v.put(SensorNodes.KEY_CERTIFICATES, new Variant(ByteString.of(certificates.orElse(new byte[0]))));
             namespace.update(v);
             switchKey(keys.current());
             LOG.log(

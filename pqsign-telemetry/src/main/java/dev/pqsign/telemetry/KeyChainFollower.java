@@ -3,6 +3,7 @@ package dev.pqsign.telemetry;
 import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.keys.HandoverOutcome;
+import dev.pqsign.keys.KeyCertificateChain;
 import dev.pqsign.keys.KeyChain;
 import dev.pqsign.keys.PublicKeys;
 import dev.pqsign.keys.SignedKeyHandover;
@@ -13,9 +14,11 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -32,6 +35,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class KeyChainFollower {
     private static final System.Logger LOG = System.getLogger(KeyChainFollower.class.getName());
     static final String SUFFIX = ".pqkc";
+    /** The certificate chain of a chain's current key, for sensors followed in certificate mode. */
+    static final String CERTIFICATES_SUFFIX = ".pqcc";
 
     private final Path dir;
     private final Map<String, KeyChain> chains = new ConcurrentHashMap<>();
@@ -90,7 +95,26 @@ public final class KeyChainFollower {
      * verifies under that chain's current key (persisting the new chain state durably first), then
      * trusts the new key and retires the old one in {@code verifier} (the sensor's).
      */
-    public synchronized HandoverCheck receive(byte[] record, ReadingVerifier verifier) {
+    public HandoverCheck receive(byte[] record, ReadingVerifier verifier) {
+        return receive(record, verifier, null, null, Instant.now());
+    }
+
+    /**
+     * As {@link #receive(byte[], ReadingVerifier)} for a sensor followed in certificate mode: a
+     * handover that verifies is followed only if {@code certificates} certifies its new key under
+     * {@code trust} at {@code now} (else {@link HandoverOutcome#UNCERTIFIED}, an alarm); the chain is
+     * stored durably as {@code dir/ID.pqcc} before the chain state, so the operator keeps the
+     * certificate of every key it followed to.
+     *
+     * @param trust the sensor's device CA binding, or null for a sensor followed by handovers alone
+     * @param certificates the certificate chain the sensor published for the new key, or null if none
+     */
+    public synchronized HandoverCheck receive(
+            byte[] record,
+            ReadingVerifier verifier,
+            DeviceCaTrust trust,
+            KeyCertificateChain certificates,
+            Instant now) {
         Objects.requireNonNull(verifier, "verifier");
         SignedKeyHandover h;
         try {
@@ -124,7 +148,24 @@ public final class KeyChainFollower {
                 LOG.log(Level.WARNING, "key handover rejected: {0} ({1})", step.outcome(), h);
                 return new HandoverCheck(step.outcome(), h, g, List.of(), describe(step.outcome(), h, chain));
         }
+        if (trust != null) {
+            Optional<String> refusal = certificates == null
+                    ? Optional.of("no certificate chain was published for the new key")
+                    : trust.refusal(certificates, h.statement().newKey(), now);
+            if (refusal.isPresent()) {
+                LOG.log(Level.WARNING, "key handover rejected: no valid certificate ({0})", refusal.get());
+                return new HandoverCheck(
+                        HandoverOutcome.UNCERTIFIED,
+                        h,
+                        chain.current().generation(),
+                        List.of(),
+                        "handover to generation " + h.statement().sequence() + " refused: " + refusal.get());
+            }
+        }
         try {
+            if (trust != null) {
+                DurableFiles.writeAtomically(dir.resolve(id + CERTIFICATES_SUFFIX), certificates.encode());
+            }
             DurableFiles.writeAtomically(dir.resolve(id + SUFFIX), step.chain().encode());
         } catch (IOException e) {
             // Not followed: no reading of the new key may be accepted before the chain is durable.

@@ -1,9 +1,19 @@
 package dev.pqsign.telemetry;
 
+import dev.pqsign.core.KeyFormatException;
+import dev.pqsign.keys.KeyCertificateChain;
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.keys.SignedKeyHandover;
+import dev.pqsign.state.DurableFiles;
+import dev.pqsign.x509.CertificateFormatException;
+import dev.pqsign.x509.Pem;
+import dev.pqsign.x509.UnsupportedAlgorithmException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -18,20 +28,48 @@ public final class RollingSensorKey implements AutoCloseable {
     private final SensorKeyDirectory dir;
     private final KeyRollover rollover;
     private SensorKey current;
+    private Optional<KeyCertificateChain> certificates;
     /** Exponentially smoothed signatures per second. */
     private double rate;
 
     private long lastNanos;
 
-    public RollingSensorKey(SensorKeyDirectory dir, KeyRollover rollover) {
+    /**
+     * @throws IOException if the current generation's certificate file exists but cannot be read
+     */
+    public RollingSensorKey(SensorKeyDirectory dir, KeyRollover rollover) throws IOException {
         this.dir = Objects.requireNonNull(dir, "dir");
         this.rollover = Objects.requireNonNull(rollover, "rollover");
         this.current = sensorKey();
     }
 
-    private SensorKey sensorKey() {
+    /** The current key, with its certificate if its generation has one (a sensor with a device CA). */
+    private SensorKey sensorKey() throws IOException {
+        certificates = readCertificates(dir.certificateFile(dir.generation()));
         return new SensorKey(
-                dir.currentSigner(), KeyId.ofPublicKey(dir.currentKey().rawEncoding()));
+                dir.currentSigner(),
+                KeyId.ofPublicKey(dir.currentKey().rawEncoding()),
+                certificates.map(c -> c.leaf().encoded()).orElse(new byte[0]));
+    }
+
+    private static Optional<KeyCertificateChain> readCertificates(Path file) throws IOException {
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(KeyCertificateChain.of(
+                    Pem.readCertificates(new String(DurableFiles.readAll(file, 1 << 20), StandardCharsets.US_ASCII))));
+        } catch (CertificateFormatException | UnsupportedAlgorithmException | IllegalArgumentException e) {
+            throw new KeyFormatException(file + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The current key's certificate chain (its certificate, then its device CA's), if the sensor
+     * has a device CA: published with each handover and on the key-certificates node.
+     */
+    public synchronized Optional<KeyCertificateChain> certificates() {
+        return certificates;
     }
 
     /** The key signing now. */
@@ -59,7 +97,19 @@ public final class RollingSensorKey implements AutoCloseable {
         lastNanos = now;
         Optional<SignedKeyHandover> h = rollover.afterSignature();
         if (h.isPresent()) {
-            current = sensorKey();
+            try {
+                current = sensorKey();
+            } catch (IOException | KeyFormatException e) {
+                // The handover is durable: the new key signs from now on, whatever its certificate file says.
+                System.getLogger(RollingSensorKey.class.getName())
+                        .log(
+                                System.Logger.Level.ERROR,
+                                "the new key''s certificate cannot be read: {0}",
+                                e.getMessage());
+                certificates = Optional.empty();
+                current = new SensorKey(
+                        dir.currentSigner(), KeyId.ofPublicKey(dir.currentKey().rawEncoding()));
+            }
         }
         return h;
     }

@@ -1,0 +1,239 @@
+package dev.pqsign.opcua;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.pqsign.keys.DeviceCa;
+import dev.pqsign.keys.HandoverOutcome;
+import dev.pqsign.keys.KeyCertificateChain;
+import dev.pqsign.keys.KeyRollover;
+import dev.pqsign.keys.SensorKeyDirectory;
+import dev.pqsign.state.FileStateStore;
+import dev.pqsign.telemetry.DeviceCaTrust;
+import dev.pqsign.telemetry.KeyChainFollower;
+import dev.pqsign.telemetry.ReadingVerifier;
+import dev.pqsign.telemetry.ReplayGuard;
+import dev.pqsign.telemetry.RollingSensorKey;
+import dev.pqsign.telemetry.TrustedKeys;
+import dev.pqsign.telemetry.Verdict.Reason;
+import dev.pqsign.x509.CertificateTemplate;
+import dev.pqsign.x509.Certificates;
+import dev.pqsign.x509.Pem;
+import dev.pqsign.x509.PqCertificate;
+import dev.pqsign.x509.PqPublicKey;
+import dev.pqsign.xmss.XmssKeyGenerator;
+import dev.pqsign.xmss.XmssParameterSet;
+import dev.pqsign.xmss.XmssPrivateKey;
+import dev.pqsign.xmss.XmssStatefulSigner;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The certificate path of key rollover over real OPC UA on loopback, with real keys on real files:
+ * a sensor whose device CA (under the plant root, path length 0) certifies each next key, and an
+ * operator that trusts only the root and the sensor's first certificate chain. It follows the
+ * sensor's keys while the same device CA certifies them, and refuses a key certified by another
+ * device CA under the same root: an alarm, and no reading of that key accepted.
+ */
+class CertificateRolloverTest {
+    /** The smallest set with an RFC 9802 encoding: 1,024 signatures per key. */
+    static final XmssParameterSet SENSOR_SET = XmssParameterSet.XMSS_SHA2_10_256;
+    /** For the root and device CAs: registered, and quick to generate (32-leaf top tree). */
+    static final XmssParameterSet CA_SET = XmssParameterSet.XMSSMT_SHA2_40_8_256;
+    /** Hand over when this many are left: every 24 readings, so a test crosses rollovers quickly. */
+    static final long SWITCH_AT = 1000;
+
+    @TempDir
+    Path dir;
+
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private final BlockingQueue<Operator.Observation> obs = new LinkedBlockingQueue<>();
+    private PqCertificate root;
+    private SensorServer sensor;
+
+    @BeforeEach
+    void makeRootAndDeviceCas() throws Exception {
+        XmssPrivateKey k = XmssKeyGenerator.generate(CA_SET);
+        FileStateStore store = FileStateStore.open(dir.resolve("root.state"));
+        XmssStatefulSigner.create(store, k);
+        k.destroy();
+        try (store;
+                XmssStatefulSigner rootSigner = XmssStatefulSigner.open(store)) {
+            root = Certificates.selfSigned(rootSigner, "CN=Plant Root,O=Test", 3650);
+            for (String name : List.of("a", "b")) {
+                DeviceCa.create(
+                        dir.resolve("devca-" + name),
+                        CA_SET,
+                        rootSigner,
+                        root,
+                        CertificateTemplate.forDays(
+                                "CN=sensor-1 device CA " + name + ",O=Test", 365, Clock.systemUTC()));
+            }
+        }
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        if (sensor != null) {
+            sensor.close();
+        }
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private <T extends AutoCloseable> T opened(T c) {
+        open.add(c);
+        return c;
+    }
+
+    /**
+     * Starts the sensor: key directory "k", its first key certified by device CA a, every later key
+     * by {@code nextKeysCa}; returns the key directory.
+     */
+    private SensorKeyDirectory startSensor(String nextKeysCa) throws Exception {
+        XmssPrivateKey first = XmssKeyGenerator.generate(SENSOR_SET);
+        SensorKeyDirectory.create(dir.resolve("k"), first);
+        first.destroy();
+        SensorKeyDirectory keys = SensorKeyDirectory.open(dir.resolve("k"), SensorKeyDirectory.Options.defaults());
+        DeviceCa a = opened(DeviceCa.open(dir.resolve("devca-a"), Duration.ofSeconds(5), Clock.systemUTC()));
+        DeviceCa next = nextKeysCa.equals("a")
+                ? a
+                : opened(DeviceCa.open(dir.resolve("devca-" + nextKeysCa), Duration.ofSeconds(5), Clock.systemUTC()));
+        KeyRollover.Certifier certifier = (g, key) ->
+                (g == 0 ? a : next).certify(key, "CN=sensor-1 generation " + g + ",O=Test", keys.certificateFile(g));
+        certifier.certify(0, keys.currentKey());
+        KeyRollover rollover = KeyRollover.of(keys, 0, SWITCH_AT, Clock.systemUTC(), certifier);
+        RollingSensorKey rolling = opened(new RollingSensorKey(keys, rollover));
+        sensor = SensorServer.start(
+                SensorServer.Config.loopback("s1", dir.resolve("sensor"), TransportSecurity.NONE), rolling.current());
+        sensor.rollWith(rolling);
+        return keys;
+    }
+
+    /** An operator trusting only the root, bound to the sensor's first certificate chain. */
+    private void startOperator(SensorKeyDirectory keys) throws Exception {
+        List<PqCertificate> firstChain =
+                Pem.readCertificates(Files.readString(keys.certificateFile(0), StandardCharsets.US_ASCII));
+        DeviceCaTrust trust = DeviceCaTrust.of(firstChain, root, Instant.now());
+        PqPublicKey firstKey = firstChain.get(0).publicKey();
+        ReplayGuard guard = opened(ReplayGuard.inDirectory(dir.resolve("replay")));
+        ReadingVerifier verifier = new ReadingVerifier(guard, List.of(TrustedKeys.of(firstKey)));
+        KeyChainFollower chains = new KeyChainFollower(dir.resolve("chains"));
+        chains.follow(firstKey, verifier);
+        Operator operator = opened(new Operator(
+                new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2), verifier, chains, obs::add));
+        operator.connect("s1", sensor.endpointUrl(), TransportSecurity.NONE, verifier, trust);
+    }
+
+    /** Publishes {@code n} readings and collects the observations until the last reading's verdict. */
+    private List<Operator.Observation> publish(int n) throws Exception {
+        long last = -1;
+        for (int i = 0; i < n; i++) {
+            last = sensor.publish("reading-" + i).sequence();
+        }
+        List<Operator.Observation> seen = new ArrayList<>();
+        while (true) {
+            Operator.Observation o = obs.poll(60, TimeUnit.SECONDS);
+            assertNotNull(o, "no observation for publication " + last + " after " + seen);
+            seen.add(o);
+            if (o.sequence() == last) {
+                return seen;
+            }
+        }
+    }
+
+    @Test
+    void sameDeviceCaCertifiesEveryKey_operatorTrustingOnlyRootFollowsTwoRollovers_everyIndexAccepted()
+            throws Exception {
+        SensorKeyDirectory keys = startSensor("a");
+        startOperator(keys);
+
+        List<Operator.Observation> seen = publish(60);
+
+        Map<String, List<Long>> accepted = new HashMap<>();
+        int followed = 0;
+        for (Operator.Observation o : seen) {
+            if (o.handover() != null) {
+                assertEquals(
+                        HandoverOutcome.FOLLOWED,
+                        o.handover().outcome(),
+                        o.verdict().detail());
+                followed++;
+            } else {
+                assertEquals(Reason.ACCEPTED, o.verdict().reason(), o.describe());
+                accepted.computeIfAbsent(o.record().keyId().hex(), x -> new ArrayList<>())
+                        .add(o.verdict().index());
+            }
+        }
+        assertEquals(2, followed, "two rollovers within 60 readings of 24 per key");
+        assertEquals(3, accepted.size());
+        int total = 0;
+        for (List<Long> indices : accepted.values()) {
+            for (int i = 0; i < indices.size(); i++) {
+                assertEquals(i, indices.get(i), "every index of every key, in order");
+            }
+            total += indices.size();
+        }
+        assertEquals(60, total);
+        assertEquals(2, keys.generation());
+        // What the operator followed is on disk: the new key's chain next to the chain state.
+        try (var files = Files.list(dir.resolve("chains"))) {
+            List<Path> pqcc = files.filter(f -> f.toString().endsWith(".pqcc")).toList();
+            assertEquals(1, pqcc.size());
+            KeyCertificateChain stored = KeyCertificateChain.decode(Files.readAllBytes(pqcc.get(0)));
+            assertEquals(keys.currentKey(), stored.leaf().publicKey());
+        }
+    }
+
+    @Test
+    void nextKeyCertifiedByAnotherDeviceCaUnderSameRoot_refusedWithAlarm_noReadingOfThatKeyAccepted() throws Exception {
+        SensorKeyDirectory keys = startSensor("b");
+        startOperator(keys);
+
+        List<Operator.Observation> seen = publish(40);
+
+        int alarms = 0;
+        int accepted = 0;
+        for (Operator.Observation o : seen) {
+            if (o.handover() != null) {
+                assertEquals(
+                        HandoverOutcome.UNCERTIFIED,
+                        o.handover().outcome(),
+                        o.verdict().detail());
+                assertEquals(Reason.HANDOVER_REJECTED, o.verdict().reason());
+                assertTrue(
+                        o.verdict().detail().contains("another device CA"),
+                        o.verdict().detail());
+                alarms++;
+            } else if (o.verdict().reason() == Reason.ACCEPTED) {
+                assertTrue(o.verdict().index() < 1024 - SWITCH_AT, "only the first key's readings: " + o.describe());
+                accepted++;
+            } else {
+                assertEquals(Reason.UNKNOWN_KEY, o.verdict().reason(), o.describe());
+            }
+        }
+        assertEquals(1, alarms);
+        assertEquals(1024 - SWITCH_AT, accepted, "every reading of the first key, none of the next");
+        assertEquals(1, keys.generation(), "the sensor rolled over (its chain is what the operator refused)");
+        try (var files = Files.list(dir.resolve("chains"))) {
+            assertEquals(0, files.filter(f -> f.toString().endsWith(".pqcc")).count());
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package dev.pqsign.telemetry;
+
+import dev.pqsign.keys.KeyCertificateChain;
+import dev.pqsign.x509.CertificateChainVerifier;
+import dev.pqsign.x509.CertificateFormatException;
+import dev.pqsign.x509.ChainVerificationResult;
+import dev.pqsign.x509.PqCertificate;
+import dev.pqsign.x509.PqPublicKey;
+import dev.pqsign.x509.UnsupportedAlgorithmException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What an operator in certificate mode (it trusts only the plant root) requires of a sensor key's
+ * certificate chain: the chain validates to the root now, the key's certificate is an end entity,
+ * and it was issued by the same CA that certified the sensor's first key — its device CA, a CA
+ * certificate with path length 0 directly under the root. A certificate from another device CA,
+ * even one under the same root, is refused. The rules, numbered, are in docs/certificates.md
+ * ("Following a sensor's keys by certificate").
+ *
+ * <p>Immutable. The device CA is identified by its public key: a device CA whose certificate the
+ * root renews for the same key stays the same device CA.
+ */
+public final class DeviceCaTrust {
+    private final PqCertificate root;
+    private final PqCertificate issuer;
+    private final int chainLength;
+
+    private DeviceCaTrust(PqCertificate root, PqCertificate issuer, int chainLength) {
+        this.root = root;
+        this.issuer = issuer;
+        this.chainLength = chainLength;
+    }
+
+    /**
+     * Binds a sensor to the CA that issued its first key's certificate, after checking that chain
+     * (the key's certificate, then its device CA's; or the key's certificate alone if the root
+     * issued it directly) with the same rules as every later key.
+     *
+     * @throws IllegalArgumentException naming the failed rule if the first chain is not acceptable
+     */
+    public static DeviceCaTrust of(List<PqCertificate> firstChain, PqCertificate root, Instant now) {
+        Objects.requireNonNull(root, "root");
+        if (firstChain.isEmpty() || firstChain.size() > 2) {
+            throw new IllegalArgumentException("the sensor's certificate file must hold its certificate and at most"
+                    + " its device CA's certificate, found " + firstChain.size() + " certificates");
+        }
+        PqCertificate issuer = firstChain.size() == 2 ? firstChain.get(1) : root;
+        DeviceCaTrust t = new DeviceCaTrust(root, issuer, firstChain.size());
+        PqPublicKey key;
+        try {
+            key = firstChain.get(0).publicKey();
+        } catch (CertificateFormatException | UnsupportedAlgorithmException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        Optional<String> refusal = t.refusal(firstChain, key, now);
+        if (refusal.isPresent()) {
+            throw new IllegalArgumentException(refusal.get());
+        }
+        return t;
+    }
+
+    /** The CA that must issue every key's certificate (the device CA, or the root if it certified the first key directly). */
+    public PqCertificate issuer() {
+        return issuer;
+    }
+
+    /** The trusted plant root. */
+    public PqCertificate root() {
+        return root;
+    }
+
+    /** Why {@code chain} does not certify {@code key} for this sensor now, or empty if it does. */
+    public Optional<String> refusal(KeyCertificateChain chain, PqPublicKey key, Instant now) {
+        return refusal(chain.certificates(), key, now);
+    }
+
+    private Optional<String> refusal(List<PqCertificate> chain, PqPublicKey key, Instant now) {
+        if (chain.size() != chainLength) {
+            return Optional.of("certificate chain of " + chain.size() + " certificates; this sensor's keys are"
+                    + " certified by " + describeIssuer() + ", a chain of " + chainLength);
+        }
+        ChainVerificationResult r = CertificateChainVerifier.verify(chain, root, now);
+        if (!r.isValid()) {
+            return Optional.of("certificate chain not valid under the root " + root.subject() + ": "
+                    + r.reason().name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": " + r.message());
+        }
+        PqCertificate leaf = chain.get(0);
+        if (leaf.isCa()) {
+            return Optional.of("certificate " + leaf.subject() + " is a CA certificate, not a sensor key's");
+        }
+        if (chainLength == 2) {
+            PqCertificate ca = chain.get(1);
+            if (!ca.isCa() || !ca.pathLengthConstraint().equals(Optional.of(0))) {
+                return Optional.of("issuer " + ca.subject() + " is not a device CA: its basic constraints must be"
+                        + " cA TRUE with path length 0, found "
+                        + (ca.isCa()
+                                ? "path length "
+                                        + ca.pathLengthConstraint()
+                                                .map(String::valueOf)
+                                                .orElse("absent")
+                                : "cA FALSE"));
+            }
+            if (!sameKey(ca, issuer)) {
+                return Optional.of("certificate issued by " + ca.subject() + ", another device CA than this sensor's "
+                        + issuer.subject());
+            }
+        }
+        try {
+            if (!leaf.publicKey().equals(key)) {
+                return Optional.of("certificate " + leaf.subject() + " certifies another key than the new one");
+            }
+        } catch (CertificateFormatException | UnsupportedAlgorithmException e) {
+            return Optional.of("certificate " + leaf.subject() + ": " + e.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    private static boolean sameKey(PqCertificate a, PqCertificate b) {
+        try {
+            return a.publicKey().equals(b.publicKey()) && a.subject().equals(b.subject());
+        } catch (CertificateFormatException | UnsupportedAlgorithmException e) {
+            return false;
+        }
+    }
+
+    private String describeIssuer() {
+        return chainLength == 2 ? "the device CA " + issuer.subject() : "the root " + root.subject();
+    }
+
+    @Override
+    public String toString() {
+        return "DeviceCaTrust[" + describeIssuer() + "]";
+    }
+}
