@@ -60,16 +60,50 @@ class RolloverProcessTest {
         run(10_300, 10);
     }
 
+    /**
+     * The certificate path: the sensor's device CA (under the plant root, path length 0) certifies
+     * every key it rolls over to; the operator trusts only the root (and the sensor's first
+     * certificate chain), follows both handovers and accepts every index; the audit from the first
+     * public key passes over the same JSON Lines.
+     */
+    @Test
+    @Timeout(900)
+    void sensorWithDeviceCa_rollsOverTwice_operatorTrustingOnlyRootFollows_auditPasses() throws Exception {
+        CliRunner.Result ca = CliPki.create(dir, 3650).deviceCa("devca", "CN=sensor-1 device CA,O=Test");
+        assertEquals(0, ca.exit(), ca.err());
+        keyParams = "XMSS-SHA2_10_256"; // the smallest set with an RFC 9802 encoding
+        sensorExtra = List.of("--device-ca", p("devca"));
+        operatorKey = List.of("--cert", p("k/certificate.pem"), "--trust", p("root.pem"));
+
+        run(2_100, 2);
+
+        try (var files = Files.list(dir.resolve("op/chains"))) {
+            assertEquals(
+                    1,
+                    files.filter(f -> f.toString().endsWith(".pqcc")).count(),
+                    "the operator keeps the certificate chain of the key it followed to");
+        }
+        assertTrue(Files.exists(dir.resolve("k/generations/000000000002/certificate.pem")));
+    }
+
+    /** Parameter set of the sensor's key directory. */
+    private String keyParams = "XMSSMT-SHA2_10/2_256";
+    /** Extra sensor options. */
+    private List<String> sensorExtra = List.of();
+    /** How the operator is told the sensor's key: pinned by default, or by certificate and root. */
+    private List<String> operatorKey;
+
     private void run(int readings, int expectedHandovers) throws Exception {
         assertEquals(
                 0,
-                CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", p("k"))
-                        .exit());
+                CliRunner.run("keygen", "--params", keyParams, "--out", p("k")).exit());
         Path fifo = dir.resolve("readings.fifo");
         assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
         int port = freePort();
-        Process operator = startOperator("operator", "verdicts.jsonl", port);
+        // The sensor first: with a device CA it certifies its first key as it starts.
         Process sensor = startSensor(fifo, port);
+        await("sensor", sensor, out -> out.contains("endpoint"));
+        Process operator = startOperator("operator", "verdicts.jsonl", port);
         await("operator", operator, out -> out.contains("subscribed to"));
         try (OutputStream w = Files.newOutputStream(fifo)) {
             writeReadings(w, 0, readings);
@@ -117,7 +151,8 @@ class RolloverProcessTest {
         }
         assertEquals(readings, total);
 
-        CliRunner.Result audit = CliRunner.run("audit", "--pub", p("k/key.pub"), "--jsonl", p("verdicts.jsonl"));
+        CliRunner.Result audit =
+                CliRunner.run("audit", "--pub", p("k/key.pub"), "--params", keyParams, "--jsonl", p("verdicts.jsonl"));
         assertEquals(0, audit.exit(), audit.out() + audit.err());
         assertTrue(audit.out().contains(readings + " readings verified"), audit.out());
         assertTrue(audit.out().contains(expectedHandovers + " key handovers followed"), audit.out());
@@ -198,29 +233,18 @@ class RolloverProcessTest {
         assertEquals(1_200, total);
     }
 
-    /** An operator pinned to the key directory's first key, JSON Lines to {@code jsonl}, data in "op". */
+    /** An operator of the sensor ({@link #operatorKey}, else its first key pinned), JSON Lines to {@code jsonl}, data in "op". */
     private Process startOperator(String name, String jsonl, int port) throws IOException {
-        return pqsign(
-                name,
-                "operator",
-                "--port",
-                Integer.toString(port),
-                "--pub",
-                p("k/key.pub"),
-                "--jsonl",
-                p(jsonl),
-                "--connect-timeout",
-                "120",
-                "--publishing-ms",
-                "2",
-                "--data-dir",
-                p("op"));
+        List<String> args = new ArrayList<>(List.of("operator", "--port", Integer.toString(port)));
+        args.addAll(operatorKey != null ? operatorKey : List.of("--pub", p("k/key.pub")));
+        args.addAll(List.of(
+                "--jsonl", p(jsonl), "--connect-timeout", "120", "--publishing-ms", "2", "--data-dir", p("op")));
+        return pqsign(name, args.toArray(String[]::new));
     }
 
     /** The sensor of the key directory "k", reading from {@code fifo}. */
     private Process startSensor(Path fifo, int port) throws IOException {
-        return pqsign(
-                "sensor",
+        List<String> args = new ArrayList<>(List.of(
                 "sensor",
                 "--key",
                 p("k/key.state"),
@@ -231,7 +255,9 @@ class RolloverProcessTest {
                 "--batch",
                 "8",
                 "--data-dir",
-                p("sensor-data"));
+                p("sensor-data")));
+        args.addAll(sensorExtra);
+        return pqsign("sensor", args.toArray(String[]::new));
     }
 
     private static void writeReadings(OutputStream w, int from, int to) throws IOException {

@@ -34,8 +34,8 @@ import java.util.Optional;
 
 /**
  * A per-sensor issuing key: a long-lived XMSS^MT key certified once by the plant root as a CA with
- * path length 0, which certifies each new key of its sensor (layout: docs/key-directory.md, "Device
- * CA"). Every certificate it issues burns one of its indices durably before the signature exists,
+ * path length 0, which certifies each new key of its sensor (layout: docs/key-directory.md; roles
+ * and the operator's rules: docs/certificates.md). Every certificate it issues burns one of its indices durably before the signature exists,
  * like every signature of a stateful key.
  *
  * <p>Not thread-safe: the sensor calls it from its rollover thread, one certificate at a time.
