@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The operator's sensors file ({@code pqsign operator --sensors FILE}, JSON,
@@ -66,7 +67,16 @@ class OperatorSensorsFuzzTest {
             copy("dev/pqsign/fuzz/HaetaeKeyFuzzTestInputs/fuzz/HAETAE-2-public", dir.resolve("h.pub"), 1);
             copy("dev/pqsign/fuzz/material/cert-sensor-x.der", dir.resolve("sensor-x.der"), 0);
             copy("dev/pqsign/fuzz/material/cert-root.der", dir.resolve("root.der"), 0);
-            dir.toFile().deleteOnExit();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try (Stream<Path> files = Files.list(dir)) {
+                    for (Path f : files.toList()) {
+                        Files.deleteIfExists(f);
+                    }
+                    Files.deleteIfExists(dir);
+                } catch (IOException e) {
+                    // best effort at exit
+                }
+            }));
             return dir;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
