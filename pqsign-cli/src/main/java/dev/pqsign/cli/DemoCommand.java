@@ -1,5 +1,8 @@
 package dev.pqsign.cli;
 
+import dev.pqsign.console.ConsoleOptions;
+import dev.pqsign.console.ConsoleServer;
+import dev.pqsign.demo.DemoObserver;
 import dev.pqsign.demo.DemoReport;
 import dev.pqsign.demo.DemoRunner;
 import dev.pqsign.demo.LinkProfile;
@@ -18,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import picocli.CommandLine;
@@ -124,8 +128,52 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Also write the figures as JSON to this file.")
     Path json;
 
+    @Option(
+            names = "--http",
+            paramLabel = "[HOST:]PORT",
+            description = {
+                "Serve the live console (every sensor of every set, verdicts, key state, latencies), /metrics and",
+                "/healthz on PORT, bound to 127.0.0.1 unless HOST is given. After the last set the demo keeps",
+                "serving until Ctrl-C. Read-only; docs/console.md."
+            })
+    String http;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (http == null) {
+            return runDemo(DemoObserver.NONE);
+        }
+        ConsoleOptions opts;
+        try {
+            opts = ConsoleOptions.parse(http);
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage("--http: " + e.getMessage());
+        }
+        ConsoleServer console;
+        try {
+            console = ConsoleServer.start(opts);
+        } catch (IOException e) {
+            throw CliException.usage("--http " + http + ": " + e.getMessage());
+        }
+        // Ctrl-C ends the wait below through the JVM's shutdown: stop serving cleanly then.
+        Runtime.getRuntime().addShutdownHook(new Thread(console::close, "pqsign-demo-console-stop"));
+        try {
+            PrintWriter out = spec.commandLine().getOut();
+            out.printf("console: %s (metrics: %smetrics)%n", console.uri(), console.uri());
+            out.flush();
+            int exit = runDemo(new DemoConsole(console));
+            out.printf(
+                    "pqsign demo: finished (exit status %d); the console stays at %s until Ctrl-C%n",
+                    exit, console.uri());
+            out.flush();
+            new CountDownLatch(1).await();
+            return exit;
+        } finally {
+            console.close();
+        }
+    }
+
+    private int runDemo(DemoObserver observer) throws IOException, InterruptedException {
         if ("auto".equalsIgnoreCase(jitWarmupOption.trim())) {
             jitWarmup = -1;
         } else {
@@ -193,17 +241,21 @@ final class DemoCommand implements Callable<Integer> {
             if (jitWarmup != 0) {
                 jitWarmUp(chosen.get(0), setups.get(0).name(), options, out);
             }
-            report = DemoRunner.run(setups, options, name -> {
-                if (jitWarmup != 0) {
-                    long waited = awaitCompilerIdle(COMPILER_IDLE_MS, COMPILER_WAIT_MAX_MS);
-                    if (waited >= 0) {
-                        out.printf(
-                                "pqsign demo: %s set up; waited %d ms for the JIT compiler to finish its queue%n",
-                                name, waited);
-                        out.flush();
-                    }
-                }
-            });
+            report = DemoRunner.run(
+                    setups,
+                    options,
+                    name -> {
+                        if (jitWarmup != 0) {
+                            long waited = awaitCompilerIdle(COMPILER_IDLE_MS, COMPILER_WAIT_MAX_MS);
+                            if (waited >= 0) {
+                                out.printf(
+                                        "pqsign demo: %s set up; waited %d ms for the JIT compiler to finish its queue%n",
+                                        name, waited);
+                                out.flush();
+                            }
+                        }
+                    },
+                    observer);
         } finally {
             verifierLog.setLevel(level);
             operatorLog.setLevel(operatorLevel);

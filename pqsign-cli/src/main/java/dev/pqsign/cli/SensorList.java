@@ -8,12 +8,14 @@ import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.DeviceCaTrust;
 import dev.pqsign.x509.PqPublicKey;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -29,6 +31,9 @@ final class SensorList {
 
     /** Most sensors one operator watches. */
     static final int MAX_SENSORS = 1000;
+
+    /** The {@code security} values {@code TelemetrySupport.security} knows. */
+    private static final Set<String> SECURITY = Set.of("none", "sign-encrypt", "basic256sha256");
 
     private static final Set<String> KEYS =
             Set.of("name", "url", "pub", "params", "cert", "trust", "security", "trust_server");
@@ -64,7 +69,7 @@ final class SensorList {
                     .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
                     .readTree(new String(bytes, StandardCharsets.UTF_8));
         } catch (JsonProcessingException e) {
-            throw CliException.usage(file + ": not valid JSON: " + e.getOriginalMessage());
+            throw CliException.usage(file + ": not valid JSON: " + oneLine(e.getOriginalMessage()));
         }
         if (root == null
                 || !root.isObject()
@@ -104,50 +109,81 @@ final class SensorList {
             if (!url.startsWith("opc.tcp://")) {
                 throw CliException.usage(where + ": url must start with opc.tcp://");
             }
-            String pub = text(s, "pub", where, false);
-            String params = text(s, "params", where, false);
-            String cert = text(s, "cert", where, false);
-            String trust = text(s, "trust", where, false);
-            PqPublicKey pinned;
-            DeviceCaTrust deviceCa = null;
-            if ((pub == null) == (cert == null)) {
-                throw CliException.usage(where + ": give exactly one of pub or cert (with trust)");
+            try {
+                targets.add(target(s, name, url, base, where));
+            } catch (CliException e) {
+                // Problems found in the files a sensor names (key, certificate, parameter set) name
+                // the sensors file and the sensor too, on one line whatever the value held.
+                String m = e.getMessage();
+                throw new CliException(e.exitCode, oneLine(m.startsWith(where) ? m : where + ": " + m), e);
             }
-            if (pub != null) {
-                if (trust != null) {
-                    throw CliException.usage(where + ": trust goes with cert, not pub");
-                }
-                pinned = KeyFiles.publicKey(base.resolve(pub), params);
-            } else {
-                if (params != null || trust == null) {
-                    throw CliException.usage(where + ": cert needs trust (the root certificate) and no params");
-                }
-                TelemetryKeys.CertifiedKey certified =
-                        TelemetryKeys.certifiedKey(base.resolve(cert), base.resolve(trust));
-                pinned = certified.key();
-                deviceCa = certified.deviceCa();
-            }
-            String sec = text(s, "security", where, false);
-            TransportSecurity security = TelemetrySupport.security(sec == null ? "none" : sec);
-            List<X509Certificate> serverCerts = new ArrayList<>();
-            JsonNode ts = s.get("trust_server");
-            if (ts != null) {
-                if (!ts.isArray()) {
-                    throw CliException.usage(where + ": trust_server must be a list of certificate files");
-                }
-                for (JsonNode t : ts) {
-                    if (!t.isTextual()) {
-                        throw CliException.usage(where + ": trust_server must be a list of certificate files");
-                    }
-                    serverCerts.add(TelemetrySupport.applicationCertificate(base.resolve(t.asText())));
-                }
-                if (security == TransportSecurity.NONE && !serverCerts.isEmpty()) {
-                    throw CliException.usage(where + ": trust_server needs security sign-encrypt");
-                }
-            }
-            targets.add(new Target(name, url, pinned, security, List.copyOf(serverCerts), deviceCa));
         }
         return targets;
+    }
+
+    /** The sensor {@code s} of the file: its pinned key, transport security and server certificates. */
+    private static Target target(JsonNode s, String name, String url, Path base, String where) {
+        String pub = text(s, "pub", where, false);
+        String params = text(s, "params", where, false);
+        String cert = text(s, "cert", where, false);
+        String trust = text(s, "trust", where, false);
+        PqPublicKey pinned;
+        DeviceCaTrust deviceCa = null;
+        if ((pub == null) == (cert == null)) {
+            throw CliException.usage(where + ": give exactly one of pub or cert (with trust)");
+        }
+        if (pub != null) {
+            if (trust != null) {
+                throw CliException.usage(where + ": trust goes with cert, not pub");
+            }
+            pinned = KeyFiles.publicKey(resolve(base, pub, where), params);
+        } else {
+            if (params != null || trust == null) {
+                throw CliException.usage(where + ": cert needs trust (the root certificate) and no params");
+            }
+            TelemetryKeys.CertifiedKey certified =
+                    TelemetryKeys.certifiedKey(resolve(base, cert, where), resolve(base, trust, where));
+            pinned = certified.key();
+            deviceCa = certified.deviceCa();
+        }
+        String sec = text(s, "security", where, false);
+        if (sec != null && !SECURITY.contains(sec.toLowerCase(Locale.ROOT))) {
+            throw CliException.usage(where + ": security must be none or sign-encrypt, got '" + sec + "'");
+        }
+        TransportSecurity security = TelemetrySupport.security(sec == null ? "none" : sec);
+        List<X509Certificate> serverCerts = new ArrayList<>();
+        JsonNode ts = s.get("trust_server");
+        if (ts != null) {
+            if (!ts.isArray()) {
+                throw CliException.usage(where + ": trust_server must be a list of certificate files");
+            }
+            for (JsonNode t : ts) {
+                if (!t.isTextual()) {
+                    throw CliException.usage(where + ": trust_server must be a list of certificate files");
+                }
+                serverCerts.add(TelemetrySupport.applicationCertificate(resolve(base, t.asText(), where)));
+            }
+            if (security == TransportSecurity.NONE && !serverCerts.isEmpty()) {
+                throw CliException.usage(where + ": trust_server needs security sign-encrypt");
+            }
+        }
+        return new Target(name, url, pinned, security, List.copyOf(serverCerts), deviceCa);
+    }
+
+    /** A file name of the sensors file, relative to its directory. */
+    private static Path resolve(Path base, String name, String where) {
+        try {
+            return base.resolve(name);
+        } catch (InvalidPathException e) {
+            throw CliException.usage(where + ": '" + name + "' is not a valid file name");
+        }
+    }
+
+    /** {@code m} with every control character (line breaks included) replaced by '?'. */
+    private static String oneLine(String m) {
+        StringBuilder sb = new StringBuilder(m.length());
+        m.codePoints().forEach(c -> sb.appendCodePoint(Character.isISOControl(c) ? '?' : c));
+        return sb.toString();
     }
 
     private static String text(JsonNode s, String key, String where, boolean required) {

@@ -142,4 +142,36 @@ class OperatorSensorsFileTest {
         assertEquals(2, r.exit(), r.toString());
         assertTrue(r.err().contains("--sensors takes every sensor's endpoint"), r.err());
     }
+
+    /**
+     * Found by {@code OperatorSensorsFuzzTest} (docs/fuzzing.md): an unknown {@code params} or
+     * {@code security} value, or any problem with a file a sensor names, was reported without the
+     * sensors file and the sensor (the security one even named a {@code --security} option nobody
+     * gave), and a value with a line break was echoed across two lines.
+     */
+    @Test
+    void badSensorValues_exit2_oneLineNamingFileAndSensor() throws Exception {
+        assertEquals(
+                0, CliRunner.run("keygen", "--params", SET, "--out", p("a")).exit());
+        String start = "{\"sensors\": [{\"name\": \"s\", \"url\": \"opc.tcp://127.0.0.1:1/pqsign\", ";
+        String[][] cases = {
+            {start + "\"pub\": \"a/key.pub\", \"params\": \"HAETAJ-2\"}]}", "unknown parameter set 'HAETAJ-2'"},
+            {start + "\"pub\": \"a/key.pub\", \"params\": \"X\\nY\"}]}", "unknown parameter set 'X?Y'"},
+            {
+                start + "\"pub\": \"a/key.pub\", \"params\": \"" + SET + "\", \"security\": \"nonf\"}]}",
+                "security must be none or sign-encrypt"
+            },
+            {start + "\"pub\": \"missing.pub\"}]}", "public key does not exist"},
+            {start + "\"pub\": \"a\\u0000.pub\"}]}", "'a?.pub' is not a valid file name"},
+        };
+        for (String[] c : cases) {
+            Files.writeString(dir.resolve("bad.json"), c[0]);
+            var r = CliRunner.run("operator", "--sensors", p("bad.json"), "--data-dir", p("op"));
+            assertEquals(2, r.exit(), c[0] + "\n" + r);
+            assertEquals(1, r.err().strip().lines().count(), c[0] + "\n" + r);
+            assertTrue(r.err().startsWith("pqsign: " + p("bad.json") + ": sensor s: "), c[0] + "\n" + r.err());
+            assertTrue(r.err().contains(c[1]), c[0] + "\n" + r.err());
+            assertFalse(r.err().contains("--security"), r.err());
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package dev.pqsign.demo;
 
 import dev.pqsign.core.IndexedSigner;
+import dev.pqsign.core.StatefulSigner;
 import dev.pqsign.core.Verifier;
 import dev.pqsign.keys.SignatureScheme;
 import dev.pqsign.opcua.Operator;
@@ -161,12 +162,48 @@ public final class DemoRunner {
     /** Like {@link #run(List, Options)}, calling {@code beforeMeasuring} before each set's measured readings. */
     public static DemoReport run(List<SchemeSetup> sets, Options options, BeforeMeasuring beforeMeasuring)
             throws IOException, InterruptedException {
+        return run(sets, options, beforeMeasuring, DemoObserver.NONE);
+    }
+
+    /**
+     * Like {@link #run(List, Options, BeforeMeasuring)}, telling {@code observer} about every
+     * sensor's connection, key and verdicts as they happen.
+     */
+    public static DemoReport run(
+            List<SchemeSetup> sets, Options options, BeforeMeasuring beforeMeasuring, DemoObserver observer)
+            throws IOException, InterruptedException {
         Objects.requireNonNull(beforeMeasuring, "beforeMeasuring");
+        Objects.requireNonNull(observer, "observer");
         List<DemoReport.SetResult> results = new ArrayList<>();
         for (SchemeSetup s : sets) {
-            results.add(runSet(s, options, beforeMeasuring));
+            results.add(runSet(s, options, beforeMeasuring, observer));
         }
         return new DemoReport(results);
+    }
+
+    /** The name {@link DemoObserver} knows sensor {@code i} of {@code set} by. */
+    public static String sensorLabel(String setName, int i) {
+        return setName + "/sensor-" + i;
+    }
+
+    /** The same observation under the sensor's {@link #sensorLabel}. */
+    private static Operator.Observation labelled(String setName, Operator.Observation o) {
+        String label = setName + "/" + o.sensor();
+        return new Operator.Observation(
+                label,
+                o.sequence(),
+                o.verdict(),
+                o.reading(),
+                o.latency(),
+                o.record(),
+                o.receivedAt(),
+                o.gap(),
+                o.handover());
+    }
+
+    private static void reportKey(DemoObserver observer, String setName, int i, DemoKey key) {
+        long remaining = key.sensorKey().signer() instanceof StatefulSigner st ? st.remaining() : -1;
+        observer.keyState(sensorLabel(setName, i), setName, key.sensorKey().keyId(), remaining);
     }
 
     private static final class Tally {
@@ -183,7 +220,8 @@ public final class DemoRunner {
         final LatencyStats stats = new LatencyStats();
     }
 
-    private static DemoReport.SetResult runSet(SchemeSetup set, Options o, BeforeMeasuring beforeMeasuring)
+    private static DemoReport.SetResult runSet(
+            SchemeSetup set, Options o, BeforeMeasuring beforeMeasuring, DemoObserver observer)
             throws IOException, InterruptedException {
         Path setDir = o.dataDir().resolve("sets").resolve(SignatureScheme.directoryName(set.name()));
         int k = o.sensors();
@@ -210,7 +248,10 @@ public final class DemoRunner {
                 Operator operator = new Operator(
                         new Operator.Config(setDir.resolve("operator"), o.security(), o.publishingIntervalMs()),
                         new ReadingVerifier(guard, trusted),
-                        obs -> inbox.get(obs.sensor()).add(obs))) {
+                        obs -> {
+                            inbox.get(obs.sensor()).add(obs);
+                            observer.observation(labelled(set.name(), obs));
+                        })) {
             try {
                 for (int i = 0; i < k; i++) {
                     String name = "sensor-" + i;
@@ -227,7 +268,10 @@ public final class DemoRunner {
                         url = relay.endpointUrl(url);
                     }
                     inbox.put(name, new LinkedBlockingQueue<>());
+                    observer.connectionState(sensorLabel(set.name(), i), "connecting");
                     operator.connect(name, url);
+                    observer.connectionState(sensorLabel(set.name(), i), "connected");
+                    reportKey(observer, set.name(), i, keys.get(i));
                 }
                 ExecutorService pool = Executors.newFixedThreadPool(k);
                 warmUp(sensors, inbox, o.warmupReadings(), pool);
@@ -257,6 +301,9 @@ public final class DemoRunner {
                     }
                 } finally {
                     pool.shutdownNow();
+                }
+                for (int i = 0; i < k; i++) {
+                    reportKey(observer, set.name(), i, keys.get(i));
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
                 long cpuEnd = processCpuNanos();
@@ -292,8 +339,9 @@ public final class DemoRunner {
                 for (LinkEmulator r : relays) {
                     r.close();
                 }
-                for (SensorServer s : sensors) {
-                    s.close();
+                for (int i = 0; i < sensors.size(); i++) {
+                    sensors.get(i).close();
+                    observer.connectionState(sensorLabel(set.name(), i), "closed");
                 }
             }
         }

@@ -6,11 +6,16 @@ import dev.pqsign.haetae.HaetaeKeyPair;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaeSampler;
 import dev.pqsign.haetae.HaetaeSigner;
+import dev.pqsign.keys.KeyChain;
+import dev.pqsign.keys.SignedKeyHandover;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.ReadingHistory;
 import dev.pqsign.telemetry.ReadingMessage;
 import dev.pqsign.telemetry.ReadingText;
 import dev.pqsign.telemetry.ReplayGuard;
+import dev.pqsign.telemetry.SignedReading;
+import dev.pqsign.telemetry.SignedRecord;
 import dev.pqsign.telemetry.SlotFileStore;
 import dev.pqsign.testing.MemoryStateStore;
 import dev.pqsign.x509.Pem;
@@ -32,7 +37,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Date;
@@ -65,6 +74,10 @@ import org.bouncycastle.operator.ContentSigner;
  */
 final class SeedCorpus {
     static final String PACKAGE_DIR = "dev/pqsign/fuzz";
+    /** The clock of the history seeds and of {@link ReadingHistoryFuzzTest}. */
+    static final Instant HISTORY_NOW = Instant.parse("2026-03-02T00:00:00Z");
+    /** The seeds of {@code dev.pqsign.cli.OperatorSensorsFuzzTest} (in the CLI's package, see there). */
+    static final String OPERATOR_SENSORS_INPUTS = "dev/pqsign/cli/OperatorSensorsFuzzTestInputs/fuzz/";
 
     private SeedCorpus() {}
 
@@ -90,6 +103,8 @@ final class SeedCorpus {
             certificates(out);
             signedReadings(out, tmp);
             replayMarks(out, tmp);
+            handovers(out, tmp);
+            operatorSensors(out);
         } finally {
             deleteTree(tmp);
         }
@@ -261,6 +276,7 @@ final class SeedCorpus {
         XmssParameterSet xs = SignedReadingFuzzTest.XMSS_SET;
         HaetaeParameterSet hs = SignedReadingFuzzTest.HAETAE_SET;
         Instant t0 = Instant.parse("2026-03-01T12:00:00Z");
+        List<SignedRecord> records = new ArrayList<>();
         try (FileStateStore store = FileStateStore.open(tmp.resolve("readings.state"))) {
             XmssStatefulSigner.create(store, FuzzKeys.xmss(xs));
             try (XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
@@ -277,18 +293,15 @@ final class SeedCorpus {
                                     (byte) 1,
                                     new SignedReadingFuzzTest.Published(s.index(), text, xs.setName(), s.signature())
                                             .encode()));
-                    out.put(
-                            inputs(OperatorValuesFuzzTest.class, "read-xmss-" + k),
-                            OperatorValuesFuzzTest.Values.encode(
-                                    text,
-                                    s.signature(),
-                                    s.index(),
-                                    xs.setName(),
-                                    keyId(FuzzKeys.xmss(xs).publicKey().encoded()),
-                                    40.5,
-                                    1_000_000L * k,
-                                    1_000_000L * k + 50_000_000L,
-                                    k + 1));
+                    records.add(SignedRecord.of(
+                            KeyId.ofPublicKey(FuzzKeys.xmss(xs).publicKey().encoded()),
+                            xs.setName(),
+                            new SignedReading(text, s.index(), s.signature()),
+                            t0.plusSeconds(k),
+                            k + 1,
+                            40_500_000L,
+                            1_000_000L * k,
+                            1_000_000L * k + 50_000_000L));
                 }
             }
         }
@@ -306,18 +319,89 @@ final class SeedCorpus {
             out.put(
                     inputs(SignedReadingFuzzTest.class, "published-haetae-" + k),
                     prefixed((byte) 3, new SignedReadingFuzzTest.Published(k, text, hs.setName(), sig).encode()));
+            records.add(SignedRecord.of(
+                    KeyId.ofPublicKey(FuzzKeys.haetae(hs).publicKey().getEncoded()),
+                    hs.setName(),
+                    new SignedReading(text, k, sig),
+                    t0.plusSeconds(60 + k),
+                    k + 10,
+                    800_000L,
+                    1_000_000L * k,
+                    1_000_000L * k + 2_000_000L));
+        }
+        for (SignedRecord r : records) {
+            String name = r.parameterSetName().startsWith("XMSS")
+                    ? "xmss-" + (r.sequence() - 1)
+                    : "haetae-" + (r.sequence() - 10);
+            out.put(inputs(SignedRecordFuzzTest.class, "record-" + name), r.encode());
             out.put(
-                    inputs(OperatorValuesFuzzTest.class, "read-haetae-" + k),
-                    OperatorValuesFuzzTest.Values.encode(
-                            text,
-                            sig,
-                            k,
-                            hs.setName(),
-                            keyId(FuzzKeys.haetae(hs).publicKey().getEncoded()),
-                            0.8,
-                            1_000_000L * k,
-                            1_000_000L * k + 2_000_000L,
-                            k + 10));
+                    inputs(OperatorValuesFuzzTest.class, "record-" + name),
+                    OperatorValuesFuzzTest.Values.byteString(r.encode()));
+        }
+        out.put(
+                inputs(OperatorValuesFuzzTest.class, "int64"),
+                new byte[] {(byte) OperatorValuesFuzzTest.Values.INT64, 0, 0, 0, 0, 0, 0, 0, 42});
+        Path history = tmp.resolve("history.pqhl");
+        try (ReadingHistory h =
+                ReadingHistory.open(history, 16, Duration.ofDays(3650), Clock.fixed(HISTORY_NOW, ZoneOffset.UTC))) {
+            for (SignedRecord r : records) {
+                h.add(r);
+            }
+        }
+        // mode: bits 1-4 are the count limit minus one (see ReadingHistoryFuzzTest)
+        out.put(
+                inputs(ReadingHistoryFuzzTest.class, "history-limit16"),
+                prefixed((byte) 30, Files.readAllBytes(history)));
+        out.put(
+                inputs(ReadingHistoryFuzzTest.class, "history-limit2"),
+                prefixed((byte) 2, Files.readAllBytes(history)));
+    }
+
+    private static void handovers(Map<String, byte[]> out, Path tmp) throws IOException {
+        SignedKeyHandover[] h = FuzzHandovers.sign(tmp);
+        KeyChain[] chains = new KeyChain[3];
+        chains[0] = KeyChain.startingAt(
+                PqPublicKey.of(FuzzKeys.xmss(FuzzHandovers.GENERATIONS.get(0)).publicKey()));
+        for (int g = 1; g <= 2; g++) {
+            out.put(material(FuzzHandovers.FILES[g - 1]), h[g - 1].encode());
+            chains[g] = chains[g - 1].follow(h[g - 1]).chain();
+        }
+        // mode mod 3: the chain's generation; odd mode / 3: the follower too (see KeyHandoverFuzzTest)
+        out.put(inputs(KeyHandoverFuzzTest.class, "handover-1-at-g0"), prefixed((byte) 0, h[0].encode()));
+        out.put(inputs(KeyHandoverFuzzTest.class, "handover-2-at-g1"), prefixed((byte) 1, h[1].encode()));
+        out.put(inputs(KeyHandoverFuzzTest.class, "handover-2-at-g0"), prefixed((byte) 0, h[1].encode()));
+        out.put(inputs(KeyHandoverFuzzTest.class, "handover-1-at-g2"), prefixed((byte) 2, h[0].encode()));
+        out.put(inputs(KeyHandoverFuzzTest.class, "handover-1-follower"), prefixed((byte) 3, h[0].encode()));
+        out.put(inputs(KeyHandoverFuzzTest.class, "handover-2-follower"), prefixed((byte) 4, h[1].encode()));
+        out.put(
+                inputs(OperatorValuesFuzzTest.class, "handover-1"),
+                OperatorValuesFuzzTest.Values.byteString(h[0].encode()));
+        out.put(
+                inputs(OperatorValuesFuzzTest.class, "handover-2"),
+                OperatorValuesFuzzTest.Values.byteString(h[1].encode()));
+        // mode bit 1: decode with the chain id expected (see KeyChainStateFuzzTest)
+        for (int g = 0; g <= 2; g++) {
+            out.put(inputs(KeyChainStateFuzzTest.class, "chain-g" + g), prefixed((byte) 2, chains[g].encode()));
+        }
+    }
+
+    private static void operatorSensors(Map<String, byte[]> out) {
+        String[] files = {
+            "pub-xmss",
+                    "{\"sensors\": [{\"name\": \"pi-1\", \"url\": \"opc.tcp://127.0.0.1:4840/pqsign\", \"pub\": \"x.pub\"}]}",
+            "pub-haetae",
+                    "{\"sensors\": [{\"name\": \"pi-2\", \"url\": \"opc.tcp://127.0.0.1:4841/pqsign\","
+                            + " \"pub\": \"h.pub\", \"params\": \"HAETAE-2\"}]}",
+            "cert",
+                    "{\"sensors\": [{\"name\": \"pi-3\", \"url\": \"opc.tcp://127.0.0.1:4842/pqsign\","
+                            + " \"cert\": \"sensor-x.der\", \"trust\": \"root.der\", \"security\": \"none\"}]}",
+            "two-sensors",
+                    "{\"sensors\": [\n  {\"name\": \"a\", \"url\": \"opc.tcp://h:1/pqsign\", \"pub\": \"x.pub\","
+                            + " \"params\": \"XMSSMT-SHA2_20/2_256\"},\n  {\"name\": \"b\", \"url\": \"opc.tcp://h:2/pqsign\","
+                            + " \"pub\": \"h.pub\", \"params\": \"HAETAE-2\", \"security\": \"sign-encrypt\", \"trust_server\": []}\n]}\n"
+        };
+        for (int i = 0; i < files.length; i += 2) {
+            out.put(OPERATOR_SENSORS_INPUTS + files[i] + ".json", files[i + 1].getBytes(StandardCharsets.UTF_8));
         }
     }
 
