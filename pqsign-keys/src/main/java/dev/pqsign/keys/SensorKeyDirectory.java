@@ -442,8 +442,16 @@ public final class SensorKeyDirectory implements AutoCloseable {
 
     /** Every durable handover of this directory, oldest first (for audit and for operators catching up). */
     public List<SignedKeyHandover> handovers() throws IOException {
+        return handoversAfter(0);
+    }
+
+    /**
+     * The durable handovers to generations after {@code sequence}, oldest first (for a sensor
+     * restoring the handovers its history lost).
+     */
+    public List<SignedKeyHandover> handoversAfter(long sequence) throws IOException {
         List<SignedKeyHandover> out = new ArrayList<>();
-        for (long g = 1; g <= generation; g++) {
+        for (long g = Math.max(1, sequence + 1); g <= generation; g++) {
             out.add(SignedKeyHandover.decode(readSmall(generationDir(g).resolve(HANDOVER))));
         }
         return out;
