@@ -162,14 +162,16 @@ class RolloverProcessTest {
     }
 
     /**
-     * The operator is killed (SIGKILL) before the sensor's first rollover and restarted after it:
-     * it backfills the old key's readings from the sensor's history, learns the handover it missed
-     * from the sensor's handover node, and accepts the new key's readings; across both runs every
-     * index of both keys is accepted exactly once and nothing is rejected.
+     * The operator is killed (SIGKILL) before the sensor's first rollover and restarted after its
+     * third: it backfills from the sensor's history, which carries the three handovers it missed
+     * in order between the readings, follows each before it meets a reading of the next key, and
+     * accepts every reading; across both runs every index of all four keys is accepted exactly
+     * once, nothing is rejected, no handover is out of order, and {@code pqsign audit} passes on
+     * the two runs' JSON Lines.
      */
     @Test
     @Timeout(600)
-    void operatorDownAcrossARollover_catchesUpAfterRestart() throws Exception {
+    void operatorDownAcrossThreeRollovers_catchesUpAfterRestart_auditPasses() throws Exception {
         assertEquals(
                 0,
                 CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", p("k"))
@@ -178,39 +180,46 @@ class RolloverProcessTest {
         assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
         int port = freePort();
         Process first = startOperator("op1", "op1.jsonl", port);
-        Process sensor = startSensor(fifo, port);
+        Process sensor = startSensor(fifo, port, "--rollover-at", "100");
         await("op1", first, out -> out.contains("subscribed to"));
         Process second;
+        int readings = 3_300;
         try (OutputStream w = Files.newOutputStream(fifo)) {
             writeReadings(w, 0, 400);
             awaitAccepted("op1.jsonl", 400);
             first.destroyForcibly(); // kill -9
             first.waitFor(30, TimeUnit.SECONDS);
-            writeReadings(w, 400, 1_100); // the sensor hands over after 1,016 readings, while no operator runs
+            // The sensor hands over after 1,016, 2,032 and 3,048 readings, while no operator runs.
+            writeReadings(w, 400, 3_200);
             await(
                     "sensor",
                     sensor,
-                    out -> out.lines().filter(l -> l.contains(" sign=")).count() >= 1_100);
+                    out -> out.lines().filter(l -> l.contains(" sign=")).count() >= 3_200);
             second = startOperator("op2", "op2.jsonl", port);
             await("op2", second, out -> out.contains("subscribed to"));
-            writeReadings(w, 1_100, 1_200);
+            writeReadings(w, 3_200, readings);
+            // The sensor stops at the end of its input: keep it open until the backfill is through.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
+            while (countAccepted("op1.jsonl") + countAccepted("op2.jsonl") < readings
+                    && System.nanoTime() < deadline
+                    && second.isAlive()) {
+                Thread.sleep(200);
+            }
         }
         assertTrue(sensor.waitFor(300, TimeUnit.SECONDS), describe("sensor"));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (countAccepted("op1.jsonl") + countAccepted("op2.jsonl") < 1_200 && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-        }
         second.destroy();
         assertTrue(second.waitFor(60, TimeUnit.SECONDS), describe("op2"));
         assertEquals(0, second.exitValue(), describe("op2"));
         Map<String, List<Long>> acceptedByKey = new LinkedHashMap<>();
-        boolean followed = false;
+        List<Long> followed = new ArrayList<>();
+        StringBuilder both = new StringBuilder();
         for (String file : List.of("op1.jsonl", "op2.jsonl")) {
             for (String line : Files.readAllLines(dir.resolve(file))) {
+                both.append(line).append('\n');
                 JsonNode o = JSON.readTree(line);
                 if ("HANDOVER".equals(o.path("event").asText())) {
-                    assertEquals("FOLLOWED", o.get("outcome").asText(), line);
-                    followed = true;
+                    assertEquals("FOLLOWED", o.get("outcome").asText(), file + ": " + line);
+                    followed.add(o.get("generation").asLong());
                 } else if ("ACCEPTED".equals(o.path("verdict").asText())) {
                     acceptedByKey
                             .computeIfAbsent(o.get("key_id").asText(), k -> new ArrayList<>())
@@ -220,8 +229,8 @@ class RolloverProcessTest {
                 }
             }
         }
-        assertTrue(followed, "the restarted operator followed the handover it missed");
-        assertEquals(2, acceptedByKey.size());
+        assertEquals(List.of(1L, 2L, 3L), followed, "the restarted operator followed the three handovers in order");
+        assertEquals(4, acceptedByKey.size());
         long total = 0;
         for (List<Long> indices : acceptedByKey.values()) {
             List<Long> sorted = indices.stream().sorted().toList();
@@ -230,7 +239,12 @@ class RolloverProcessTest {
             }
             total += sorted.size();
         }
-        assertEquals(1_200, total);
+        assertEquals(readings, total);
+        Files.writeString(dir.resolve("both.jsonl"), both);
+        CliRunner.Result audit = CliRunner.run("audit", "--pub", p("k/key.pub"), "--jsonl", p("both.jsonl"));
+        assertEquals(0, audit.exit(), audit.out() + audit.err());
+        assertTrue(audit.out().contains(readings + " readings verified"), audit.out());
+        assertTrue(audit.out().contains("3 key handovers followed"), audit.out());
     }
 
     /** An operator of the sensor ({@link #operatorKey}, else its first key pinned), JSON Lines to {@code jsonl}, data in "op". */
@@ -242,8 +256,8 @@ class RolloverProcessTest {
         return pqsign(name, args.toArray(String[]::new));
     }
 
-    /** The sensor of the key directory "k", reading from {@code fifo}. */
-    private Process startSensor(Path fifo, int port) throws IOException {
+    /** The sensor of the key directory "k", reading from {@code fifo}, with {@code more} options. */
+    private Process startSensor(Path fifo, int port, String... more) throws IOException {
         List<String> args = new ArrayList<>(List.of(
                 "sensor",
                 "--key",
@@ -257,6 +271,7 @@ class RolloverProcessTest {
                 "--data-dir",
                 p("sensor-data")));
         args.addAll(sensorExtra);
+        args.addAll(List.of(more));
         return pqsign("sensor", args.toArray(String[]::new));
     }
 

@@ -75,6 +75,9 @@ public final class KeyRollover implements AutoCloseable {
     private final Clock clock;
     private final ExecutorService background;
     private CompletableFuture<Void> preparing;
+    /** Destroying the retired key's state after a handover, in the background, or null. */
+    private CompletableFuture<Void> retiring;
+
     private volatile String preparationFailure;
     private Instant lastFailure = Instant.MIN;
 
@@ -149,7 +152,7 @@ public final class KeyRollover implements AutoCloseable {
             awaitPreparation();
         }
         long remaining = dir.currentSigner().remaining();
-        if (remaining <= prepareAt && preparing == null && (!dir.nextKeyReady() || !nextCertified)) {
+        if (remaining <= prepareAt && preparing == null && (!dir.nextKeyLoaded() || !nextCertified)) {
             startPreparing(remaining <= switchAt);
         }
         if (remaining > switchAt) {
@@ -164,9 +167,38 @@ public final class KeyRollover implements AutoCloseable {
         if (!nextCertified) {
             certifyNext(); // the background attempt failed: no handover without the certificate
         }
+        awaitRetiring();
         SignedKeyHandover h = dir.handOver(clock.instant());
         nextCertified = false;
+        // Wiping the retired state costs fsyncs: not on the signing thread (a crash before it is
+        // done leaves the state for the next open to destroy).
+        retiring = CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        dir.destroyRetired();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                },
+                background);
         return Optional.of(h);
+    }
+
+    private void awaitRetiring() {
+        if (retiring == null) {
+            return;
+        }
+        try {
+            retiring.get();
+        } catch (ExecutionException e) {
+            // The state stays on disk; the next open destroys it.
+            System.getLogger(KeyRollover.class.getName())
+                    .log(System.Logger.Level.WARNING, "cannot destroy the retired key state: {0}", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            retiring = null;
+        }
     }
 
     private void startPreparing(boolean urgent) {
@@ -178,7 +210,10 @@ public final class KeyRollover implements AutoCloseable {
                 () -> {
                     try {
                         dir.prepareNext();
+                        dir.prepareNext();
                         certifyNext();
+                        // The next key's signer builds its trees now, not at the handover.
+                        dir.loadNext();
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
@@ -230,6 +265,7 @@ public final class KeyRollover implements AutoCloseable {
         if (preparing != null) {
             awaitPreparation();
         }
+        awaitRetiring();
         background.shutdown();
     }
 }

@@ -103,6 +103,13 @@ public final class SensorKeyDirectory implements AutoCloseable {
     private PqPublicKey currentKey;
     private FileStateStore currentStore;
     private XmssStatefulSigner currentSigner;
+    /** The prepared next key's store and signer, opened ahead of the handover ({@link #loadNext}), or null. */
+    private FileStateStore nextStore;
+
+    private XmssStatefulSigner nextSigner;
+    /** The generation whose state the last handover retired and {@link #destroyRetired} has not destroyed yet, or -1. */
+    private long retiredPending = -1;
+
     private Optional<SignedKeyHandover> latestHandover;
 
     private SensorKeyDirectory(Path dir, Options options, PqPublicKey firstKey) {
@@ -322,17 +329,24 @@ public final class SensorKeyDirectory implements AutoCloseable {
     }
 
     private void openCurrentSigner() throws IOException {
-        Path state = stateFile(generation);
+        Opened o = openSigner(generation, currentKey);
+        this.currentStore = o.store();
+        this.currentSigner = o.signer();
+    }
+
+    /** A key's locked state store and the signer on it. */
+    private record Opened(FileStateStore store, XmssStatefulSigner signer) {}
+
+    private Opened openSigner(long g, PqPublicKey key) throws IOException {
+        Path state = stateFile(g);
         FileStateStore store = FileStateStore.open(state, options.lockTimeout);
         try {
             XmssStatefulSigner signer = XmssStatefulSigner.open(store, options.signer);
-            if (!PqPublicKey.of(signer.publicKey()).equals(currentKey)) {
+            if (!PqPublicKey.of(signer.publicKey()).equals(key)) {
                 signer.close();
-                throw new KeyFormatException(
-                        state + " belongs to another key than generation " + generation + "'s public key");
+                throw new KeyFormatException(state + " belongs to another key than generation " + g + "'s public key");
             }
-            this.currentStore = store;
-            this.currentSigner = signer;
+            return new Opened(store, signer);
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -426,10 +440,39 @@ public final class SensorKeyDirectory implements AutoCloseable {
     }
 
     /**
+     * Opens the prepared next key's signer now (locks its state, builds its trees: about as much
+     * work as generating the key), so that {@link #handOver} does not do it on the signing thread.
+     * Safe to call while the current key signs; not while {@link #prepareNext} or
+     * {@link #handOver} runs.
+     *
+     * @return {@code false} if no next key is prepared or it is loaded already
+     */
+    public boolean loadNext() throws IOException {
+        if (nextSigner != null || !nextKeyReady()) {
+            return false;
+        }
+        long next = generation + 1;
+        PqPublicKey nextKey = PublicKeys.decode(
+                currentKey.parameterSet().setName(),
+                readSmall(generationDir(next).resolve(PUBLIC_KEY)));
+        Opened o = openSigner(next, nextKey);
+        nextStore = o.store();
+        nextSigner = o.signer();
+        return true;
+    }
+
+    /** {@code true} if the prepared next key's signer is open ({@link #loadNext}). */
+    public boolean nextKeyLoaded() {
+        return nextSigner != null;
+    }
+
+    /**
      * Hands the chain over to the prepared next key: the current key signs the handover statement
      * (its index reserved durably first), the signed statement is stored durably (from then on the
-     * next key is current, also after a crash), the new key's signer is opened, and the retired key's
-     * state is wiped and removed.
+     * next key is current, also after a crash), and the new key's signer takes over (the one
+     * {@link #loadNext} opened, else it is opened now). The retired key's state is left for
+     * {@link #destroyRetired}, to be wiped off the signing thread; should that never run, the next
+     * {@link #open} destroys it.
      *
      * @return the signed handover, to be published before any reading of the new key
      * @throws IllegalStateException if no next key is prepared
@@ -447,20 +490,50 @@ public final class SensorKeyDirectory implements AutoCloseable {
         DurableFiles.createAtomically(nextDir.resolve(HANDOVER), signed.encode());
         options.observer.stepDone(RolloverStep.HANDOVER_DURABLE, next);
         long retired = generation;
-        close();
+        closeCurrent();
         generation = next;
         currentKey = nextKey;
         latestHandover = Optional.of(signed);
-        openCurrentSigner();
-        destroyState(stateFile(retired));
-        options.observer.stepDone(RolloverStep.RETIRED_KEY_DESTROYED, retired);
+        if (nextSigner != null && PqPublicKey.of(nextSigner.publicKey()).equals(nextKey)) {
+            currentStore = nextStore;
+            currentSigner = nextSigner;
+            nextStore = null;
+            nextSigner = null;
+        } else {
+            closeNext();
+            openCurrentSigner();
+        }
+        retiredPending = retired;
         return signed;
+    }
+
+    /**
+     * Wipes and removes the state of the key the last {@link #handOver} retired, if not done yet.
+     * Safe to call while the new key signs; not while {@link #prepareNext}, {@link #loadNext} or
+     * {@link #handOver} runs.
+     */
+    public void destroyRetired() throws IOException {
+        long retired = retiredPending;
+        if (retired < 0) {
+            return;
+        }
+        destroyState(stateFile(retired));
+        retiredPending = -1;
+        options.observer.stepDone(RolloverStep.RETIRED_KEY_DESTROYED, retired);
     }
 
     /** Every durable handover of this directory, oldest first (for audit and for operators catching up). */
     public List<SignedKeyHandover> handovers() throws IOException {
+        return handoversAfter(0);
+    }
+
+    /**
+     * The durable handovers to generations after {@code sequence}, oldest first (for a sensor
+     * restoring the handovers its history lost).
+     */
+    public List<SignedKeyHandover> handoversAfter(long sequence) throws IOException {
         List<SignedKeyHandover> out = new ArrayList<>();
-        for (long g = 1; g <= generation; g++) {
+        for (long g = Math.max(1, sequence + 1); g <= generation; g++) {
             out.add(SignedKeyHandover.decode(readSmall(generationDir(g).resolve(HANDOVER))));
         }
         return out;
@@ -543,13 +616,37 @@ public final class SensorKeyDirectory implements AutoCloseable {
         }
     }
 
-    /** Closes the current signer (unused reserved indices stay burned) and releases the state lock. */
+    /**
+     * Closes the current signer and the loaded next one (unused reserved indices stay burned) and
+     * releases their state locks.
+     */
     @Override
     public void close() {
+        try {
+            closeCurrent();
+        } finally {
+            closeNext();
+        }
+    }
+
+    private void closeCurrent() {
         try {
             currentSigner.close();
         } finally {
             currentStore.close();
+        }
+    }
+
+    private void closeNext() {
+        if (nextSigner == null) {
+            return;
+        }
+        try {
+            nextSigner.close();
+        } finally {
+            nextStore.close();
+            nextSigner = null;
+            nextStore = null;
         }
     }
 }

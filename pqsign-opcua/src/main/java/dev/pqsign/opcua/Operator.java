@@ -4,6 +4,8 @@ import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.keys.HandoverOutcome;
 import dev.pqsign.keys.KeyCertificateChain;
+import dev.pqsign.keys.KeyChain;
+import dev.pqsign.keys.SignedKeyHandover;
 import dev.pqsign.telemetry.DeviceCaTrust;
 import dev.pqsign.telemetry.HandoverCheck;
 import dev.pqsign.telemetry.KeyChainFollower;
@@ -769,47 +771,60 @@ public final class Operator implements AutoCloseable {
                 if (rest != 0) {
                     start = start.plusNanos(100 - rest);
                 }
-                ByteString cp = null;
-                do {
-                    HistoryReadValueId id = new HistoryReadValueId(recordNode, null, QualifiedName.NULL_VALUE, cp);
-                    HistoryReadResponse response = client.historyRead(
-                            new ReadRawModifiedDetails(
-                                    false,
-                                    new DateTime(start),
-                                    DateTime.MAX_DATE_TIME,
-                                    Unsigned.uint(BACKFILL_BATCH),
-                                    false),
-                            TimestampsToReturn.Source,
-                            false,
-                            List.of(id));
-                    HistoryReadResult[] results = response.getResults();
-                    if (results == null
-                            || results.length != 1
-                            || !results[0].getStatusCode().isGood()) {
-                        LOG.log(
-                                Level.INFO,
-                                "{0}: no history to backfill from ({1})",
-                                name,
-                                results == null || results.length == 0 ? "no result" : results[0].getStatusCode());
-                        return;
-                    }
-                    ExtensionObject data = results[0].getHistoryData();
-                    if (data != null
-                            && data.decode(client.getStaticEncodingContext()) instanceof HistoryData h
-                            && h.getDataValues() != null) {
-                        for (DataValue dv : h.getDataValues()) {
-                            backfilled.incrementAndGet();
-                            onNotification(dv, false);
-                        }
-                    }
-                    cp = results[0].getContinuationPoint();
-                } while (cp != null && cp.isNotNull());
+                readHistory(recordNode, start, dv -> {
+                    backfilled.incrementAndGet();
+                    onNotification(dv, false);
+                });
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (UaException | RuntimeException e) {
                 // (MessageFormat: a quote must be doubled, or the arguments are not substituted)
                 LOG.log(Level.WARNING, "{0}: backfill from the sensor''s history failed: {1}", name, String.valueOf(e));
             }
+        }
+
+        /**
+         * Reads the raw history of {@code node} from {@code start} on, batch by batch (continuation
+         * points), handing each value to {@code each}. Returns false if the sensor has no such
+         * history (then nothing was handed over).
+         */
+        private boolean readHistory(NodeId node, Instant start, Consumer<DataValue> each) throws UaException {
+            ByteString cp = null;
+            do {
+                HistoryReadValueId id = new HistoryReadValueId(node, null, QualifiedName.NULL_VALUE, cp);
+                HistoryReadResponse response = client.historyRead(
+                        new ReadRawModifiedDetails(
+                                false,
+                                new DateTime(start),
+                                DateTime.MAX_DATE_TIME,
+                                Unsigned.uint(BACKFILL_BATCH),
+                                false),
+                        TimestampsToReturn.Source,
+                        false,
+                        List.of(id));
+                HistoryReadResult[] results = response.getResults();
+                if (results == null
+                        || results.length != 1
+                        || !results[0].getStatusCode().isGood()) {
+                    LOG.log(
+                            Level.INFO,
+                            "{0}: no history of {1} ({2})",
+                            name,
+                            node.getIdentifier(),
+                            results == null || results.length == 0 ? "no result" : results[0].getStatusCode());
+                    return false;
+                }
+                ExtensionObject data = results[0].getHistoryData();
+                if (data != null
+                        && data.decode(client.getStaticEncodingContext()) instanceof HistoryData h
+                        && h.getDataValues() != null) {
+                    for (DataValue dv : h.getDataValues()) {
+                        each.accept(dv);
+                    }
+                }
+                cp = results[0].getContinuationPoint();
+            } while (cp != null && cp.isNotNull());
+            return true;
         }
 
         private void onNotification(DataValue notified, boolean live) {
@@ -883,6 +898,11 @@ public final class Operator implements AutoCloseable {
             if (check.verdict().reason() == Verdict.Reason.UNKNOWN_KEY && catchUpHandover(receivedAt)) {
                 check = connectionVerifier.check(record);
             }
+            if (check.verdict().reason() == Verdict.Reason.UNKNOWN_KEY) {
+                // Perhaps a key whose handover could not be fetched now (the session dropped during
+                // the backfill): the same record from the next backfill must be judged again.
+                recentlyJudged.remove(record.sequence());
+            }
             long verdictAt = System.nanoTime();
             for (Verdict.Gap g : check.gaps()) {
                 VerdictEvent gap = VerdictEvent.gap(name, record.keyId(), g, receivedAt);
@@ -899,10 +919,11 @@ public final class Operator implements AutoCloseable {
         }
 
         /**
-         * A record of a key this operator does not know yet, from a sensor whose handover it missed
-         * (it was down when the sensor rolled over; the history carries readings only): reads the
-         * sensor's latest handover from {@link SensorNodes#KEY_HANDOVER} and follows it if it is the
-         * next one. Returns whether a handover was followed.
+         * A record of a key this operator does not know yet, from a sensor whose handovers it missed
+         * (it was down while the sensor rolled over, and the backfill did not bring them): reads the
+         * handovers the sensor keeps (the history of {@link SensorNodes#KEY_HANDOVER}) and follows,
+         * in order, each one newer than its chain; a sensor without that history gives its latest
+         * handover only, followed if it is the next one. Returns whether a handover was followed.
          */
         private boolean catchUpHandover(Instant receivedAt) {
             if (chains == null) {
@@ -912,6 +933,27 @@ public final class Operator implements AutoCloseable {
                 UShort ns = client.readNamespaceTable().getIndex(SensorNodes.NAMESPACE_URI);
                 if (ns == null) {
                     return false;
+                }
+                if (trust == null) {
+                    // Handovers alone: the sensor's list of handovers (history of the handover node)
+                    // brings every one this operator missed, in order. In certificate mode each needs
+                    // its key's certificates, which only the latest handover's Read below carries.
+                    NodeId node = new NodeId(ns, SensorNodes.KEY_HANDOVER);
+                    boolean[] followed = {false};
+                    boolean[] stuck = {false};
+                    boolean served = readHistory(node, Instant.EPOCH, v -> {
+                        if (!stuck[0] && v.value() != null && v.value().value() instanceof ByteString b) {
+                            Optional<HandoverCheck> check = followIfNewer(b.bytesOrEmpty());
+                            if (check.isPresent()) {
+                                announce(check.get(), receivedAt);
+                                followed[0] |= check.get().outcome() == HandoverOutcome.FOLLOWED;
+                                stuck[0] = check.get().outcome() != HandoverOutcome.FOLLOWED;
+                            }
+                        }
+                    });
+                    if (served) {
+                        return followed[0];
+                    }
                 }
                 // One Read: the namespace serves it under one lock, so the certificates belong to the handover.
                 List<DataValue> dv = client.readValues(
@@ -938,14 +980,39 @@ public final class Operator implements AutoCloseable {
                 announce(before, receivedAt);
                 return true;
             } catch (UaException | RuntimeException e) {
-                LOG.log(Level.DEBUG, "{0}: cannot read the latest key handover: {1}", name, e.getMessage());
+                LOG.log(Level.DEBUG, "{0}: cannot read the key handovers: {1}", name, e.getMessage());
                 return false;
             }
         }
 
+        /**
+         * Follows a handover from the sensor's list of handovers if it is newer than the chain it
+         * belongs to; older ones (followed already) are skipped without a verdict.
+         */
+        private Optional<HandoverCheck> followIfNewer(byte[] record) {
+            try {
+                SignedKeyHandover h = SignedKeyHandover.decode(record);
+                KeyChain chain = chains.chain(h.statement().chainId());
+                if (chain != null && h.statement().sequence() <= chain.current().generation()) {
+                    return Optional.empty();
+                }
+            } catch (KeyFormatException e) {
+                // judged (and reported as malformed) by the follower below
+            }
+            return Optional.of(chains.receive(record, connectionVerifier));
+        }
+
         private void handleHandover(byte[] value, Instant receivedAt) {
-            announce(
-                    chains.receive(value, connectionVerifier, trust, publishedCertificates, Instant.now()), receivedAt);
+            HandoverCheck check =
+                    chains.receive(value, connectionVerifier, trust, publishedCertificates, Instant.now());
+            if (check.outcome() == HandoverOutcome.OUT_OF_ORDER && catchUpHandover(receivedAt)) {
+                // The handovers in between came from the sensor's list, this one with them.
+                check = chains.receive(value, connectionVerifier, trust, publishedCertificates, Instant.now());
+                if (check.outcome() == HandoverOutcome.ALREADY_FOLLOWED) {
+                    return;
+                }
+            }
+            announce(check, receivedAt);
         }
 
         /** A published key certificate chain, or null (logged) if it cannot be decoded: a handover then lacks it. */

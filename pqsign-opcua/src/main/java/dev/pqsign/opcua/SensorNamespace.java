@@ -72,8 +72,12 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
     static final int MAX_HISTORY_BYTES_PER_READ = 1 << 20;
 
     /** The nodes whose history is served (from the records of {@link #history}). */
-    private static final Set<String> HISTORIZED =
-            Set.of(SensorNodes.RECORD, SensorNodes.RAW_DATA, SensorNodes.SIGNATURE, SensorNodes.INDEX);
+    private static final Set<String> HISTORIZED = Set.of(
+            SensorNodes.RECORD,
+            SensorNodes.RAW_DATA,
+            SensorNodes.SIGNATURE,
+            SensorNodes.INDEX,
+            SensorNodes.KEY_HANDOVER);
 
     private final ReadingHistory history;
 
@@ -190,7 +194,8 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
     /**
      * Serves raw history (ReadRawModifiedDetails, not modified values) of the record node and of
      * the three study nodes from the sensor's {@link ReadingHistory}, oldest first, by source
-     * time. More than {@link #MAX_HISTORY_VALUES_PER_READ} values (or the client's
+     * time; the record node's history carries the key handover records too, where they were
+     * published, and the key handover node's history is those handover records alone. More than {@link #MAX_HISTORY_VALUES_PER_READ} values (or the client's
      * numValuesPerNode) come with a continuation point: 8 bytes, the source time in nanoseconds
      * after which the next call continues (the history's source times strictly increase).
      */
@@ -238,30 +243,42 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
                 ? 0
                 : raw.getNumValuesPerNode().longValue();
         int max = (int) (wanted == 0 ? MAX_HISTORY_VALUES_PER_READ : Math.min(wanted, MAX_HISTORY_VALUES_PER_READ));
-        List<SignedRecord> records = history.range(from, to, max + 1);
+        // The record node's history holds the key handovers too, in publication order, so an
+        // operator that missed several rollovers follows each before it meets the next key's readings.
+        // The handover node's history is the handovers alone: the chain, without the readings.
+        List<HistoryValue> entries = SensorNodes.RECORD.equals(name) || SensorNodes.KEY_HANDOVER.equals(name)
+                ? (SensorNodes.RECORD.equals(name)
+                                ? history.entries(from, to, max + 1)
+                                : history.handovers(from, to, max + 1))
+                        .stream()
+                                .map(e -> new HistoryValue(e.sourceTime(), e.value()))
+                                .toList()
+                : history.range(from, to, max + 1).stream()
+                        .map(r -> new HistoryValue(r.sourceTime(), historyValue(name, r), r.encode().length))
+                        .toList();
         int keep = 0;
         long bytes = 0;
-        while (keep < Math.min(records.size(), max)) {
-            long size = records.get(keep).encode().length;
+        while (keep < Math.min(entries.size(), max)) {
+            long size = entries.get(keep).size();
             if (keep > 0 && bytes + size > MAX_HISTORY_BYTES_PER_READ) {
                 break; // the rest with the next HistoryRead, from the continuation point
             }
             bytes += size;
             keep++;
         }
-        boolean more = records.size() > keep;
+        boolean more = entries.size() > keep;
         if (more) {
-            records = records.subList(0, keep);
+            entries = entries.subList(0, keep);
         }
-        DataValue[] values = new DataValue[records.size()];
+        DataValue[] values = new DataValue[entries.size()];
         for (int i = 0; i < values.length; i++) {
-            SignedRecord r = records.get(i);
-            DateTime t = new DateTime(r.sourceTime());
-            values[i] = new DataValue(historyValue(name, r), StatusCode.GOOD, t, t);
+            HistoryValue e = entries.get(i);
+            DateTime t = new DateTime(e.sourceTime());
+            values[i] = new DataValue(e.value(), StatusCode.GOOD, t, t);
         }
         ByteString next = null;
         if (more) {
-            SignedRecord last = records.get(records.size() - 1);
+            HistoryValue last = entries.get(entries.size() - 1);
             next = ByteString.of(ByteBuffer.allocate(8)
                     .putLong(epochNanos(last.sourceTime()))
                     .array());
@@ -272,6 +289,13 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
 
     private static long epochNanos(Instant t) {
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    /** A value of a node's history and the size of what it was made from (for the byte cap). */
+    private record HistoryValue(Instant sourceTime, Variant value, long size) {
+        HistoryValue(Instant sourceTime, byte[] record) {
+            this(sourceTime, new Variant(ByteString.of(record)), record.length);
+        }
     }
 
     private static Variant historyValue(String node, SignedRecord r) {

@@ -146,7 +146,7 @@ public final class SensorServer implements AutoCloseable {
         this.config = config;
         this.history = history;
         if (history != null) {
-            lastSourceTime = history.newest().map(SignedRecord::sourceTime).orElse(Instant.EPOCH);
+            lastSourceTime = history.newestSourceTime().orElse(Instant.EPOCH);
         }
         this.port = config.port() == 0 ? freePort(config.bindAddress()) : config.port();
         this.key = key;
@@ -359,6 +359,7 @@ public final class SensorServer implements AutoCloseable {
         synchronized (publishLock) {
             rolling = keys;
             switchKey(keys.current());
+            keepHandoversInHistory(keys);
             LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
             keys.latestHandover()
                     .ifPresent(h -> v.put(SensorNodes.KEY_HANDOVER, new Variant(ByteString.of(h.encode()))));
@@ -368,6 +369,33 @@ public final class SensorServer implements AutoCloseable {
                 namespace.update(v);
             }
             publishKeyState();
+        }
+    }
+
+    /**
+     * Adds to the history the handovers that a crash kept out of it (the sensor died after a
+     * handover became durable and before the history had it), so that operators backfilling from
+     * the history still meet every handover.
+     */
+    private void keepHandoversInHistory(RollingSensorKey keys) {
+        if (history == null) {
+            return;
+        }
+        long have = history.newestHandover().map(h -> h.statement().sequence()).orElse(0L);
+        Optional<SignedKeyHandover> latest = keys.latestHandover();
+        if (latest.isEmpty() || latest.get().statement().sequence() <= have) {
+            return;
+        }
+        long from = Math.max(have, latest.get().statement().sequence() - history.capacity());
+        try {
+            for (SignedKeyHandover h : keys.directory().handoversAfter(from)) {
+                history.addHandover(nextSourceTime(Instant.now()), h);
+            }
+        } catch (IOException e) {
+            LOG.log(
+                    Level.WARNING,
+                    "history file: {0} (the key handovers stay in the history in memory)",
+                    e.getMessage());
         }
     }
 
@@ -394,6 +422,17 @@ public final class SensorServer implements AutoCloseable {
                 LinkedHashMap<String, Variant> c = new LinkedHashMap<>();
                 c.put(SensorNodes.RECORD, new Variant(ByteString.of(certificates.get())));
                 namespace.update(c);
+            }
+            if (history != null) {
+                try {
+                    // before the notification, like a reading: the history holds every handover in order
+                    history.addHandover(nextSourceTime(Instant.now()), h.get());
+                } catch (IOException e) {
+                    LOG.log(
+                            Level.WARNING,
+                            "history file: {0} (the handover stays in the history in memory)",
+                            e.getMessage());
+                }
             }
             LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
             v.put(SensorNodes.RECORD, new Variant(ByteString.of(record)));
@@ -437,14 +476,22 @@ public final class SensorServer implements AutoCloseable {
         }
     }
 
-    private Publication publishLocked(SignedReading r, long signNanos, long signStart, Instant wallClock) {
-        // Source times are whole OPC UA ticks (100 ns) and strictly increasing, so that history
-        // reads by time find every record exactly once, even after a clock step back.
+    /**
+     * The source time of the next history entry. Source times are whole OPC UA ticks (100 ns) and
+     * strictly increasing, so that history reads by time find every entry exactly once, even after
+     * a clock step back.
+     */
+    private Instant nextSourceTime(Instant wallClock) {
         Instant source = wallClock.truncatedTo(ChronoUnit.MICROS).plusNanos(wallClock.getNano() % 1000 / 100 * 100);
         if (!source.isAfter(lastSourceTime)) {
             source = lastSourceTime.plusNanos(100);
         }
         lastSourceTime = source;
+        return source;
+    }
+
+    private Publication publishLocked(SignedReading r, long signNanos, long signStart, Instant wallClock) {
+        Instant source = nextSourceTime(wallClock);
         if (r.index() > 0xffffffffL) {
             throw new IllegalStateException(
                     "index " + r.index() + " does not fit the UInt32 node " + SensorNodes.INDEX);

@@ -1,5 +1,8 @@
 package dev.pqsign.telemetry;
 
+import dev.pqsign.core.KeyFormatException;
+import dev.pqsign.keys.KeyHandover;
+import dev.pqsign.keys.SignedKeyHandover;
 import dev.pqsign.state.DurableFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,17 +16,25 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The sensor's store-and-forward buffer: its most recent signed records, bounded by count and by
- * age, ordered by source time (which the sensor keeps strictly increasing). Operators read it with
- * OPC UA HistoryRead to fetch what they missed while disconnected.
+ * The sensor's store-and-forward buffer: its most recent signed records and the key handover
+ * records published between them, ordered by source time (which the sensor keeps strictly
+ * increasing). Operators read it with OPC UA HistoryRead to fetch what they missed while
+ * disconnected, handovers included, so an operator that was away across several key rollovers
+ * follows every handover in order before it meets a reading of a newer key.
  *
- * <p>With a file ({@link #open(Path, int, Duration, Clock)}) every record is appended
+ * <p>Bounds: at most {@code maxCount} readings and, separately, at most {@code maxCount} handovers,
+ * none older than {@code maxAge} (the newest reading and the newest handover always stay). Readings never push a handover
+ * out: a handover leaves only by age (like the readings around it) or when {@code maxCount} newer
+ * handovers exist, so it outlives the readings of its own key.
+ *
+ * <p>With a file ({@link #open(Path, int, Duration, Clock)}) every entry is appended
  * (format in {@code docs/formats/signed-record.md}) and the file is read back at start-up, so the
  * history survives a sensor restart. Appends are not flushed one by one: they survive the sensor's
  * process being killed (the page cache holds them); a power loss can lose the newest ones, which
@@ -32,23 +43,33 @@ import java.util.Optional;
 public final class ReadingHistory implements AutoCloseable {
 
     static final byte[] MAGIC = {'P', 'Q', 'H', 'L'};
-    static final int VERSION = 1;
+    /** Version 2 adds handover entries; version 1 files (readings only) are read and rewritten as 2. */
+    static final int VERSION = 2;
+
     static final int HEADER_BYTES = 16;
     static final int ENTRY_HEADER_BYTES = 8;
-    /** Largest record an entry may hold (a record with the largest signature). */
+    /** Magic of a handover entry's body: {@code "PQHT"}, then the source time, then the record. */
+    static final byte[] HANDOVER_MAGIC = {'P', 'Q', 'H', 'T'};
+
+    static final int HANDOVER_PREFIX_BYTES = 4 + 8;
+    /** Largest signed key handover record (magic, version, two length-prefixed fields). */
+    static final int MAX_HANDOVER_BYTES = 4 + 1 + 4 + KeyHandover.MAX_BYTES + 4 + SignedKeyHandover.MAX_SIGNATURE_BYTES;
+    /** Largest entry body: a record with the largest signature (handover entries are smaller). */
     static final int MAX_ENTRY_BYTES = SignedRecord.FIXED_BYTES
             + ReadingMessage.MAX_NAME_BYTES
             + ReadingMessage.MAX_READING_BYTES
             + SignedRecord.MAX_SIGNATURE_BYTES;
 
-    /** One stored record. */
-    private record Entry(long sourceNanos, byte[] bytes) {}
+    /** One stored entry: its body as stored in the file (a signed record, or a handover entry). */
+    private record Entry(long sourceNanos, byte[] body) {}
 
     private final int maxCount;
     private final Duration maxAge;
     private final Clock clock;
     private final Path file;
-    private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+    private final ArrayDeque<Entry> readings = new ArrayDeque<>();
+    private final ArrayDeque<Entry> handovers = new ArrayDeque<>();
+    private long newestNanos = Long.MIN_VALUE;
     private FileChannel channel;
     private long entriesInFile;
 
@@ -89,7 +110,13 @@ public final class ReadingHistory implements AutoCloseable {
         channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         long size = channel.size();
         ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES);
-        if (size < HEADER_BYTES || !readFully(h, 0) || !java.util.Arrays.equals(h.array(), header())) {
+        boolean version1 = false;
+        if (size >= HEADER_BYTES && readFully(h, 0)) {
+            byte[] v1 = header();
+            v1[4] = 1;
+            version1 = Arrays.equals(h.array(), v1);
+        }
+        if (!version1 && !Arrays.equals(h.array(), header())) {
             channel.close();
             throw new IOException(file + ": not a reading history file (magic / version)");
         }
@@ -102,22 +129,20 @@ public final class ReadingHistory implements AutoCloseable {
             }
             long n = eh.getInt(0) & 0xffffffffL;
             int crc = eh.getInt(4);
-            if (n < SignedRecord.FIXED_BYTES || n > MAX_ENTRY_BYTES || at + ENTRY_HEADER_BYTES + n > size) {
+            if (n < HANDOVER_PREFIX_BYTES || n > MAX_ENTRY_BYTES || at + ENTRY_HEADER_BYTES + n > size) {
                 break;
             }
             ByteBuffer body = ByteBuffer.allocate((int) n);
             if (!readFully(body, at + ENTRY_HEADER_BYTES) || AcceptedRecords.crc(body.array(), 0, (int) n) != crc) {
                 break;
             }
-            SignedRecord r;
-            try {
-                r = SignedRecord.decode(body.array());
-            } catch (IllegalArgumentException e) {
+            Entry e = parse(body.array(), version1);
+            if (e == null) {
                 break;
             }
-            long nanos = nanos(r.sourceTime());
-            if (entries.isEmpty() || nanos > entries.peekLast().sourceNanos()) {
-                entries.addLast(new Entry(nanos, body.array()));
+            if (e.sourceNanos() > newestNanos) {
+                (isHandover(e.body()) ? handovers : readings).addLast(e);
+                newestNanos = e.sourceNanos();
             }
             entriesInFile++;
             at += ENTRY_HEADER_BYTES + n;
@@ -126,6 +151,41 @@ public final class ReadingHistory implements AutoCloseable {
             channel.truncate(at); // a torn last append
         }
         prune();
+        if (version1) {
+            rewrite(); // the header says version 2 before a handover entry is appended
+        }
+    }
+
+    /** The entry a stored body holds, or null if it does not decode. */
+    private static Entry parse(byte[] body, boolean version1) {
+        try {
+            if (!version1 && isHandover(body)) {
+                if (body.length > HANDOVER_PREFIX_BYTES + MAX_HANDOVER_BYTES) {
+                    return null;
+                }
+                SignedKeyHandover.decode(Arrays.copyOfRange(body, HANDOVER_PREFIX_BYTES, body.length));
+                return new Entry(ByteBuffer.wrap(body, 4, 8).getLong(), body);
+            }
+            if (body.length < SignedRecord.FIXED_BYTES) {
+                return null;
+            }
+            return new Entry(nanos(SignedRecord.decode(body).sourceTime()), body);
+        } catch (IllegalArgumentException | KeyFormatException e) {
+            return null;
+        }
+    }
+
+    private static boolean isHandover(byte[] body) {
+        return body.length >= HANDOVER_PREFIX_BYTES && Arrays.equals(body, 0, 4, HANDOVER_MAGIC, 0, 4);
+    }
+
+    private static HistoryEntry decode(Entry e) {
+        if (isHandover(e.body())) {
+            return HistoryEntry.ofHandover(
+                    instant(e.sourceNanos()),
+                    SignedKeyHandover.decode(Arrays.copyOfRange(e.body(), HANDOVER_PREFIX_BYTES, e.body().length)));
+        }
+        return HistoryEntry.ofReading(SignedRecord.decode(e.body()));
     }
 
     private static byte[] header() {
@@ -135,40 +195,86 @@ public final class ReadingHistory implements AutoCloseable {
         return b;
     }
 
-    /** The newest record, if any (a restarted sensor continues its source times after it). */
+    /** The newest reading, if any. */
     public synchronized Optional<SignedRecord> newest() {
-        return entries.isEmpty()
+        return readings.isEmpty()
                 ? Optional.empty()
-                : Optional.of(SignedRecord.decode(entries.peekLast().bytes()));
-    }
-
-    /** Number of records held now. */
-    public synchronized int size() {
-        prune();
-        return entries.size();
+                : Optional.of(SignedRecord.decode(readings.peekLast().body()));
     }
 
     /**
-     * Adds a record; its source time must be after the newest one's.
+     * The source time of the newest entry, reading or handover (a restarted sensor continues its
+     * source times after it).
+     */
+    public synchronized Optional<Instant> newestSourceTime() {
+        return newestNanos == Long.MIN_VALUE ? Optional.empty() : Optional.of(instant(newestNanos));
+    }
+
+    /** The newest handover held, if any (a restarted sensor adds the ones a crash kept out). */
+    public synchronized Optional<SignedKeyHandover> newestHandover() {
+        return handovers.isEmpty()
+                ? Optional.empty()
+                : decode(handovers.peekLast()).handover();
+    }
+
+    /** The most readings (and, separately, the most handovers) the history holds. */
+    public int capacity() {
+        return maxCount;
+    }
+
+    /** Number of readings held now. */
+    public synchronized int size() {
+        prune();
+        return readings.size();
+    }
+
+    /** Number of handovers held now. */
+    public synchronized int handoverCount() {
+        prune();
+        return handovers.size();
+    }
+
+    /**
+     * Adds a record; its source time must be after the newest entry's.
      *
      * @throws IOException if the file cannot be appended to (the record is kept in memory anyway)
      */
     public synchronized void add(SignedRecord record) throws IOException {
-        long nanos = nanos(record.sourceTime());
-        if (!entries.isEmpty() && nanos <= entries.peekLast().sourceNanos()) {
+        append(readings, nanos(record.sourceTime()), record.encode());
+    }
+
+    /**
+     * Adds a key handover record published at {@code sourceTime}, which must be after the newest
+     * entry's.
+     *
+     * @throws IOException if the file cannot be appended to (the handover is kept in memory anyway)
+     */
+    public synchronized void addHandover(Instant sourceTime, SignedKeyHandover handover) throws IOException {
+        long at = nanos(sourceTime);
+        byte[] record = handover.encode();
+        byte[] body = ByteBuffer.allocate(HANDOVER_PREFIX_BYTES + record.length)
+                .put(HANDOVER_MAGIC)
+                .putLong(at)
+                .put(record)
+                .array();
+        append(handovers, at, body);
+    }
+
+    private void append(ArrayDeque<Entry> to, long nanos, byte[] body) throws IOException {
+        if (nanos <= newestNanos) {
             throw new IllegalArgumentException("history source times must increase");
         }
-        byte[] bytes = record.encode();
-        entries.addLast(new Entry(nanos, bytes));
+        to.addLast(new Entry(nanos, body));
+        newestNanos = nanos;
         prune();
         if (channel != null) {
-            if (entriesInFile >= 2L * maxCount + 1000) {
+            if (entriesInFile >= 2L * (readings.size() + handovers.size()) + 1000) {
                 rewrite();
             } else {
-                ByteBuffer b = ByteBuffer.allocate(ENTRY_HEADER_BYTES + bytes.length);
-                b.putInt(bytes.length)
-                        .putInt(AcceptedRecords.crc(bytes, 0, bytes.length))
-                        .put(bytes)
+                ByteBuffer b = ByteBuffer.allocate(ENTRY_HEADER_BYTES + body.length);
+                b.putInt(body.length)
+                        .putInt(AcceptedRecords.crc(body, 0, body.length))
+                        .put(body)
                         .flip();
                 long at = channel.size();
                 while (b.hasRemaining()) {
@@ -179,50 +285,129 @@ public final class ReadingHistory implements AutoCloseable {
         }
     }
 
-    /** Replaces the file by one holding only the records kept now (atomically). */
+    /** Replaces the file by one holding only the entries kept now, in source-time order (atomically). */
     private void rewrite() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(header());
-        for (Entry e : entries) {
+        for (Entry e : merged(Long.MIN_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE)) {
             out.write(ByteBuffer.allocate(ENTRY_HEADER_BYTES)
-                    .putInt(e.bytes().length)
-                    .putInt(AcceptedRecords.crc(e.bytes(), 0, e.bytes().length))
+                    .putInt(e.body().length)
+                    .putInt(AcceptedRecords.crc(e.body(), 0, e.body().length))
                     .array());
-            out.write(e.bytes());
+            out.write(e.body());
         }
         channel.close();
         DurableFiles.writeAtomically(file, out.toByteArray());
         channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        entriesInFile = entries.size();
+        entriesInFile = readings.size() + handovers.size();
     }
 
     /**
-     * Records with source time in {@code from … to} (both inclusive), oldest first, at most {@code max}.
+     * Readings with source time in {@code from … to} (both inclusive), oldest first, at most {@code max}.
      */
     public synchronized List<SignedRecord> range(Instant from, Instant to, int max) {
         prune();
         long lo = nanos(from);
         long hi = nanos(to);
         List<SignedRecord> out = new ArrayList<>();
-        for (Entry e : entries) {
-            if (out.size() >= max) {
+        for (Entry e : readings) {
+            if (out.size() >= max || e.sourceNanos() > hi) {
                 break;
             }
-            if (e.sourceNanos() >= lo && e.sourceNanos() <= hi) {
-                out.add(SignedRecord.decode(e.bytes()));
+            if (e.sourceNanos() >= lo) {
+                out.add(SignedRecord.decode(e.body()));
             }
         }
         return out;
     }
 
+    /**
+     * Readings and handovers with source time in {@code from … to} (both inclusive), in the order
+     * the sensor published them, at most {@code max}.
+     */
+    public synchronized List<HistoryEntry> entries(Instant from, Instant to, int max) {
+        prune();
+        List<HistoryEntry> out = new ArrayList<>();
+        for (Entry e : merged(nanos(from), nanos(to), max)) {
+            out.add(decode(e));
+        }
+        return out;
+    }
+
+    /**
+     * Handovers only, with source time in {@code from … to} (both inclusive), oldest first, at most
+     * {@code max}: the chain an operator that missed several handovers follows.
+     */
+    public synchronized List<HistoryEntry> handovers(Instant from, Instant to, int max) {
+        prune();
+        long lo = nanos(from);
+        long hi = nanos(to);
+        List<HistoryEntry> out = new ArrayList<>();
+        for (Entry e : handovers) {
+            if (out.size() >= max || e.sourceNanos() > hi) {
+                break;
+            }
+            if (e.sourceNanos() >= lo) {
+                out.add(decode(e));
+            }
+        }
+        return out;
+    }
+
+    /** Entries of both kinds within {@code lo … hi}, merged by source time, at most {@code max}. */
+    private List<Entry> merged(long lo, long hi, int max) {
+        List<Entry> out = new ArrayList<>();
+        Iterator<Entry> r = readings.iterator();
+        Iterator<Entry> h = handovers.iterator();
+        Entry nr = next(r, lo);
+        Entry nh = next(h, lo);
+        while (out.size() < max) {
+            Entry e;
+            if (nr != null && (nh == null || nr.sourceNanos() < nh.sourceNanos())) {
+                e = nr;
+                nr = r.hasNext() ? r.next() : null;
+            } else if (nh != null) {
+                e = nh;
+                nh = h.hasNext() ? h.next() : null;
+            } else {
+                break;
+            }
+            if (e.sourceNanos() > hi) {
+                break;
+            }
+            out.add(e);
+        }
+        return out;
+    }
+
+    /** The first entry at or after {@code lo}, or null. */
+    private static Entry next(Iterator<Entry> it, long lo) {
+        while (it.hasNext()) {
+            Entry e = it.next();
+            if (e.sourceNanos() >= lo) {
+                return e;
+            }
+        }
+        return null;
+    }
+
     private void prune() {
-        while (entries.size() > maxCount) {
-            entries.removeFirst();
+        while (readings.size() > maxCount) {
+            readings.removeFirst();
+        }
+        while (handovers.size() > maxCount) {
+            handovers.removeFirst();
         }
         long oldest = nanos(clock.instant().minus(maxAge));
-        Iterator<Entry> it = entries.iterator();
-        while (it.hasNext() && entries.size() > 1 && it.next().sourceNanos() < oldest) {
-            it.remove(); // the newest stays: a stopped sensor's last reading must remain fetchable
+        pruneOlder(readings, oldest);
+        pruneOlder(handovers, oldest);
+    }
+
+    private static void pruneOlder(ArrayDeque<Entry> entries, long oldest) {
+        // The newest of each kind stays: a stopped sensor's last reading must remain fetchable, and
+        // its latest handover is what makes its current key trusted.
+        while (entries.size() > 1 && entries.peekFirst().sourceNanos() < oldest) {
+            entries.removeFirst();
         }
     }
 
@@ -235,6 +420,10 @@ public final class ReadingHistory implements AutoCloseable {
             return Long.MIN_VALUE;
         }
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    private static Instant instant(long nanos) {
+        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
     }
 
     private boolean readFully(ByteBuffer b, long at) throws IOException {

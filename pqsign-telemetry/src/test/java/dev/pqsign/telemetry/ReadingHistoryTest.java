@@ -4,7 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.pqsign.keys.KeyChain;
+import dev.pqsign.keys.SignedKeyHandover;
+import dev.pqsign.testing.MemoryStateStore;
+import dev.pqsign.x509.PqPublicKey;
+import dev.pqsign.xmss.XmssKeyGenerator;
+import dev.pqsign.xmss.XmssKeyState;
+import dev.pqsign.xmss.XmssParameterSet;
+import dev.pqsign.xmss.XmssPrivateKey;
+import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -126,5 +136,114 @@ class ReadingHistoryTest {
         Path file = dir.resolve("junk");
         Files.write(file, new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17});
         assertThrows(IOException.class, () -> ReadingHistory.open(file, 10, Duration.ofHours(1), clock));
+    }
+
+    /** A real handover to generation {@code sequence} (signed by a fresh key; only its bytes matter here). */
+    private static SignedKeyHandover handover(long sequence) {
+        XmssPrivateKey oldKey = XmssKeyGenerator.generate(XmssParameterSet.XMSSMT_SHA2_10_2_256);
+        XmssPrivateKey newKey = XmssKeyGenerator.generate(XmssParameterSet.XMSSMT_SHA2_10_2_256);
+        PqPublicKey oldPub = PqPublicKey.of(oldKey.publicKey());
+        try (XmssStatefulSigner signer = XmssStatefulSigner.open(
+                MemoryStateStore.holding(XmssKeyState.fresh(oldKey).encode()))) {
+            return SignedKeyHandover.sign(
+                    signer,
+                    oldPub,
+                    KeyChain.startingAt(oldPub).chainId(),
+                    sequence,
+                    PqPublicKey.of(newKey.publicKey()),
+                    T0);
+        } finally {
+            oldKey.destroy();
+            newKey.destroy();
+        }
+    }
+
+    private static List<String> kinds(List<HistoryEntry> entries) {
+        return entries.stream()
+                .map(e -> e.handover().isPresent()
+                        ? "h" + e.handover().get().statement().sequence()
+                        : "r" + e.reading().orElseThrow().index())
+                .toList();
+    }
+
+    @Test
+    void addHandover_betweenReadings_servedInPublicationOrder() throws IOException {
+        ReadingHistory h = ReadingHistory.inMemory(100, Duration.ofHours(1), clock);
+        h.add(record(0, T0.plusSeconds(1)));
+        h.addHandover(T0.plusSeconds(2), handover(1));
+        h.add(record(1, T0.plusSeconds(3)));
+        h.addHandover(T0.plusSeconds(4), handover(2));
+        h.add(record(2, T0.plusSeconds(5)));
+        assertEquals(List.of("r0", "h1", "r1", "h2", "r2"), kinds(h.entries(Instant.EPOCH, Instant.MAX, 100)));
+        assertEquals(List.of("h1", "r1", "h2"), kinds(h.entries(T0.plusSeconds(2), T0.plusSeconds(4), 100)));
+        assertEquals(List.of("r1", "h2"), kinds(h.entries(T0.plusSeconds(3), Instant.MAX, 2)));
+        assertEquals(List.of("h1", "h2"), kinds(h.handovers(Instant.EPOCH, Instant.MAX, 100)));
+        assertEquals(
+                List.of(0L, 1L, 2L),
+                h.range(Instant.EPOCH, Instant.MAX, 100).stream()
+                        .map(SignedRecord::index)
+                        .toList());
+        assertEquals(T0.plusSeconds(5), h.newestSourceTime().orElseThrow());
+        assertEquals(2, h.newestHandover().orElseThrow().statement().sequence());
+        assertThrows(IllegalArgumentException.class, () -> h.addHandover(T0.plusSeconds(5), handover(3)));
+    }
+
+    @Test
+    void add_manyMoreReadingsThanCount_handoverOutlivesThem() throws IOException {
+        ReadingHistory h = ReadingHistory.inMemory(3, Duration.ofHours(1), clock);
+        h.addHandover(T0, handover(1));
+        for (int i = 0; i < 10; i++) {
+            h.add(record(i, T0.plusSeconds(1 + i)));
+        }
+        assertEquals(List.of("h1", "r7", "r8", "r9"), kinds(h.entries(Instant.EPOCH, Instant.MAX, 100)));
+        for (int g = 2; g <= 5; g++) {
+            h.addHandover(T0.plusSeconds(20 + g), handover(g));
+        }
+        assertEquals(List.of("h3", "h4", "h5"), kinds(h.handovers(Instant.EPOCH, Instant.MAX, 100)));
+        assertEquals(3, h.size());
+    }
+
+    @Test
+    void add_handoverOlderThanAge_prunedButNewestHandoverKept() throws IOException {
+        ReadingHistory h = ReadingHistory.inMemory(100, Duration.ofSeconds(50), clock);
+        h.addHandover(T0, handover(1));
+        h.addHandover(T0.plusSeconds(10), handover(2));
+        h.add(record(0, T0.plusSeconds(90)));
+        assertEquals(List.of("h2", "r0"), kinds(h.entries(Instant.EPOCH, Instant.MAX, 100)));
+    }
+
+    @Test
+    void open_afterRestart_handoversBackInOrder() throws IOException {
+        Path file = dir.resolve("history.pqhl");
+        SignedKeyHandover h1 = handover(1);
+        try (ReadingHistory h = ReadingHistory.open(file, 100, Duration.ofHours(1), clock)) {
+            h.add(record(0, T0.plusSeconds(1)));
+            h.addHandover(T0.plusSeconds(2), h1);
+            h.add(record(1, T0.plusSeconds(3)));
+        }
+        try (ReadingHistory h = ReadingHistory.open(file, 100, Duration.ofHours(1), clock)) {
+            List<HistoryEntry> all = h.entries(Instant.EPOCH, Instant.MAX, 100);
+            assertEquals(List.of("r0", "h1", "r1"), kinds(all));
+            assertArrayEquals(h1.encode(), all.get(1).value());
+            assertEquals(T0.plusSeconds(2), all.get(1).sourceTime());
+        }
+    }
+
+    @Test
+    void open_version1File_readingsBackAndFileUpgraded() throws IOException {
+        Path file = dir.resolve("history.pqhl");
+        byte[] r = record(0, T0.plusSeconds(1)).encode();
+        ByteBuffer b = ByteBuffer.allocate(ReadingHistory.HEADER_BYTES + ReadingHistory.ENTRY_HEADER_BYTES + r.length);
+        b.put(ReadingHistory.MAGIC).put((byte) 1).position(ReadingHistory.HEADER_BYTES);
+        b.putInt(r.length).putInt(AcceptedRecords.crc(r, 0, r.length)).put(r);
+        Files.write(file, b.array());
+        try (ReadingHistory h = ReadingHistory.open(file, 100, Duration.ofHours(1), clock)) {
+            assertEquals(1, h.size());
+            h.addHandover(T0.plusSeconds(2), handover(1));
+        }
+        assertEquals(ReadingHistory.VERSION, Files.readAllBytes(file)[4]);
+        try (ReadingHistory h = ReadingHistory.open(file, 100, Duration.ofHours(1), clock)) {
+            assertEquals(List.of("r0", "h1"), kinds(h.entries(Instant.EPOCH, Instant.MAX, 100)));
+        }
     }
 }

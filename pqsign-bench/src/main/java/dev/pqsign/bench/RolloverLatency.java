@@ -1,0 +1,101 @@
+package dev.pqsign.bench;
+
+import dev.pqsign.keys.KeyRollover;
+import dev.pqsign.keys.SensorKeyDirectory;
+import dev.pqsign.xmss.XmssKeyGenerator;
+import dev.pqsign.xmss.XmssParameterSet;
+import dev.pqsign.xmss.XmssPrivateKey;
+import dev.pqsign.xmss.XmssStatefulSigner;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Latency of signing across key rollovers, as the sensor signs: one reading after the other on a
+ * real {@link SensorKeyDirectory} (real files, fsync) with {@link KeyRollover} deciding when to
+ * prepare and hand over, the signer options of {@code pqsign sensor} (batch 1, reservation ahead).
+ * One sample is what the signing thread spends per reading: the signature plus
+ * {@link KeyRollover#afterSignature()} (which, at a handover, signs the statement, stores it and
+ * switches keys). Reports the median over all readings and, for each rollover, the median, p99 and
+ * maximum of the {@value #WINDOW} readings before and after the handover, and the maximum against
+ * the overall median.
+ *
+ * <pre>java -cp pqsign-bench/target/benchmarks.jar dev.pqsign.bench.RolloverLatency [rollovers] [set] [dir]</pre>
+ */
+public final class RolloverLatency {
+    /** Readings on each side of a handover that count as "around the rollover". */
+    static final int WINDOW = 32;
+
+    /** Rollovers on a separate key directory before the measured run (JIT compilation). */
+    private static final int WARMUP_ROLLOVERS = 2;
+
+    private RolloverLatency() {}
+
+    public static void main(String[] args) throws Exception {
+        int rollovers = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        XmssParameterSet set = XmssParameterSet.byName(args.length > 1 ? args[1] : "XMSSMT-SHA2_10/2_256")
+                .orElseThrow();
+        Path base = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("pqsign-rollover-bench");
+        run(set, WARMUP_ROLLOVERS, base.resolve("warmup"), false);
+        run(set, rollovers, base.resolve("measured"), true);
+    }
+
+    private static void run(XmssParameterSet set, int rollovers, Path dir, boolean report) throws IOException {
+        XmssPrivateKey first = XmssKeyGenerator.generate(set);
+        SensorKeyDirectory.create(dir, first);
+        first.destroy();
+        List<Double> samples = new ArrayList<>();
+        List<Integer> handoverAt = new ArrayList<>();
+        XmssStatefulSigner.Options signer =
+                XmssStatefulSigner.Options.defaults().withBatch(1).withReserveAhead(true);
+        try (SensorKeyDirectory keys = SensorKeyDirectory.open(
+                        dir, SensorKeyDirectory.Options.defaults().withSigner(signer));
+                KeyRollover rollover = KeyRollover.of(keys, 0, KeyRollover.DEFAULT_SWITCH_AT, Clock.systemUTC())) {
+            long n = 0;
+            while (handoverAt.size() < rollovers || samples.size() < handoverAt.get(rollovers - 1) + WINDOW) {
+                byte[] reading = ("rpm=1500.25;n=" + n++).getBytes(StandardCharsets.US_ASCII);
+                long t0 = System.nanoTime();
+                keys.currentSigner().sign(reading);
+                Optional<?> h = rollover.afterSignature();
+                samples.add((System.nanoTime() - t0) / 1e6);
+                if (h.isPresent()) {
+                    handoverAt.add(samples.size() - 1);
+                }
+            }
+        }
+        if (!report) {
+            return;
+        }
+        double median = percentile(samples, 0.5);
+        System.out.printf(
+                "%s: %d readings, %d rollovers; sign + afterSignature per reading: median %.3f ms, p99 %.3f ms,"
+                        + " max %.3f ms%n",
+                set.setName(), samples.size(), rollovers, median, percentile(samples, 0.99), percentile(samples, 1.0));
+        System.out.printf(
+                "%-9s %8s %10s %10s %10s %9s %12s%n",
+                "ROLLOVER", "READING", "p50 ms", "p99 ms", "max ms", "max/p50", "handover ms");
+        boolean within = true;
+        for (int r = 0; r < handoverAt.size(); r++) {
+            int at = handoverAt.get(r);
+            List<Double> window = samples.subList(Math.max(0, at - WINDOW), Math.min(samples.size(), at + WINDOW + 1));
+            double max = percentile(window, 1.0);
+            within &= max <= 3 * median;
+            System.out.printf(
+                    "%-9d %8d %10.3f %10.3f %10.3f %9.2f %12.3f%n",
+                    r + 1, at, percentile(window, 0.5), percentile(window, 0.99), max, max / median, samples.get(at));
+        }
+        System.out.printf("slowest reading around every rollover within 3x the median: %s%n", within ? "yes" : "NO");
+    }
+
+    private static double percentile(List<Double> values, double q) {
+        double[] s = values.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(s);
+        return s[Math.min(s.length - 1, (int) Math.ceil(q * s.length) - (q == 0 ? 0 : 1))];
+    }
+}
