@@ -11,6 +11,9 @@ public final class LatencySeries {
     private long[] samples = new long[64];
     private int size;
 
+    /** An empty series. */
+    public LatencySeries() {}
+
     /** Adds one duration; negative values (clock misuse) are clamped to 0. */
     public synchronized void add(long nanos) {
         if (size == samples.length) {

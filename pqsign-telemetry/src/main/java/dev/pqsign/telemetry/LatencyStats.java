@@ -8,6 +8,9 @@ public final class LatencyStats {
     private final LatencySeries verify = new LatencySeries();
     private final LatencySeries endToEnd = new LatencySeries();
 
+    /** Empty statistics. */
+    public LatencyStats() {}
+
     /** Adds one reading's durations. */
     public void add(LatencyRecord r) {
         sign.add(r.signNanos());

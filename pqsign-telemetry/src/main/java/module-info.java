@@ -1,0 +1,11 @@
+/** Signed telemetry readings: formats, sensor signing, operator-side verification, replay and gap tracking. */
+module dev.pqsign.telemetry {
+    requires transitive dev.pqsign.core;
+    requires transitive dev.pqsign.keys;
+    requires transitive dev.pqsign.state;
+    // VerdictJsonl hands out the JSON of a verdict as a Jackson node.
+    requires transitive com.fasterxml.jackson.databind;
+    requires java.logging;
+
+    exports dev.pqsign.telemetry;
+}
