@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -33,12 +34,57 @@ public final class KeyChainFollower {
     private static final System.Logger LOG = System.getLogger(KeyChainFollower.class.getName());
     static final String SUFFIX = ".pqkc";
 
-    private final Path dir;
+    /**
+     * Where the followed chains are kept, by chain id (hex): the operator's files, or another
+     * durable store such as a stream processor's state store.
+     */
+    public interface ChainStore {
+        /** The stored state of a chain ({@link KeyChain#encode()}), or empty if it was never stored. */
+        Optional<byte[]> load(String chainIdHex) throws IOException;
+
+        /** Stores a chain's new state; returns only once it is durable. */
+        void store(String chainIdHex, byte[] state) throws IOException;
+
+        /** Where a chain is kept, for error messages. */
+        String describe(String chainIdHex);
+    }
+
+    private final ChainStore store;
     private final Map<String, KeyChain> chains = new ConcurrentHashMap<>();
 
     /** @param dir where the followed chains are persisted (created if missing) */
     public KeyChainFollower(Path dir) throws IOException {
-        this.dir = Files.createDirectories(dir);
+        Path d = Files.createDirectories(dir);
+        this.store = new ChainStore() {
+            @Override
+            public Optional<byte[]> load(String chainIdHex) throws IOException {
+                try {
+                    return Optional.of(DurableFiles.readAll(d.resolve(chainIdHex + SUFFIX), 1 << 20));
+                } catch (NoSuchFileException e) {
+                    return Optional.empty();
+                }
+            }
+
+            @Override
+            public void store(String chainIdHex, byte[] state) throws IOException {
+                DurableFiles.writeAtomically(d.resolve(chainIdHex + SUFFIX), state);
+            }
+
+            @Override
+            public String describe(String chainIdHex) {
+                return d.resolve(chainIdHex + SUFFIX).toString();
+            }
+
+            @Override
+            public String toString() {
+                return d.toString();
+            }
+        };
+    }
+
+    /** @param store where the followed chains are kept */
+    public KeyChainFollower(ChainStore store) {
+        this.store = Objects.requireNonNull(store, "store");
     }
 
     /**
@@ -66,17 +112,14 @@ public final class KeyChainFollower {
     }
 
     private KeyChain load(String id, KeyChain start) throws IOException {
-        Path file = dir.resolve(id + SUFFIX);
-        byte[] state;
-        try {
-            state = DurableFiles.readAll(file, 1 << 20);
-        } catch (NoSuchFileException e) {
+        Optional<byte[]> state = store.load(id);
+        if (state.isEmpty()) {
             return start;
         }
         try {
-            return KeyChain.decode(state, start.chainId());
+            return KeyChain.decode(state.get(), start.chainId());
         } catch (KeyFormatException e) {
-            throw new IOException(file + ": " + e.getMessage(), e);
+            throw new IOException(store.describe(id) + ": " + e.getMessage(), e);
         }
     }
 
@@ -125,7 +168,7 @@ public final class KeyChainFollower {
                 return new HandoverCheck(step.outcome(), h, g, List.of(), describe(step.outcome(), h, chain));
         }
         try {
-            DurableFiles.writeAtomically(dir.resolve(id + SUFFIX), step.chain().encode());
+            store.store(id, step.chain().encode());
         } catch (IOException e) {
             // Not followed: no reading of the new key may be accepted before the chain is durable.
             return new HandoverCheck(
@@ -178,6 +221,6 @@ public final class KeyChainFollower {
 
     @Override
     public String toString() {
-        return "KeyChainFollower[" + dir + ", " + chains.size() + " chains]";
+        return "KeyChainFollower[" + store + ", " + chains.size() + " chains]";
     }
 }
