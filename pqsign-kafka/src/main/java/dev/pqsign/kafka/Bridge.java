@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -107,8 +108,23 @@ public final class Bridge implements AutoCloseable {
      */
     public static Bridge start(Operator.Config opcua, String bootstrapServers, Path dataDir, List<Sensor> sensors)
             throws IOException {
+        return start(opcua, bootstrapServers, dataDir, sensors, List.of());
+    }
+
+    /**
+     * Starts the bridge, trusting {@code serverCertificates} (the sensors' application certificates,
+     * for sign-encrypt transport) before it connects.
+     */
+    public static Bridge start(
+            Operator.Config opcua,
+            String bootstrapServers,
+            Path dataDir,
+            List<Sensor> sensors,
+            List<X509Certificate> serverCertificates)
+            throws IOException {
         Bridge b = new Bridge(opcua, bootstrapServers, dataDir);
         try {
+            serverCertificates.forEach(b.client::trustServer);
             for (Sensor s : sensors) {
                 b.connections.add(b.client.connect(s.name(), s.url(), s.security()));
             }

@@ -101,7 +101,19 @@ public final class StreamVerifier implements AutoCloseable {
      * partitions).
      */
     public static StreamVerifier start(SensorTrust trust, Properties configuration) {
+        return start(trust, configuration, null);
+    }
+
+    /**
+     * Starts one instance that reports its state changes (e.g. to stop a command on
+     * {@link KafkaStreams.State#ERROR}) to {@code listener} (may be null).
+     */
+    public static StreamVerifier start(
+            SensorTrust trust, Properties configuration, KafkaStreams.StateListener listener) {
         KafkaStreams s = new KafkaStreams(topology(trust), configuration);
+        if (listener != null) {
+            s.setStateListener(listener);
+        }
         // A failed stream thread is replaced rather than leaving its partitions idle; bad input never
         // gets here (it is dead-lettered), so this is for broker and network failures.
         s.setUncaughtExceptionHandler(

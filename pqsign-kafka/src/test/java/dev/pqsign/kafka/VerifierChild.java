@@ -9,21 +9,20 @@ import java.util.Map;
 
 /**
  * One verifier instance in its own JVM, for tests that kill it with SIGKILL. Arguments:
- * {@code BOOTSTRAP STATE_DIR NAME=SET:PUBHEX...}. Prints {@code RUNNING} once it processes.
+ * {@code BOOTSTRAP STATE_DIR APPLICATION_ID NAME=SET:PUBHEX...}. Prints {@code RUNNING} once it processes.
  */
 public final class VerifierChild {
     private VerifierChild() {}
 
     public static void main(String[] args) throws Exception {
         Map<String, PqPublicKey> pinned = new LinkedHashMap<>();
-        for (int i = 2; i < args.length; i++) {
+        for (int i = 3; i < args.length; i++) {
             String[] nameRest = args[i].split("=", 2);
             String[] setHex = nameRest[1].split(":", 2);
             pinned.put(nameRest[0], PublicKeys.decode(setHex[0], Hex.decode(setHex[1])));
         }
         StreamVerifier v = StreamVerifier.start(
-                SensorTrust.of(pinned),
-                StreamVerifier.configuration(args[0], StreamVerifier.DEFAULT_APPLICATION_ID, Path.of(args[1]), 1));
+                SensorTrust.of(pinned), StreamVerifier.configuration(args[0], args[2], Path.of(args[1]), 1));
         while (!v.running()) {
             Thread.sleep(100);
         }

@@ -64,9 +64,11 @@ class VerifierFailoverTest {
                 all.add(s);
                 childArgs.add(s.name + "=" + TestSensor.SET.setName() + ":" + Hex.encode(s.firstKey.rawEncoding()));
             }
-            Process a = startChild(bootstrap, dir.resolve("verifier-a"), childArgs);
+            Process a =
+                    startChild(bootstrap, dir.resolve("verifier-a"), childArgs, StreamVerifier.DEFAULT_APPLICATION_ID);
             children.add(a);
-            children.add(startChild(bootstrap, dir.resolve("verifier-b"), childArgs));
+            children.add(
+                    startChild(bootstrap, dir.resolve("verifier-b"), childArgs, StreamVerifier.DEFAULT_APPLICATION_ID));
             bridge = Bridge.start(
                     new Operator.Config(dir.resolve("bridge-opcua"), TransportSecurity.NONE, 2),
                     bootstrap,
@@ -143,7 +145,8 @@ class VerifierFailoverTest {
         }
     }
 
-    private static Process startChild(String bootstrap, Path stateDir, List<String> sensors) throws Exception {
+    static Process startChild(String bootstrap, Path stateDir, List<String> sensors, String applicationId)
+            throws Exception {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m",
@@ -151,7 +154,8 @@ class VerifierFailoverTest {
                 System.getProperty("java.class.path"),
                 VerifierChild.class.getName(),
                 bootstrap,
-                stateDir.toString()));
+                stateDir.toString(),
+                applicationId));
         cmd.addAll(sensors);
         Process p = new ProcessBuilder(cmd)
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
