@@ -21,18 +21,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
@@ -130,7 +124,7 @@ class KafkaThroughputMeasurement {
                     cpuNanos += cpu1[i] - cpu0[i];
                 }
                 double seconds = (lastArrival - written) / 1e9;
-                long lag = lag(bootstrap, appId);
+                long lag = KafkaTopics.readingsLag(bootstrap, appId);
                 print(
                         out,
                         String.format(
@@ -239,31 +233,11 @@ class KafkaThroughputMeasurement {
                         ConsumerConfig.GROUP_ID_CONFIG,
                         "measure-" + tag,
                         ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                        "latest",
+                        "earliest",
                         ConsumerConfig.ISOLATION_LEVEL_CONFIG,
                         "read_committed"),
                 new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());
-    }
-
-    /** Records of pqsign.readings not yet committed by the application's consumer group. */
-    private static long lag(String bootstrap, String appId) throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(appId)
-                    .partitionsToOffsetAndMetadata()
-                    .get(30, TimeUnit.SECONDS);
-            Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                latest.put(new TopicPartition(KafkaTopics.READINGS, p), OffsetSpec.latest());
-            }
-            long lag = 0;
-            for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> e :
-                    admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).entrySet()) {
-                OffsetAndMetadata c = committed.get(e.getKey());
-                lag += e.getValue().offset() - (c == null ? 0 : c.offset());
-            }
-            return lag;
-        }
     }
 
     private static long[] cpu(List<Process> ps) {
