@@ -1,5 +1,7 @@
 package dev.pqsign.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pqsign.console.ConsoleOptions;
 import dev.pqsign.console.ConsoleServer;
 import dev.pqsign.demo.DemoObserver;
@@ -7,6 +9,7 @@ import dev.pqsign.demo.DemoReport;
 import dev.pqsign.demo.DemoRunner;
 import dev.pqsign.demo.LinkProfile;
 import dev.pqsign.haetae.HaetaeEngine;
+import dev.pqsign.kafka.KafkaDemo;
 import dev.pqsign.keys.HaetaeScheme;
 import dev.pqsign.keys.SignatureScheme;
 import dev.pqsign.opcua.Operator;
@@ -138,6 +141,23 @@ final class DemoCommand implements Callable<Integer> {
             })
     String http;
 
+    @Option(
+            names = "--kafka",
+            description = {
+                "Then run --sensors sensors of the first XMSS / XMSS^MT set through Kafka: bridge, broker (embedded",
+                "unless --bootstrap-servers), --verifier-instances verifiers; adds \"kafka\" to --json (docs/kafka.md)."
+            })
+    boolean kafka;
+
+    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT", description = "With --kafka: use this cluster.")
+    String bootstrapServers;
+
+    @Option(
+            names = "--verifier-instances",
+            defaultValue = "2",
+            description = "With --kafka: verifier instances sharing the partitions (default ${DEFAULT-VALUE}).")
+    int verifierInstances;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         if (http == null) {
@@ -193,6 +213,12 @@ final class DemoCommand implements Callable<Integer> {
                 || signing.batch < 1) {
             throw CliException.usage("need --readings >= 1, --sensors >= 1, --inject-every >= 0, --warmup >= 0, "
                     + "--jit-warmup >= 0 or auto, --publishing-ms > 0, --batch >= 1");
+        }
+        if (!kafka && (bootstrapServers != null)) {
+            throw CliException.usage("--bootstrap-servers goes with --kafka");
+        }
+        if (verifierInstances < 1 || verifierInstances > 16) {
+            throw CliException.usage("--verifier-instances must be 1..16, got " + verifierInstances);
         }
         if (json != null) {
             // Minutes of measurement must not end in a --json that cannot be written.
@@ -277,10 +303,26 @@ final class DemoCommand implements Callable<Integer> {
             out.println("pqsign demo: HAETAE FAST engine ran its " + HaetaeEngine.fastPathDescription());
         }
         out.flush();
+        KafkaDemo.Result kafkaResult = null;
+        if (kafka) {
+            kafkaResult = DemoKafka.run(chosen, dataDir, bootstrapServers, verifierInstances, sensors, readings, out);
+        }
         if (json != null) {
-            OutputFiles.write(json, (report.toJsonWithThroughput() + "\n").getBytes(StandardCharsets.UTF_8), false);
+            String text = report.toJsonWithThroughput();
+            if (kafkaResult != null) {
+                ObjectNode root = (ObjectNode) new ObjectMapper().readTree(text);
+                root.set("kafka", kafkaResult.toJson());
+                text = root.toString();
+            }
+            OutputFiles.write(json, (text + "\n").getBytes(StandardCharsets.UTF_8), false);
         }
         long bad = 0;
+        if (kafkaResult != null) {
+            bad += Math.abs(kafkaResult.readings() - kafkaResult.accepted())
+                    + Math.abs(kafkaResult.injected() - kafkaResult.rejected())
+                    + Math.abs(kafkaResult.garbage() - kafkaResult.deadLetter())
+                    + kafkaResult.lagAtEnd();
+        }
         for (DemoReport.SetResult r : report.sets()) {
             bad += (r.readings() - r.accepted())
                     + (r.injectedTampered() - r.rejectedTampered())

@@ -38,6 +38,8 @@ import picocli.CommandLine.Command;
             DemoCommand.class,
             SensorCommand.class,
             OperatorCommand.class,
+            BridgeCommand.class,
+            VerifierCommand.class,
             AuditCommand.class,
             BenchCommand.class,
             CommandLine.HelpCommand.class

@@ -24,6 +24,7 @@ import java.security.MessageDigest;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,6 +81,10 @@ import org.eclipse.milo.opcua.stack.core.util.EndpointUtil;
  * defaults of 1000 ms would add up to a second per reading). The client's certificate validator
  * checks server certificates against the explicit trust list under {@code dataDir/pki}; it
  * never trusts everything.
+ *
+ * <p>{@link #relaying} makes the same client a relay that verifies nothing: it receives every record
+ * the same lossless way (queued subscription, history backfill) and hands each value on as
+ * published, e.g. to a message broker whose consumers verify.
  */
 public final class Operator implements AutoCloseable {
 
@@ -272,7 +277,28 @@ public final class Operator implements AutoCloseable {
             SensorNodes.PARAMETER_SET,
             SensorNodes.KEY_ID);
 
+    /**
+     * Receives the values of sensors' record nodes unverified, for an operator made by
+     * {@link #relaying}. Called on the sensor's connection thread, in the sensor's publication
+     * order (history backfill first), so a relay that keeps this order per sensor keeps each
+     * sensor's readings and key handovers in order.
+     */
+    public interface RecordRelay {
+        /**
+         * Where the history backfill of a sensor starts when its subscription is (re)created, e.g.
+         * just after the source time of the last record relayed durably; empty: no backfill.
+         */
+        Optional<Instant> backfillFrom(String sensor);
+
+        /**
+         * One value of the sensor's record node exactly as published: a signed record, a key
+         * handover record, or bytes that are neither (to be reported by whoever verifies).
+         */
+        void relay(String sensor, byte[] value, Instant receivedAt);
+    }
+
     private final Config config;
+    private final RecordRelay relay;
     private final ReadingVerifier verifier;
     private final KeyChainFollower chains;
     private volatile Consumer<KeyState> keyStateListener;
@@ -303,9 +329,29 @@ public final class Operator implements AutoCloseable {
      */
     public Operator(Config config, ReadingVerifier verifier, KeyChainFollower chains, Consumer<Observation> listener)
             throws IOException {
+        this(config, Objects.requireNonNull(verifier, "verifier"), chains, listener, null);
+    }
+
+    /**
+     * An operator that verifies nothing and hands every record on to {@code relay} (see
+     * {@link RecordRelay}); connect sensors with {@link #connect(String, String, TransportSecurity)}.
+     * It holds no sensor keys and no replay state; {@link #count} stays zero.
+     */
+    public static Operator relaying(Config config, RecordRelay relay) throws IOException {
+        return new Operator(config, null, null, o -> {}, Objects.requireNonNull(relay, "relay"));
+    }
+
+    private Operator(
+            Config config,
+            ReadingVerifier verifier,
+            KeyChainFollower chains,
+            Consumer<Observation> listener,
+            RecordRelay relay)
+            throws IOException {
         this.config = config;
         this.chains = chains;
-        this.verifier = Objects.requireNonNull(verifier, "verifier");
+        this.relay = relay;
+        this.verifier = verifier;
         this.listener = Objects.requireNonNull(listener, "listener");
         Path pki = config.dataDir().resolve("pki");
         this.identity = ApplicationIdentity.loadOrCreate(
@@ -344,6 +390,19 @@ public final class Operator implements AutoCloseable {
     }
 
     /**
+     * Connects a relaying operator ({@link #relaying}) to a sensor.
+     *
+     * @throws IOException as {@link #connect(String, String)}
+     * @throws IllegalStateException if this operator verifies (it needs the sensor's verifier)
+     */
+    public Connection connect(String name, String endpointUrl, TransportSecurity security) throws IOException {
+        if (relay == null) {
+            throw new IllegalStateException("a verifying operator connects with the sensor's verifier");
+        }
+        return open(new Connection(name, endpointUrl, Objects.requireNonNull(security, "security"), null, null));
+    }
+
+    /**
      * Connects to a sensor with its own transport security and verifier (its own pinned keys),
      * for an operator that watches several sensors.
      *
@@ -377,7 +436,14 @@ public final class Operator implements AutoCloseable {
             throws IOException {
         Objects.requireNonNull(security, "security");
         Objects.requireNonNull(sensorVerifier, "sensorVerifier");
-        Connection c = new Connection(name, endpointUrl, security, sensorVerifier, trust);
+        if (relay != null) {
+            throw new IllegalStateException("a relaying operator verifies nothing");
+        }
+        return open(new Connection(name, endpointUrl, security, sensorVerifier, trust));
+    }
+
+    private Connection open(Connection c) throws IOException {
+        String endpointUrl = c.endpointUrl;
         try {
             c.open();
         } catch (Exception e) {
@@ -464,6 +530,8 @@ public final class Operator implements AutoCloseable {
         };
 
         private volatile long revisedQueueSize;
+        /** Relay mode: the latest handover read before a backfill, not relayed yet. */
+        private volatile SignedKeyHandover pendingHandover;
 
         private final TransportSecurity security;
         private final ReadingVerifier connectionVerifier;
@@ -761,7 +829,10 @@ public final class Operator implements AutoCloseable {
                 if (!subscribed.await(60, TimeUnit.SECONDS)) {
                     return;
                 }
-                Optional<Instant> from = connectionVerifier.backfillFrom();
+                if (relay != null) {
+                    pendingHandover = latestHandover();
+                }
+                Optional<Instant> from = relay != null ? relay.backfillFrom(name) : connectionVerifier.backfillFrom();
                 if (from.isEmpty()) {
                     return;
                 }
@@ -780,6 +851,13 @@ public final class Operator implements AutoCloseable {
             } catch (UaException | RuntimeException e) {
                 // (MessageFormat: a quote must be doubled, or the arguments are not substituted)
                 LOG.log(Level.WARNING, "{0}: backfill from the sensor''s history failed: {1}", name, String.valueOf(e));
+            } finally {
+                SignedKeyHandover pending = pendingHandover;
+                if (relay != null && pending != null) {
+                    // no record of its new key in the history: relayed after the old key's readings
+                    pendingHandover = null;
+                    relay.relay(name, pending.encode(), Instant.now());
+                }
             }
         }
 
@@ -852,6 +930,10 @@ public final class Operator implements AutoCloseable {
                     && status.value() == org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_WaitingForInitialData) {
                 return; // no reading published yet
             }
+            if (relay != null) {
+                relayValue(value, status, receivedAt);
+                return;
+            }
             if (!(value instanceof ByteString bytes) || bytes.bytes() == null) {
                 emit(
                         -1,
@@ -916,6 +998,68 @@ public final class Operator implements AutoCloseable {
                     verdictAt - verifyStart,
                     verdictAt - record.signStartNanoTime());
             emit(record.sequence(), check.verdict(), record, latency, receivedAt);
+        }
+
+        /**
+         * Hands a record-node value on unverified. The same publication seen twice (from the
+         * history and live) is relayed once; before the first record of a key announced by the
+         * handover read at subscription time, that handover is relayed, so a relay that was away
+         * during a rollover still delivers the handover ahead of the new key's readings.
+         */
+        private void relayValue(Object value, StatusCode status, Instant receivedAt) {
+            if (!(value instanceof ByteString bytes) || bytes.bytes() == null) {
+                LOG.log(
+                        Level.WARNING,
+                        "{0}: record node holds {1}; nothing relayed",
+                        name,
+                        value == null
+                                ? "no value (" + status + ")"
+                                : value.getClass().getSimpleName());
+                return;
+            }
+            byte[] v = bytes.bytesOrEmpty();
+            if (isHandover(v)) {
+                pendingHandover = null;
+                relay.relay(name, v, receivedAt);
+                return;
+            }
+            try {
+                SignedRecord record = SignedRecord.decode(v);
+                byte[] digest = record.contentDigest();
+                byte[] seen = recentlyJudged.get(record.sequence());
+                if (seen != null && MessageDigest.isEqual(seen, digest)) {
+                    return;
+                }
+                recentlyJudged.put(record.sequence(), digest);
+                SignedKeyHandover pending = pendingHandover;
+                if (pending != null
+                        && Arrays.equals(
+                                pending.statement().newKeyId(), record.keyId().bytes())) {
+                    pendingHandover = null;
+                    relay.relay(name, pending.encode(), receivedAt);
+                }
+            } catch (IllegalArgumentException e) {
+                // not a record: relayed as is, for the verifier to report
+            }
+            relay.relay(name, v, receivedAt);
+        }
+
+        /** Reads the sensor's latest key handover (relay mode, before a backfill); null if none. */
+        private SignedKeyHandover latestHandover() {
+            try {
+                UShort ns = client.readNamespaceTable().getIndex(SensorNodes.NAMESPACE_URI);
+                if (ns == null) {
+                    return null;
+                }
+                DataValue dv =
+                        client.readValue(0.0, TimestampsToReturn.Neither, new NodeId(ns, SensorNodes.KEY_HANDOVER));
+                if (dv.value() != null && dv.value().value() instanceof ByteString b && b.bytesOrEmpty().length > 0) {
+                    return SignedKeyHandover.decode(b.bytesOrEmpty());
+                }
+            } catch (UaException | RuntimeException e) {
+                LOG.log(Level.DEBUG, "{0}: cannot read the latest key handover: {1}", name, e.getMessage());
+            }
+            return null;
         }
 
         /**

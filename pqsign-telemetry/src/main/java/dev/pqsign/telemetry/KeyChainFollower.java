@@ -38,12 +38,70 @@ public final class KeyChainFollower {
     /** The certificate chain of a chain's current key, for sensors followed in certificate mode. */
     static final String CERTIFICATES_SUFFIX = ".pqcc";
 
-    private final Path dir;
+    /**
+     * Where the followed chains are kept, by chain id (hex): the operator's files, or another
+     * durable store such as a stream processor's state store.
+     */
+    public interface ChainStore {
+        /** The stored state of a chain ({@link KeyChain#encode()}), or empty if it was never stored. */
+        Optional<byte[]> load(String chainIdHex) throws IOException;
+
+        /** Stores a chain's new state; returns only once it is durable. */
+        void store(String chainIdHex, byte[] state) throws IOException;
+
+        /** Where a chain is kept, for error messages. */
+        String describe(String chainIdHex);
+
+        /**
+         * Stores the certificate chain of a chain's new key (certificate mode, {@link KeyCertificateChain#encode()}),
+         * before its new state; returns only once it is durable. A store that keeps no certificates refuses.
+         */
+        default void storeCertificates(String chainIdHex, byte[] certificates) throws IOException {
+            throw new IOException("this chain store keeps no key certificates (certificate mode is not supported)");
+        }
+    }
+
+    private final ChainStore store;
     private final Map<String, KeyChain> chains = new ConcurrentHashMap<>();
 
     /** @param dir where the followed chains are persisted (created if missing) */
     public KeyChainFollower(Path dir) throws IOException {
-        this.dir = Files.createDirectories(dir);
+        Path d = Files.createDirectories(dir);
+        this.store = new ChainStore() {
+            @Override
+            public Optional<byte[]> load(String chainIdHex) throws IOException {
+                try {
+                    return Optional.of(DurableFiles.readAll(d.resolve(chainIdHex + SUFFIX), 1 << 20));
+                } catch (NoSuchFileException e) {
+                    return Optional.empty();
+                }
+            }
+
+            @Override
+            public void store(String chainIdHex, byte[] state) throws IOException {
+                DurableFiles.writeAtomically(d.resolve(chainIdHex + SUFFIX), state);
+            }
+
+            @Override
+            public String describe(String chainIdHex) {
+                return d.resolve(chainIdHex + SUFFIX).toString();
+            }
+
+            @Override
+            public void storeCertificates(String chainIdHex, byte[] certificates) throws IOException {
+                DurableFiles.writeAtomically(d.resolve(chainIdHex + CERTIFICATES_SUFFIX), certificates);
+            }
+
+            @Override
+            public String toString() {
+                return d.toString();
+            }
+        };
+    }
+
+    /** @param store where the followed chains are kept */
+    public KeyChainFollower(ChainStore store) {
+        this.store = Objects.requireNonNull(store, "store");
     }
 
     /**
@@ -71,17 +129,14 @@ public final class KeyChainFollower {
     }
 
     private KeyChain load(String id, KeyChain start) throws IOException {
-        Path file = dir.resolve(id + SUFFIX);
-        byte[] state;
-        try {
-            state = DurableFiles.readAll(file, 1 << 20);
-        } catch (NoSuchFileException e) {
+        Optional<byte[]> state = store.load(id);
+        if (state.isEmpty()) {
             return start;
         }
         try {
-            return KeyChain.decode(state, start.chainId());
+            return KeyChain.decode(state.get(), start.chainId());
         } catch (KeyFormatException e) {
-            throw new IOException(file + ": " + e.getMessage(), e);
+            throw new IOException(store.describe(id) + ": " + e.getMessage(), e);
         }
     }
 
@@ -164,9 +219,9 @@ public final class KeyChainFollower {
         }
         try {
             if (trust != null) {
-                DurableFiles.writeAtomically(dir.resolve(id + CERTIFICATES_SUFFIX), certificates.encode());
+                store.storeCertificates(id, certificates.encode());
             }
-            DurableFiles.writeAtomically(dir.resolve(id + SUFFIX), step.chain().encode());
+            store.store(id, step.chain().encode());
         } catch (IOException e) {
             // Not followed: no reading of the new key may be accepted before the chain is durable.
             return new HandoverCheck(
@@ -219,6 +274,6 @@ public final class KeyChainFollower {
 
     @Override
     public String toString() {
-        return "KeyChainFollower[" + dir + ", " + chains.size() + " chains]";
+        return "KeyChainFollower[" + store + ", " + chains.size() + " chains]";
     }
 }

@@ -1,0 +1,289 @@
+package dev.pqsign.kafka;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.pqsign.opcua.Operator;
+import dev.pqsign.opcua.SensorServer;
+import dev.pqsign.opcua.TransportSecurity;
+import dev.pqsign.telemetry.ReadingHistory;
+import dev.pqsign.telemetry.RollingSensorKey;
+import dev.pqsign.telemetry.SignedReading;
+import dev.pqsign.telemetry.SignedRecord;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * {@code pqsign demo --kafka}: OPC UA sensors on loopback → {@link Bridge} → a Kafka broker (embedded
+ * unless a cluster is given) → {@link StreamVerifier} instances in this process; per sensor one
+ * tampered copy of a reading and one garbage record are written straight into the readings topic.
+ * Counts the verdicts read back (committed only) and the verifiers' consumer lag at the end.
+ */
+public final class KafkaDemo {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private KafkaDemo() {}
+
+    /** A demo sensor: its name and rolling key (the verifiers pin its first key through the trust). */
+    public record Sensor(String name, RollingSensorKey key) {
+        public Sensor {
+            SensorIdentity.encode(name);
+            Objects.requireNonNull(key, "key");
+        }
+    }
+
+    /**
+     * @param dataDir the demo's data directory (broker data in {@code kafka/}, verifier state, bridge)
+     * @param bootstrapServers a cluster to use, or null for the embedded broker
+     * @param verifierInstances how many verifier instances share the partitions
+     * @param readingsPerSensor genuine readings each sensor publishes
+     * @param partitions partitions of the topics when they are created
+     */
+    public record Options(
+            Path dataDir, String bootstrapServers, int verifierInstances, int readingsPerSensor, int partitions) {}
+
+    /**
+     * What came back.
+     *
+     * @param readings genuine readings published by the sensors
+     * @param verified records in the verified topic (accepted readings, followed handovers, duplicates)
+     * @param accepted of those, accepted readings
+     * @param rejected records in the rejected topic
+     * @param deadLetter records in the dead-letter topic
+     * @param injected tampered records written into the readings topic
+     * @param garbage garbage records written into the readings topic
+     * @param lagAtEnd records of the readings topic the verifiers' group had not committed at the end
+     */
+    public record Result(
+            int verifierInstances,
+            long readings,
+            long verified,
+            long accepted,
+            long rejected,
+            long deadLetter,
+            long injected,
+            long garbage,
+            long lagAtEnd,
+            double seconds,
+            String bootstrapServers) {
+        /** The {@code kafka} object of the demo's JSON. */
+        public ObjectNode toJson() {
+            ObjectNode o = MAPPER.createObjectNode();
+            o.put("verifier_instances", verifierInstances);
+            o.put("readings", readings);
+            o.put("verified", verified);
+            o.put("accepted", accepted);
+            o.put("rejected", rejected);
+            o.put("dead_letter", deadLetter);
+            o.put("injected_tampered", injected);
+            o.put("injected_garbage", garbage);
+            o.put("lag_at_end", lagAtEnd);
+            o.put("seconds", seconds);
+            o.put("verified_readings_per_second", seconds > 0 ? accepted / seconds : 0);
+            return o;
+        }
+    }
+
+    /** Runs the Kafka demo once. */
+    public static Result run(Options options, List<Sensor> sensors, SensorTrust trust)
+            throws IOException, InterruptedException {
+        EmbeddedKafka embedded = null;
+        List<SensorServer> servers = new ArrayList<>();
+        List<StreamVerifier> verifiers = new ArrayList<>();
+        Bridge bridge = null;
+        try {
+            String bootstrap = options.bootstrapServers();
+            if (bootstrap == null) {
+                embedded = EmbeddedKafka.start(options.dataDir().resolve("kafka"), Duration.ofSeconds(120));
+                bootstrap = embedded.bootstrapServers();
+            }
+            KafkaTopics.create(bootstrap, options.partitions());
+            List<Bridge.Sensor> bridged = new ArrayList<>();
+            for (Sensor s : sensors) {
+                SensorServer server = SensorServer.start(
+                        SensorServer.Config.loopback(
+                                s.name(),
+                                options.dataDir().resolve("kafka-sensors").resolve(s.name()),
+                                TransportSecurity.NONE),
+                        s.key().current(),
+                        ReadingHistory.inMemory(1_000_000, Duration.ofHours(1), Clock.systemUTC()));
+                server.rollWith(s.key());
+                servers.add(server);
+                bridged.add(new Bridge.Sensor(s.name(), server.endpointUrl(), TransportSecurity.NONE));
+            }
+            // the run's own application id: a rerun on the same topics verifies only its own records
+            String appId = "pqsign-demo-" + System.currentTimeMillis();
+            for (int i = 0; i < options.verifierInstances(); i++) {
+                Properties config = StreamVerifier.configuration(
+                        bootstrap, appId, options.dataDir().resolve("kafka-verifier-" + appId + "-" + i), 1);
+                // on a cluster that already holds readings, this run verifies only the records it makes
+                config.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "latest");
+                verifiers.add(StreamVerifier.start(trust, config));
+            }
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            while (!verifiers.stream().allMatch(StreamVerifier::running)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("the verifier instances did not start within 2 minutes");
+                }
+                Thread.sleep(100);
+            }
+            KafkaConsumer<byte[], byte[]> reader = reader(bootstrap, appId);
+            long t0 = System.nanoTime();
+            bridge = Bridge.start(
+                    new Operator.Config(options.dataDir().resolve("kafka-bridge-opcua"), TransportSecurity.NONE, 2),
+                    bootstrap,
+                    options.dataDir().resolve("kafka-bridge-" + appId),
+                    bridged);
+            long injected = 0;
+            long garbage = 0;
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                    Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                    new ByteArraySerializer(),
+                    new ByteArraySerializer())) {
+                for (int i = 0; i < options.readingsPerSensor(); i++) {
+                    for (int s = 0; s < sensors.size(); s++) {
+                        SignedRecord r = servers.get(s)
+                                .publish(String.format("%.2f,kafka-demo", 1500.0 + i % 100))
+                                .record();
+                        if (i == options.readingsPerSensor() / 2) {
+                            byte[] key = SensorIdentity.encode(sensors.get(s).name());
+                            SignedReading g = r.reading();
+                            SignedRecord tampered = SignedRecord.of(
+                                    r.keyId(),
+                                    r.parameterSetName(),
+                                    new SignedReading(g.reading() + "0", g.index(), g.signature()),
+                                    r.sourceTime(),
+                                    r.sequence(),
+                                    0,
+                                    0,
+                                    0);
+                            send(producer, key, tampered.encode());
+                            injected++;
+                            send(producer, key, "not a signed record".getBytes(StandardCharsets.US_ASCII));
+                            garbage++;
+                        }
+                    }
+                }
+            }
+            long readings = (long) options.readingsPerSensor() * sensors.size();
+            Map<String, Long> counts;
+            try (reader) {
+                counts = collect(reader, readings, injected, garbage);
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            return new Result(
+                    options.verifierInstances(),
+                    readings,
+                    counts.getOrDefault(KafkaTopics.VERIFIED, 0L),
+                    counts.getOrDefault("accepted", 0L),
+                    counts.getOrDefault(KafkaTopics.REJECTED, 0L),
+                    counts.getOrDefault(KafkaTopics.DEAD_LETTER, 0L),
+                    injected,
+                    garbage,
+                    KafkaTopics.readingsLag(bootstrap, appId),
+                    seconds,
+                    bootstrap);
+        } finally {
+            if (bridge != null) {
+                bridge.close();
+            }
+            for (StreamVerifier v : verifiers) {
+                v.close();
+            }
+            for (SensorServer s : servers) {
+                s.close();
+            }
+            if (embedded != null) {
+                embedded.close();
+            }
+        }
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> p, byte[] key, byte[] value) throws IOException {
+        try {
+            p.send(new ProducerRecord<>(KafkaTopics.READINGS, key, value)).get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IOException("cannot write to " + KafkaTopics.READINGS + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads the verdict topics until every reading and injected record is accounted for (or 5 minutes pass). */
+    /** A reader of the verdict topics positioned at their current ends (committed records only). */
+    private static KafkaConsumer<byte[], byte[]> reader(String bootstrap, String appId) throws IOException {
+        KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        appId + "-demo-reader",
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "latest",
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed"),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+        c.subscribe(Set.of(KafkaTopics.VERIFIED, KafkaTopics.REJECTED, KafkaTopics.DEAD_LETTER));
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (c.assignment().isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                c.close();
+                throw new IOException("no partitions of the verdict topics assigned within a minute");
+            }
+            c.poll(Duration.ofMillis(100));
+        }
+        c.assignment().forEach(c::position); // fix the start positions before anything is written
+        return c;
+    }
+
+    private static Map<String, Long> collect(
+            KafkaConsumer<byte[], byte[]> c, long readings, long injected, long garbage) throws IOException {
+        Map<String, Long> counts = new HashMap<>();
+        {
+            long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+            while (System.nanoTime() < end
+                    && (counts.getOrDefault("accepted", 0L) < readings
+                            || counts.getOrDefault(KafkaTopics.REJECTED, 0L) < injected
+                            || counts.getOrDefault(KafkaTopics.DEAD_LETTER, 0L) < garbage)) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+                    JsonNode j = MAPPER.readTree(r.value());
+                    counts.merge(r.topic(), 1L, Long::sum);
+                    if ("ACCEPTED".equals(j.path("verdict").asText())) {
+                        counts.merge("accepted", 1L, Long::sum);
+                    }
+                }
+            }
+            // a moment more: anything unexpected (a double acceptance, a false alarm) would show now
+            long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            while (System.nanoTime() < settle) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+                    JsonNode j = MAPPER.readTree(r.value());
+                    counts.merge(r.topic(), 1L, Long::sum);
+                    if ("ACCEPTED".equals(j.path("verdict").asText())) {
+                        counts.merge("accepted", 1L, Long::sum);
+                    }
+                }
+            }
+        }
+        return counts;
+    }
+}

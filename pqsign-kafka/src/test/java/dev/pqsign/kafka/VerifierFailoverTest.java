@@ -1,0 +1,174 @@
+package dev.pqsign.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.pqsign.core.Hex;
+import dev.pqsign.opcua.Operator;
+import dev.pqsign.opcua.TransportSecurity;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two verifier instances in child JVMs; one is killed with SIGKILL mid-stream, then the broker is
+ * restarted, while sensors keep publishing through the bridge. Afterwards every reading is accepted
+ * exactly once and nothing is rejected (no false REPLAYED, DUPLICATE or GAP).
+ */
+class VerifierFailoverTest {
+
+    @TempDir
+    Path dir;
+
+    // Behind -Plong: child JVMs, a kill and a broker restart take minutes on a loaded 2-core machine.
+    @Test
+    @EnabledIfSystemProperty(named = "pqsign.long", matches = "true")
+    void sigkillOfOneVerifierAndBrokerRestart_everyReadingAcceptedOnce_nothingRejected() throws Exception {
+        run(3, Duration.ofSeconds(4));
+    }
+
+    @Test
+    @EnabledIfSystemProperty(named = "pqsign.long", matches = "true")
+    void sigkillOfOneVerifierAndBrokerRestart_long() throws Exception {
+        run(10, Duration.ofSeconds(30));
+    }
+
+    private void run(int sensors, Duration phase) throws Exception {
+        Path kafkaDir = dir.resolve("kafka");
+        EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir, Duration.ofSeconds(60));
+        List<TestSensor> all = new ArrayList<>();
+        List<Process> children = new ArrayList<>();
+        Bridge bridge = null;
+        Topics topics = null;
+        try {
+            String bootstrap = kafka.bootstrapServers();
+            KafkaTopics.create(bootstrap, 4);
+            List<String> childArgs = new ArrayList<>();
+            for (int i = 0; i < sensors; i++) {
+                // the first sensor hands its key over every 24 readings
+                TestSensor s = TestSensor.start("s" + i, dir, i == 0 ? 1000 : 8, true);
+                all.add(s);
+                childArgs.add(s.name + "=" + TestSensor.SET.setName() + ":" + Hex.encode(s.firstKey.rawEncoding()));
+            }
+            Process a =
+                    startChild(bootstrap, dir.resolve("verifier-a"), childArgs, StreamVerifier.DEFAULT_APPLICATION_ID);
+            children.add(a);
+            children.add(
+                    startChild(bootstrap, dir.resolve("verifier-b"), childArgs, StreamVerifier.DEFAULT_APPLICATION_ID));
+            bridge = Bridge.start(
+                    new Operator.Config(dir.resolve("bridge-opcua"), TransportSecurity.NONE, 2),
+                    bootstrap,
+                    dir.resolve("bridge"),
+                    all.stream().map(TestSensor::bridged).toList());
+            Map<String, Integer> published = new ConcurrentHashMap<>();
+            AtomicBoolean publishing = new AtomicBoolean(true);
+            Thread publisher = new Thread(() -> {
+                int i = 0;
+                while (publishing.get()) {
+                    for (TestSensor s : all) {
+                        s.publish("1500." + i + "," + s.name);
+                        published.merge(s.name, 1, Integer::sum);
+                    }
+                    i++;
+                    try {
+                        Thread.sleep(20);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+            publisher.start();
+            Thread.sleep(phase.toMillis());
+            a.destroyForcibly(); // SIGKILL
+            assertTrue(a.waitFor(10, TimeUnit.SECONDS));
+            Thread.sleep(phase.toMillis());
+            kafka.close();
+            kafka = EmbeddedKafka.start(kafkaDir, Duration.ofSeconds(60));
+            assertEquals(bootstrap, kafka.bootstrapServers());
+            Thread.sleep(phase.toMillis());
+            publishing.set(false);
+            publisher.join();
+            bridge.flush();
+
+            int total = published.values().stream().mapToInt(Integer::intValue).sum();
+            topics = new Topics(bootstrap);
+            Topics t = topics;
+            assertTrue(
+                    t.pollUntil(x -> x.acceptedTotal() >= total, Duration.ofSeconds(90)),
+                    () -> "accepted " + t.acceptedTotal() + " of " + total + ", rejected " + t.rejected);
+            t.pollUntil(x -> false, Duration.ofSeconds(3));
+            for (TestSensor s : all) {
+                assertEquals(published.get(s.name).longValue(), t.accepted(s.name), s.name);
+            }
+            Set<String> once = new HashSet<>();
+            for (JsonNode j : t.verified) {
+                String verdict = j.path("verdict").asText();
+                assertTrue(!"DUPLICATE".equals(verdict), () -> "false duplicate: " + j);
+                if ("ACCEPTED".equals(verdict)) {
+                    String id = j.path("sensor").asText() + "/"
+                            + j.path("key_id").asText() + "/" + j.path("index").asLong();
+                    assertTrue(once.add(id), "accepted twice: " + id);
+                }
+            }
+            assertEquals(List.of(), t.rejected);
+            assertEquals(List.of(), t.deadLetter);
+            assertEquals(0, bridge.failed());
+        } finally {
+            if (topics != null) {
+                topics.close();
+            }
+            if (bridge != null) {
+                bridge.close();
+            }
+            for (Process p : children) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+            for (TestSensor s : all) {
+                s.close();
+            }
+            kafka.close();
+        }
+    }
+
+    static Process startChild(String bootstrap, Path stateDir, List<String> sensors, String applicationId)
+            throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                VerifierChild.class.getName(),
+                bootstrap,
+                stateDir.toString(),
+                applicationId));
+        cmd.addAll(sensors);
+        Process p = new ProcessBuilder(cmd)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        String line;
+        while ((line = out.readLine()) != null && !"RUNNING".equals(line)) {
+            if (System.nanoTime() > end) {
+                break;
+            }
+        }
+        assertEquals("RUNNING", line, "verifier child did not start");
+        return p;
+    }
+}
