@@ -146,7 +146,7 @@ final class SensorCommand implements Callable<Integer> {
             names = "--history",
             defaultValue = "10000",
             description =
-                    "Signed readings kept for operators that were away, served by OPC UA HistoryRead and kept in DATA_DIR/history.pqhl across restarts (default ${DEFAULT-VALUE}; 0 = none).")
+                    "Signed readings (and, separately, key handovers) kept for operators that were away, served by OPC UA HistoryRead and kept in DATA_DIR/history.pqhl across restarts (default ${DEFAULT-VALUE}; 0 = none).")
     int historyCount;
 
     @Option(

@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -38,13 +37,16 @@ class RolloverProcessTest {
     @TempDir
     Path dir;
 
-    private final List<Process> started = new ArrayList<>();
+    private ChildProcesses processes;
+
+    @BeforeEach
+    void processes() {
+        processes = new ChildProcesses(dir);
+    }
 
     @AfterEach
     void killLeftovers() {
-        for (Process p : started) {
-            p.destroyForcibly();
-        }
+        processes.killAll();
     }
 
     @Test
@@ -312,33 +314,15 @@ class RolloverProcessTest {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+        return ChildProcesses.freePort();
     }
 
     private Process pqsign(String name, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(PqsignCli.class.getName());
-        cmd.addAll(List.of(args));
-        Process proc = new ProcessBuilder(cmd)
-                .redirectOutput(dir.resolve(name + ".out").toFile())
-                .redirectError(dir.resolve(name + ".err").toFile())
-                .start();
-        started.add(proc);
-        return proc;
+        return processes.pqsign(name, args);
     }
 
     private String describe(String name) throws IOException {
-        return name + " stdout:\n" + tail(Files.readString(dir.resolve(name + ".out"))) + "\n" + name + " stderr:\n"
-                + tail(Files.readString(dir.resolve(name + ".err")));
-    }
-
-    private static String tail(String s) {
-        return s.length() > 4000 ? "…" + s.substring(s.length() - 4000) : s;
+        return processes.describe(name);
     }
 
     private void await(String name, Process proc, Predicate<String> condition) throws Exception {

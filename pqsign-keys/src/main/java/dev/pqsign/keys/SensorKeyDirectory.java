@@ -107,7 +107,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
     private FileStateStore nextStore;
 
     private XmssStatefulSigner nextSigner;
-    /** The generation whose state the last handover retired and {@link #destroyRetired} has not destroyed yet, or -1. */
+    /** The generation the last handover retired whose state {@link #destroyRetired} has not destroyed yet, or -1. */
     private long retiredPending = -1;
 
     private Optional<SignedKeyHandover> latestHandover;

@@ -949,7 +949,7 @@ public final class Operator implements AutoCloseable {
                 return;
             }
             if (chains != null && isHandover(bytes.bytesOrEmpty())) {
-                handleHandover(bytes.bytesOrEmpty(), receivedAt);
+                handleHandover(bytes.bytesOrEmpty(), receivedAt, live);
                 return;
             }
             if (KeyCertificateChain.hasMagic(bytes.bytesOrEmpty())) {
@@ -1146,9 +1146,13 @@ public final class Operator implements AutoCloseable {
             return Optional.of(chains.receive(record, connectionVerifier));
         }
 
-        private void handleHandover(byte[] value, Instant receivedAt) {
+        private void handleHandover(byte[] value, Instant receivedAt, boolean live) {
             HandoverCheck check =
                     chains.receive(value, connectionVerifier, trust, publishedCertificates, Instant.now());
+            if (!live && check.outcome() == HandoverOutcome.ALREADY_FOLLOWED) {
+                // Served again by a backfill that starts before it: judged once, like a reading.
+                return;
+            }
             if (check.outcome() == HandoverOutcome.OUT_OF_ORDER && catchUpHandover(receivedAt)) {
                 // The handovers in between came from the sensor's list, this one with them.
                 check = chains.receive(value, connectionVerifier, trust, publishedCertificates, Instant.now());

@@ -195,9 +195,10 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
      * Serves raw history (ReadRawModifiedDetails, not modified values) of the record node and of
      * the three study nodes from the sensor's {@link ReadingHistory}, oldest first, by source
      * time; the record node's history carries the key handover records too, where they were
-     * published, and the key handover node's history is those handover records alone. More than {@link #MAX_HISTORY_VALUES_PER_READ} values (or the client's
-     * numValuesPerNode) come with a continuation point: 8 bytes, the source time in nanoseconds
-     * after which the next call continues (the history's source times strictly increase).
+     * published, and the key handover node's history is those handover records alone. More than
+     * {@link #MAX_HISTORY_VALUES_PER_READ} values (or the client's numValuesPerNode) come with a
+     * continuation point: 8 bytes, the source time in nanoseconds after which the next call
+     * continues (the history's source times strictly increase).
      */
     @Override
     public List<HistoryReadResult> historyRead(

@@ -30,9 +30,9 @@ import java.util.Optional;
  * follows every handover in order before it meets a reading of a newer key.
  *
  * <p>Bounds: at most {@code maxCount} readings and, separately, at most {@code maxCount} handovers,
- * none older than {@code maxAge} (the newest reading and the newest handover always stay). Readings never push a handover
- * out: a handover leaves only by age (like the readings around it) or when {@code maxCount} newer
- * handovers exist, so it outlives the readings of its own key.
+ * none older than {@code maxAge} (the newest reading and the newest handover always stay).
+ * Readings never push a handover out: a handover leaves only by age (like the readings around it)
+ * or when {@code maxCount} newer handovers exist, so it outlives the readings of its own key.
  *
  * <p>With a file ({@link #open(Path, int, Duration, Clock)}) every entry is appended
  * (format in {@code docs/formats/signed-record.md}) and the file is read back at start-up, so the
