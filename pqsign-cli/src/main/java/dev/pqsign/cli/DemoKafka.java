@@ -32,6 +32,7 @@ final class DemoKafka {
             int readings,
             PrintWriter out)
             throws IOException, InterruptedException {
+        KafkaOptions.quietKafkaLogs();
         XmssParameterSet set = sets.stream()
                 .filter(XmssParameterSet.class::isInstance)
                 .map(XmssParameterSet.class::cast)
