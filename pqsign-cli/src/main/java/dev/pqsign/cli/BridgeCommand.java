@@ -4,7 +4,6 @@ import dev.pqsign.kafka.Bridge;
 import dev.pqsign.kafka.KafkaTopics;
 import dev.pqsign.opcua.Operator;
 import dev.pqsign.opcua.TransportSecurity;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
@@ -85,35 +84,20 @@ final class BridgeCommand implements Callable<Integer> {
             }
             sensors.add(new Bridge.Sensor(url, url, TransportSecurity.NONE));
         }
-        try {
-            String bootstrap = kafka.connect(out);
-            Operator.Config opcua = new Operator.Config(
-                    dataDir.resolve("opcua"), TransportSecurity.NONE, publishingMs, Operator.DEFAULT_QUEUE_SIZE);
-            try (TelemetrySupport.CtrlC ctrlC = new TelemetrySupport.CtrlC(stop::countDown, () -> false)) {
-                int exit = CliException.FAILED;
-                Bridge bridge = null;
-                try {
-                    bridge = Bridge.start(opcua, bootstrap, dataDir, sensors, serverCerts);
-                    out.printf("bridge: %d sensor(s) -> %s at %s%n", sensors.size(), KafkaTopics.READINGS, bootstrap);
-                    out.flush();
-                    stop.await();
-                    bridge.flush();
-                    out.printf(
-                            "bridge: published %d, acknowledged %d, refused %d%n",
-                            bridge.published(), bridge.acknowledged(), bridge.failed());
-                    out.flush();
-                    exit = bridge.failed() == 0 ? 0 : CliException.FAILED;
-                } finally {
-                    if (bridge != null) {
-                        bridge.close();
-                    }
-                    kafka.close();
-                    ctrlC.finished(exit);
-                }
-                return exit;
+        Operator.Config opcua = new Operator.Config(
+                dataDir.resolve("opcua"), TransportSecurity.NONE, publishingMs, Operator.DEFAULT_QUEUE_SIZE);
+        return kafka.run(out, stop, bootstrap -> {
+            try (Bridge bridge = Bridge.start(opcua, bootstrap, dataDir, sensors, serverCerts)) {
+                out.printf("bridge: %d sensor(s) -> %s at %s%n", sensors.size(), KafkaTopics.READINGS, bootstrap);
+                out.flush();
+                stop.await();
+                bridge.flush();
+                out.printf(
+                        "bridge: published %d, acknowledged %d, refused %d%n",
+                        bridge.published(), bridge.acknowledged(), bridge.failed());
+                out.flush();
+                return bridge.failed() == 0 ? 0 : CliException.FAILED;
             }
-        } catch (IOException e) {
-            throw new CliException(CliException.FAILED, e.getMessage());
-        }
+        });
     }
 }

@@ -34,6 +34,7 @@ final class DemoKafka {
             int readings,
             PrintWriter out)
             throws IOException, InterruptedException {
+        KafkaOptions.quietKafkaLogs();
         XmssParameterSet set = sets.stream()
                 .filter(XmssScheme.class::isInstance)
                 .map(s -> ((XmssScheme) s).parameterSet())

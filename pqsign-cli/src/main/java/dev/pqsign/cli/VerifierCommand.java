@@ -4,7 +4,6 @@ import dev.pqsign.kafka.KafkaTopics;
 import dev.pqsign.kafka.SensorTrust;
 import dev.pqsign.kafka.StreamVerifier;
 import dev.pqsign.x509.PqPublicKey;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -80,37 +79,20 @@ final class VerifierCommand implements Callable<Integer> {
             pinned.put(t.name(), t.pinned());
         }
         SensorTrust trust = SensorTrust.of(pinned);
-        try {
-            String bootstrap = kafka.connect(out);
-            try (TelemetrySupport.CtrlC ctrlC = new TelemetrySupport.CtrlC(stop::countDown, () -> false)) {
-                int exit = CliException.FAILED;
-                StreamVerifier verifier = null;
-                try {
-                    verifier = StreamVerifier.start(
-                            trust,
-                            StreamVerifier.configuration(bootstrap, applicationId, stateDir, threads),
-                            (now, before) -> {
-                                if (now == KafkaStreams.State.ERROR) {
-                                    stop.countDown();
-                                }
-                            });
-                    out.printf(
-                            "verifier: %d sensor(s), application id %s, reading %s at %s%n",
-                            pinned.size(), applicationId, KafkaTopics.READINGS, bootstrap);
-                    out.flush();
-                    stop.await();
-                    exit = verifier.streams().state() == KafkaStreams.State.ERROR ? CliException.FAILED : 0;
-                } finally {
-                    if (verifier != null) {
-                        verifier.close();
-                    }
-                    kafka.close();
-                    ctrlC.finished(exit);
-                }
-                return exit;
+        return kafka.run(out, stop, bootstrap -> {
+            try (StreamVerifier verifier = StreamVerifier.start(
+                    trust, StreamVerifier.configuration(bootstrap, applicationId, stateDir, threads), (now, before) -> {
+                        if (now == KafkaStreams.State.ERROR) {
+                            stop.countDown();
+                        }
+                    })) {
+                out.printf(
+                        "verifier: %d sensor(s), application id %s, reading %s at %s%n",
+                        pinned.size(), applicationId, KafkaTopics.READINGS, bootstrap);
+                out.flush();
+                stop.await();
+                return verifier.streams().state() == KafkaStreams.State.ERROR ? CliException.FAILED : 0;
             }
-        } catch (IOException e) {
-            throw new CliException(CliException.FAILED, e.getMessage());
-        }
+        });
     }
 }

@@ -258,32 +258,29 @@ public final class KafkaDemo {
     private static Map<String, Long> collect(
             KafkaConsumer<byte[], byte[]> c, long readings, long injected, long garbage) throws IOException {
         Map<String, Long> counts = new HashMap<>();
-        {
-            long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-            while (System.nanoTime() < end
-                    && (counts.getOrDefault("accepted", 0L) < readings
-                            || counts.getOrDefault(KafkaTopics.REJECTED, 0L) < injected
-                            || counts.getOrDefault(KafkaTopics.DEAD_LETTER, 0L) < garbage)) {
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
-                    JsonNode j = MAPPER.readTree(r.value());
-                    counts.merge(r.topic(), 1L, Long::sum);
-                    if ("ACCEPTED".equals(j.path("verdict").asText())) {
-                        counts.merge("accepted", 1L, Long::sum);
-                    }
-                }
-            }
-            // a moment more: anything unexpected (a double acceptance, a false alarm) would show now
-            long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-            while (System.nanoTime() < settle) {
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
-                    JsonNode j = MAPPER.readTree(r.value());
-                    counts.merge(r.topic(), 1L, Long::sum);
-                    if ("ACCEPTED".equals(j.path("verdict").asText())) {
-                        counts.merge("accepted", 1L, Long::sum);
-                    }
-                }
-            }
+        long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (System.nanoTime() < end
+                && (counts.getOrDefault("accepted", 0L) < readings
+                        || counts.getOrDefault(KafkaTopics.REJECTED, 0L) < injected
+                        || counts.getOrDefault(KafkaTopics.DEAD_LETTER, 0L) < garbage)) {
+            count(c, counts);
+        }
+        // a moment more: anything unexpected (a double acceptance, a false alarm) would show now
+        long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (System.nanoTime() < settle) {
+            count(c, counts);
         }
         return counts;
+    }
+
+    /** One poll: records per topic, and accepted readings under {@code "accepted"}. */
+    private static void count(KafkaConsumer<byte[], byte[]> c, Map<String, Long> counts) throws IOException {
+        for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+            JsonNode j = MAPPER.readTree(r.value());
+            counts.merge(r.topic(), 1L, Long::sum);
+            if ("ACCEPTED".equals(j.path("verdict").asText())) {
+                counts.merge("accepted", 1L, Long::sum);
+            }
+        }
     }
 }
