@@ -236,7 +236,7 @@ final class CompactEngine {
     static void accStreamedA(Context c, byte[] rho, int rhoOff, int i, int j, int[] acc, int[] v, int factor) {
         c.xof.initShake128().absorb(rho, rhoOff, SEEDBYTES).absorbU16((i << 8) + j);
         for (int n = 0; n < N; n++) {
-            acc[n] += Reduce.montgomery((long) (factor * Poly.nextUniform(c.xof)) * v[n]);
+            acc[n] += Reduce.montgomery((long) factor * Poly.nextUniform(c.xof) * v[n]);
         }
     }
 
@@ -244,7 +244,7 @@ final class CompactEngine {
     static void setStreamedA(Context c, byte[] rho, int rhoOff, int i, int j, int[] acc, int[] v, int factor) {
         c.xof.initShake128().absorb(rho, rhoOff, SEEDBYTES).absorbU16((i << 8) + j);
         for (int n = 0; n < N; n++) {
-            acc[n] = Reduce.montgomery((long) (factor * Poly.nextUniform(c.xof)) * v[n]);
+            acc[n] = Reduce.montgomery((long) factor * Poly.nextUniform(c.xof) * v[n]);
         }
     }
 
@@ -283,7 +283,7 @@ final class CompactEngine {
             int o = i * N;
             xof.initShake128().absorb(pk, pkOff, SEEDBYTES).absorbU16((i << 8) + j - 1);
             for (int n = 0; n < N; n++) {
-                rows[o + n] = (char) canon(rows[o + n] + Reduce.montgomery((long) (2 * Poly.nextUniform(xof)) * v[n]));
+                rows[o + n] = (char) canon(rows[o + n] + Reduce.montgomery(2L * Poly.nextUniform(xof) * v[n]));
             }
         }
     }

@@ -25,7 +25,7 @@ final class CompactSign {
      * all accepted draws to sqsum (pass 1); otherwise writes the first 256 scaled coefficients y (pass 2
      * and every later regeneration). Branch-free bookkeeping as in {@link HyperballSampler}.
      */
-    private static void gaussStream(HaetaeParameterSet p, HaetaeSampler v, Context c, int poly, int[] out) {
+    private static void gaussStream(HaetaeSampler v, Context c, int poly, int[] out) {
         int len = poly < 2 ? N + 1 : N;
         Keccak xof = c.xof;
         xof.initShake256().absorb(c.seed, 0, CRHBYTES).absorbU16((c.base + poly) & 0xffff);
@@ -108,12 +108,12 @@ final class CompactSign {
             counter += dims;
             c.sqsum.set(0, 0);
             for (int i = 0; i < dims; i++) {
-                gaussStream(p, v, c, i, null);
+                gaussStream(v, c, i, null);
             }
             HyperballSampler.radius(p, c.sqsum, c.invsqrt, c.radius, c.startCube, c.startThreeHalves, c.scratch);
             long sq = 0;
             for (int j = 0; j < p.l; j++) {
-                gaussStream(p, v, c, j, tmp);
+                gaussStream(v, c, j, tmp);
                 for (int n = 0; n < N; n++) {
                     int y = tmp[n];
                     sq += (long) y * y;
@@ -126,7 +126,7 @@ final class CompactSign {
                 CompactEngine.accumulateColumn(p, c, sk, skOff, j, tmp);
             }
             for (int i = 0; i < p.k; i++) {
-                gaussStream(p, v, c, p.l + i, tmp);
+                gaussStream(v, c, p.l + i, tmp);
                 CompactEngine.rowToTime(c, i, c.aux);
                 int o = i * N;
                 for (int n = 0; n < N; n++) {
@@ -263,7 +263,7 @@ final class CompactSign {
         enc.init(sig, headEnd, end);
         for (int j = p.l + p.k - 1; j >= 0; j--) {
             challengeTimesSecret(p, c, sk, skOff, j, cs);
-            gaussStream(p, v, c, j, y);
+            gaussStream(v, c, j, y);
             if (j >= p.l) {
                 int i = j - p.l;
                 for (int n = N - 1; n >= 0; n--) {

@@ -165,7 +165,7 @@ final class Fft {
             v *= fac;
             res += v;
         }
-        return (res + (1 << 5)) >> 6;
+        return (long) ((res + (1 << 5)) >> 6);
     }
 
     private static void accumulate(int[] poly, int[] re, int[] im, int[] sum) {

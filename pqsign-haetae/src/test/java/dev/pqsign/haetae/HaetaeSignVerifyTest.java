@@ -12,6 +12,7 @@ import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
 import java.security.SecureRandom;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -184,7 +185,7 @@ class HaetaeSignVerifyTest {
         String secretHex = Hex.encode(sk, p.publicKeyBytes(), sk.length - p.publicKeyBytes());
         String s = key.toString();
         for (int i = 0; i + 8 <= secretHex.length(); i += 8) {
-            assertFalse(s.toLowerCase().contains(secretHex.substring(i, i + 8)), s);
+            assertFalse(s.toLowerCase(Locale.ROOT).contains(secretHex.substring(i, i + 8)), s);
         }
         assertTrue(s.contains(p.setName()));
         key.destroy();

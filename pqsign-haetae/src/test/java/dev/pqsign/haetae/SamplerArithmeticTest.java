@@ -141,7 +141,7 @@ class SamplerArithmeticTest {
         Fp y = new Fp();
         y.lo = le(rand, o + 8, 6);
         y.hi = le(rand, o + 14, 3) | (x << 24);
-        long r = ((y.lo >>> 15) ^ (y.hi << 33)) + 1 >>> 1;
+        long r = (((y.lo >>> 15) ^ (y.hi << 33)) + 1) >>> 1;
         return new long[] {finish(x, r, randRej, y, sqr, false), r};
     }
 
@@ -266,7 +266,7 @@ class SamplerArithmeticTest {
             f.setAccessible(true);
             return (int[]) f.get(null);
         } catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
+            throw new LinkageError(e.getMessage(), e);
         }
     }
 
@@ -276,7 +276,7 @@ class SamplerArithmeticTest {
             f.setAccessible(true);
             return f.getInt(null);
         } catch (ReflectiveOperationException e) {
-            throw new AssertionError(e);
+            throw new LinkageError(e.getMessage(), e);
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -87,7 +88,8 @@ public final class Bridge implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        saver.scheduleWithFixedDelay(this::savePositions, 1, 1, TimeUnit.SECONDS);
+        // Failures are handled inside savePositions; the future only matters for cancelling, which close() does.
+        Future<?> unusedSaving = saver.scheduleWithFixedDelay(this::savePositions, 1, 1, TimeUnit.SECONDS);
         Operator c;
         try {
             c = Operator.relaying(opcua, new Relay());
@@ -190,7 +192,8 @@ public final class Bridge implements AutoCloseable {
             }
             Instant sourceTime = source;
             published.incrementAndGet();
-            producer.send(
+            // The callback reports the outcome (acknowledged or refused); nothing waits on the future.
+            Future<?> unusedSend = producer.send(
                     new ProducerRecord<>(
                             KafkaTopics.READINGS,
                             null,

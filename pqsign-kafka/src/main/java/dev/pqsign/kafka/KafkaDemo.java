@@ -53,6 +53,8 @@ public final class KafkaDemo {
     }
 
     /**
+     * What the Kafka stage runs.
+     *
      * @param dataDir the demo's data directory (broker data in {@code kafka/}, verifier state, bridge)
      * @param bootstrapServers a cluster to use, or null for the embedded broker
      * @param verifierInstances how many verifier instances share the partitions
@@ -114,7 +116,7 @@ public final class KafkaDemo {
         try {
             String bootstrap = options.bootstrapServers();
             if (bootstrap == null) {
-                embedded = EmbeddedKafka.start(options.dataDir().resolve("kafka"), Duration.ofSeconds(120));
+                embedded = EmbeddedKafka.start(options.dataDir().resolve("kafka"), Duration.ofMinutes(2));
                 bootstrap = embedded.bootstrapServers();
             }
             KafkaTopics.create(bootstrap, options.partitions());

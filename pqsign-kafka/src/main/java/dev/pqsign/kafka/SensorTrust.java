@@ -20,6 +20,8 @@ public final class SensorTrust {
     }
 
     /**
+     * The trust of a verifier: each sensor's first key, pinned.
+     *
      * @param pinned sensor name → first pinned key (at least one sensor; names as in
      *     {@link SensorIdentity})
      */

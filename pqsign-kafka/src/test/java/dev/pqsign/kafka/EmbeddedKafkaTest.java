@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -48,7 +49,8 @@ class EmbeddedKafkaTest {
                     new ByteArraySerializer())) {
                 p.initTransactions();
                 p.beginTransaction();
-                p.send(new ProducerRecord<>(
+                // commitTransaction() fails if this send failed: its future need not be read.
+                Future<?> unusedSend = p.send(new ProducerRecord<>(
                         "t", "k".getBytes(StandardCharsets.UTF_8), "v1".getBytes(StandardCharsets.UTF_8)));
                 p.commitTransaction();
             }

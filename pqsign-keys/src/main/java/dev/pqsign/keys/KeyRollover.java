@@ -95,6 +95,8 @@ public final class KeyRollover implements AutoCloseable {
     }
 
     /**
+     * A rollover policy for the key directory {@code dir}.
+     *
      * @param prepareAt prepare the next key when this many signatures are left; 0 for the default
      *     (right after the key's first signature)
      * @param switchAt hand over when this many are left (at least 1: the statement needs an index)

@@ -28,6 +28,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -167,7 +168,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
     }
 
     /** The generations on disk: the current one, its key, and the handover that made it current. */
-    private record Generations(long current, PqPublicKey key, SignedKeyHandover latest, TreeMap<Long, Path> dirs) {}
+    private record Generations(
+            long current, PqPublicKey key, SignedKeyHandover latest, NavigableMap<Long, Path> dirs) {}
 
     /**
      * Finds the current generation: the highest one with a handover record, the handovers numbered
@@ -176,7 +178,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * rolled over for years must still open in milliseconds. Operators verify every one anyway.
      */
     private static Generations scan(Path dir, PqPublicKey firstKey) throws IOException {
-        TreeMap<Long, Path> generations = generationDirectories(dir);
+        NavigableMap<Long, Path> generations = generationDirectories(dir);
         long current = 0;
         for (var e : generations.entrySet()) {
             if (!Files.exists(e.getValue().resolve(HANDOVER), LinkOption.NOFOLLOW_LINKS)) {
@@ -548,7 +550,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
         return generationDir(g).resolve(STATE);
     }
 
-    private static TreeMap<Long, Path> generationDirectories(Path dir) throws IOException {
+    private static NavigableMap<Long, Path> generationDirectories(Path dir) throws IOException {
         TreeMap<Long, Path> out = new TreeMap<>();
         Path parent = dir.resolve(GENERATIONS);
         if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {

@@ -180,7 +180,7 @@ public final class DurableFiles {
         }
         for (int i = prefix.length(); i < fileName.length(); i++) {
             char c = fileName.charAt(i);
-            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
                 return false;
             }
         }

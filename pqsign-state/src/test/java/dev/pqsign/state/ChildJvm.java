@@ -163,7 +163,7 @@ public final class ChildJvm {
             if (lines.size() >= count) {
                 return lines.get(count - 1);
             }
-            if (!process.isAlive() && lines().size() < count || System.nanoTime() > deadline) {
+            if ((!process.isAlive() && lines().size() < count) || System.nanoTime() > deadline) {
                 return null;
             }
             Thread.sleep(2);

@@ -11,6 +11,8 @@ import java.util.OptionalLong;
 public interface EmbeddedIndex {
 
     /**
+     * Reads the index a signature carries.
+     *
      * @return the embedded index, or empty if the signature is too short to hold one (or the scheme
      *     carries none, see {@link #NONE})
      */

@@ -249,6 +249,7 @@ public final class MarkFile implements AutoCloseable {
     }
 
     /** Decides and writes a whole group under the locks, one flush; completes every request. */
+    @SuppressWarnings("NonAtomicVolatileUpdate") // flushes and requests have one writer: the committing thread
     private void commit(List<Request> group) {
         try {
             locked(() -> {

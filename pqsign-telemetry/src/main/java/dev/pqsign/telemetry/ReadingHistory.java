@@ -299,7 +299,7 @@ public final class ReadingHistory implements AutoCloseable {
         channel.close();
         DurableFiles.writeAtomically(file, out.toByteArray());
         channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        entriesInFile = readings.size() + handovers.size();
+        entriesInFile = (long) readings.size() + handovers.size();
     }
 
     /**

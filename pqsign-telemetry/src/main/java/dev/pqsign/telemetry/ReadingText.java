@@ -23,6 +23,7 @@ public final class ReadingText {
     }
 
     /** Always prints nine fraction digits so the length does not vary with the clock value. */
+    @SuppressWarnings("JavaInstantGetSecondsGetNano") // the seconds come from toString, the nanos of that second
     private static String formatInstant(Instant t) {
         String s = t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(); // ends with 'Z'
         return s.substring(0, s.length() - 1) + String.format(Locale.ROOT, ".%09dZ", t.getNano());

@@ -42,7 +42,7 @@ public record SignedReading(String reading, long index, byte[] signature) {
         if (c.length == 0) {
             return new SignedReading("x", index, signature.clone());
         }
-        c[c.length - 1] ^= 1;
+        c[c.length - 1] = (char) (c[c.length - 1] ^ 1);
         return new SignedReading(new String(c), index, signature.clone());
     }
 

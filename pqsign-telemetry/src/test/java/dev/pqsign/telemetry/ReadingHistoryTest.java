@@ -124,7 +124,7 @@ class ReadingHistoryTest {
             assertEquals(10, h.size());
             assertEquals(2999, h.newest().orElseThrow().index());
         }
-        long perEntry = ReadingHistory.ENTRY_HEADER_BYTES + record(0, T0).encode().length + 2;
+        long perEntry = ReadingHistory.ENTRY_HEADER_BYTES + record(0, T0).encode().length + 2L;
         assertEquals(
                 true,
                 Files.size(file) < ReadingHistory.HEADER_BYTES + 1030L * perEntry,

@@ -67,6 +67,7 @@ public final class PqCertificate {
      * a certificate which cannot be read fails here, with a {@link CertificateFormatException},
      * rather than later inside verification.
      */
+    @SuppressWarnings("ReturnValueIgnored") // the names are rendered only to make BouncyCastle decode them
     private void checkFieldsReadable() {
         String field = "names";
         try {

@@ -45,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Every rejection reason of {@link CertificateChainVerifier}, each on an otherwise valid chain. */
 class ChainVerifierTest {
+    @SuppressWarnings("TimeInStaticInitializer") // one instant for every test of the class, on purpose
     private static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.SECONDS);
 
     @TempDir

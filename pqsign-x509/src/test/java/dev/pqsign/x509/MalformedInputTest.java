@@ -12,6 +12,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -78,7 +79,9 @@ class MalformedInputTest {
     @Test
     void emptyOrGarbageOrWrongStructure_rejected() throws Exception {
         assertThrows(CertificateFormatException.class, () -> PqCertificate.fromDer(new byte[0]));
-        assertThrows(CertificateFormatException.class, () -> PqCertificate.fromDer("hello".getBytes()));
+        assertThrows(
+                CertificateFormatException.class,
+                () -> PqCertificate.fromDer("hello".getBytes(StandardCharsets.US_ASCII)));
         byte[] spki = PublicKeys.encode(PqCertificate.fromDer(example()).publicKey());
         CertificateFormatException e =
                 assertThrows(CertificateFormatException.class, () -> PqCertificate.fromDer(spki));

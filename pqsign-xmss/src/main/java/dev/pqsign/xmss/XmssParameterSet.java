@@ -180,6 +180,7 @@ public enum XmssParameterSet implements ParameterSet {
     }
 
     /** The set's name (shadows {@link Enum#name()} on purpose: the spec's name, not the constant's). */
+    @Override
     public String setName() {
         return setName;
     }

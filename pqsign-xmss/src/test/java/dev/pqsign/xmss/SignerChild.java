@@ -108,12 +108,12 @@ public final class SignerChild {
         List<FileStateStore> stores = new ArrayList<>();
         List<XmssStatefulSigner> signers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(120));
+            FileStateStore store = FileStateStore.open(state, Duration.ofMinutes(2));
             stores.add(store);
             signers.add(XmssStatefulSigner.open(
                     store, Options.defaults().withBatch(batch).withThreads(1)));
         }
-        ChildJvm.signalReadyAndAwaitGo(out, go, Duration.ofSeconds(120));
+        ChildJvm.signalReadyAndAwaitGo(out, go, Duration.ofMinutes(2));
         List<Thread> workers = new ArrayList<>();
         Throwable[] failure = new Throwable[1];
         for (int t = 0; t < threads; t++) {

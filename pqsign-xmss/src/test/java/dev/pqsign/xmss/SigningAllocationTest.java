@@ -49,7 +49,7 @@ class SigningAllocationTest {
             long perSignature = (allocated() - before) / count;
             // One signature (4,642 bytes) plus the state update and index bookkeeping, and the
             // amortised per-tree structures; ~7k hash calls with even 50 bytes each would exceed it.
-            long bound = p.signatureBytes() + 4096;
+            long bound = p.signatureBytes() + 4096L;
             assertTrue(perSignature <= bound, "allocated " + perSignature + " bytes per signature, bound " + bound);
         }
     }

@@ -75,7 +75,7 @@ class XmssMultiProcessTest {
         Files.createFile(go);
         for (int t = 0; t < 2; t++) {
             futures.add(pool.submit(() -> {
-                try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(120));
+                try (FileStateStore store = FileStateStore.open(state, Duration.ofMinutes(2));
                         XmssStatefulSigner signer = XmssStatefulSigner.open(
                                 store, Options.defaults().withThreads(1))) {
                     for (int i = 0; i < PER_THREAD; i++) {

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -178,7 +179,7 @@ class XmssSignerCrashTest {
             try (FileStateStore store = FileStateStore.open(state, TIMEOUT)) {
                 next = XmssKeyState.decode(store.read()).nextIndex();
             }
-            TreeSet<Long> files = sigIndices(sigs);
+            NavigableSet<Long> files = sigIndices(sigs);
             int newFiles = 0;
             for (long idx : files) {
                 if (verified.contains(idx)) {
@@ -219,7 +220,7 @@ class XmssSignerCrashTest {
         return stats;
     }
 
-    private static TreeSet<Long> sigIndices(Path sigs) throws IOException {
+    private static NavigableSet<Long> sigIndices(Path sigs) throws IOException {
         TreeSet<Long> out = new TreeSet<>();
         try (Stream<Path> s = Files.list(sigs)) {
             for (Path p : (Iterable<Path>) s::iterator) {
