@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pqsign.core.Digests;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.x509.PqPublicKey;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -170,6 +172,33 @@ class KeyChainTest {
                 assertThrows(KeyFormatException.class, () -> KeyChain.decode(bad, c2.chainId()), "byte " + i);
             }
         }
+    }
+
+    /** Found by KeyChainStateFuzzTest (docs/fuzzing.md, finding 5): a set name in another case was accepted. */
+    @Test
+    void decode_parameterSetNameInOtherCase_throws() throws Exception {
+        try (ThreeGenerations g = new ThreeGenerations()) {
+            KeyChain c0 = KeyChain.startingAt(g.k0.publicKey());
+            byte[] state = c0.encode();
+            byte[] name = g.k0.publicKey().parameterSet().setName().getBytes(StandardCharsets.US_ASCII);
+            int at = indexOf(state, name);
+            byte[] lower = new String(name, StandardCharsets.US_ASCII)
+                    .toLowerCase(Locale.ROOT)
+                    .getBytes(StandardCharsets.US_ASCII);
+            System.arraycopy(lower, 0, state, at, lower.length);
+            int body = state.length - 16;
+            System.arraycopy(Digests.checkValue(state, body, 16), 0, state, body, 16);
+            assertThrows(KeyFormatException.class, () -> KeyChain.decode(state, c0.chainId()));
+        }
+    }
+
+    private static int indexOf(byte[] b, byte[] part) {
+        for (int i = 0; i + part.length <= b.length; i++) {
+            if (Arrays.equals(Arrays.copyOfRange(b, i, i + part.length), part)) {
+                return i;
+            }
+        }
+        throw new AssertionError("not found");
     }
 
     private static SignedKeyHandover forge(byte[] statement, byte[] signature) {
