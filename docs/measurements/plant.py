@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""One operator process, K sensor processes (loopback), each fed lines through a FIFO as fast as it
+signs. Phase 1 warms the JVMs up (W lines per sensor), phase 2 is measured (N lines per sensor):
+wall readings/s at the operator, CPU ms per reading of the operator and of all sensors.
+Usage: plant.py JARDIR K W N [PARAMS]"""
+import json, os, subprocess, sys, tempfile, time
+jar, K, W, N = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+PS = sys.argv[5] if len(sys.argv) > 5 else "XMSSMT-SHA2_10/2_256"
+T = tempfile.mkdtemp(prefix="plant.", dir="/var/tmp")
+P = ["java", "-jar", jar + "/pqsign.jar"]
+hz = os.sysconf("SC_CLK_TCK")
+def cpu(pid):
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / hz
+sensors = []
+for i in range(K):
+    subprocess.run(P + ["keygen", "--params", PS, "--out", f"{T}/k{i}"], check=True, capture_output=True)
+    os.mkfifo(f"{T}/f{i}")
+    keyfile = "key.sk" if os.path.exists(f"{T}/k{i}/key.sk") else "key.state"
+    sensors.append({"name": f"s{i}", "url": f"opc.tcp://127.0.0.1:{48500+i}/pqsign", "pub": f"{T}/k{i}/key.pub", "params": PS})
+json.dump({"sensors": sensors}, open(f"{T}/sensors.json", "w"))
+op = subprocess.Popen(P + ["operator", "--sensors", f"{T}/sensors.json", "--jsonl", f"{T}/v.jsonl",
+                           "--connect-timeout", "300", "--data-dir", f"{T}/od"],
+                      stdout=open(f"{T}/op.out", "w"), stderr=subprocess.STDOUT)
+sps = [subprocess.Popen(P + ["sensor", "--key", f"{T}/k{i}/{keyfile}", "--port", str(48500+i), "--source", f"{T}/f{i}",
+                             "--data-dir", f"{T}/sd{i}"], stdout=open(f"{T}/s{i}.out", "w"), stderr=subprocess.STDOUT)
+       for i in range(K)]
+fifos = [open(f"{T}/f{i}", "w") for i in range(K)]  # opens block until each sensor opened its end
+while open(f"{T}/op.out").read().count("subscribed to") < K:
+    time.sleep(0.2)
+time.sleep(1)
+pos = 0; counts = {}
+def follow(target):
+    global pos
+    with open(f"{T}/v.jsonl", "rb") as f:
+        while True:
+            f.seek(pos); chunk = f.read(); 
+            cut = chunk.rfind(b"\n") + 1; pos += cut
+            for line in chunk[:cut].splitlines():
+                o = json.loads(line); v = o.get("verdict") or o.get("event")
+                counts[v] = counts.get(v, 0) + 1
+            if counts.get("ACCEPTED", 0) >= target: return
+            time.sleep(0.1)
+def feed(start, n):
+    for i, f in enumerate(fifos):
+        f.write("".join(f"{1500+j%7}.{j%100:02d},s{i}-{j}\n" for j in range(start, start + n))); f.flush()
+feed(0, W); follow(K * W)
+c0 = cpu(op.pid); s0 = sum(cpu(p.pid) for p in sps); t0 = time.time(); l0 = os.getloadavg()[0]
+feed(W, N); follow(K * (W + N))
+t1 = time.time(); c1 = cpu(op.pid); s1 = sum(cpu(p.pid) for p in sps); l1 = os.getloadavg()[0]
+for f in fifos: f.close()
+for p in sps: p.wait()
+op.terminate(); rc = op.wait()
+n = K * N
+print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} params {PS} sensors {K} measured {n} readings (after {K*W} warm-up)")
+print(f"  wall {t1-t0:.1f} s -> {n/(t1-t0):.0f} verified readings/s; operator CPU {1000*(c1-c0)/n:.3f} ms/reading "
+      f"(-> {2000/(1000*(c1-c0)/n):.0f} readings/s on 2 cores); sensors CPU {1000*(s1-s0)/n:.3f} ms/reading; load {l0:.1f}->{l1:.1f}")
+print(f"  verdicts {counts}; operator exit {rc}; dir {T}")
