@@ -274,13 +274,8 @@ public final class KeyChain {
         if (len < 1 || len > KeyHandover.MAX_PUBLIC_KEY_BYTES) {
             throw new KeyFormatException("key chain state public key length " + len + " is out of range");
         }
-        PqPublicKey key = PublicKeys.decode(set, r.bytes(len, "public key"));
-        if (!key.parameterSet().setName().equals(set)) {
-            // Set names are looked up regardless of case; the format has one spelling (re-encodable).
-            throw new KeyFormatException("key chain state parameter set '" + set + "' is not spelt "
-                    + key.parameterSet().setName());
-        }
-        return new Member(generation, key, retiredAt);
+        // PublicKeys.decode takes the one spelling of the set's name only (the state re-encodes to its bytes).
+        return new Member(generation, PublicKeys.decode(set, r.bytes(len, "public key")), retiredAt);
     }
 
     @Override

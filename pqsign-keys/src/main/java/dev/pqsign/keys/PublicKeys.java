@@ -21,11 +21,24 @@ public final class PublicKeys {
      * Decodes the standard encoding of a public key of the named set: for XMSS / XMSS^MT the RFC 8391
      * encoding (type code || root || PUB_SEED), for HAETAE the reference encoding.
      *
-     * @throws KeyFormatException if the name is not a supported set or the encoding does not fit it
+     * <p>The name must be spelt exactly as the set's name (the formats that carry it have one
+     * spelling, so every decoded value re-encodes to the same bytes); lookups that forgive case are
+     * for names people type, not for this.
+     *
+     * @throws KeyFormatException if the name is not a supported set's exact name or the encoding does not fit it
      */
     public static PqPublicKey decode(String parameterSetName, byte[] encoding) {
         Objects.requireNonNull(parameterSetName, "parameterSetName");
         Objects.requireNonNull(encoding, "encoding");
+        PqPublicKey key = decodeAnyCase(parameterSetName, encoding);
+        if (!key.parameterSet().setName().equals(parameterSetName)) {
+            throw new KeyFormatException("parameter set '" + parameterSetName + "' is not spelt "
+                    + key.parameterSet().setName());
+        }
+        return key;
+    }
+
+    private static PqPublicKey decodeAnyCase(String parameterSetName, byte[] encoding) {
         Optional<XmssParameterSet> xmss = XmssParameterSet.byName(parameterSetName);
         if (xmss.isPresent()) {
             return PqPublicKey.of(XmssPublicKey.decode(xmss.get(), encoding));

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
@@ -82,6 +83,26 @@ class KeyHandoverTest {
         System.arraycopy("PQSIGN-READING\0\0".getBytes(StandardCharsets.US_ASCII), 0, reading, 0, 16);
         KeyFormatException e = assertThrows(KeyFormatException.class, () -> KeyHandover.decode(reading));
         assertTrue(e.getMessage().contains("domain tag"), e.getMessage());
+    }
+
+    /** As fuzz finding 5 in the chain state (docs/fuzzing.md): one spelling of a set name only. */
+    @Test
+    void decode_newParameterSetNameInOtherCase_throws() {
+        byte[] b = statement().encode();
+        byte[] name = newKey.parameterSet().setName().getBytes(StandardCharsets.US_ASCII);
+        int at = -1;
+        for (int i = b.length - name.length; i >= 0 && at < 0; i--) {
+            if (Arrays.equals(Arrays.copyOfRange(b, i, i + name.length), name)) {
+                at = i;
+            }
+        }
+        assertTrue(at > 0, "new set name in the statement");
+        byte[] lower = new String(name, StandardCharsets.US_ASCII)
+                .toLowerCase(Locale.ROOT)
+                .getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(lower, 0, b, at, lower.length);
+        KeyFormatException e = assertThrows(KeyFormatException.class, () -> KeyHandover.decode(b));
+        assertTrue(e.getMessage().contains("is not spelt"), e.getMessage());
     }
 
     @Test
