@@ -229,7 +229,6 @@ public final class KafkaDemo {
         }
     }
 
-    /** Reads the verdict topics until every reading and injected record is accounted for (or 5 minutes pass). */
     /** A reader of the verdict topics positioned at their current ends (committed records only). */
     private static KafkaConsumer<byte[], byte[]> reader(String bootstrap, String appId) throws IOException {
         KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(
