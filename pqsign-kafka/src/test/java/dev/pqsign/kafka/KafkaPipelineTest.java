@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -24,6 +25,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -57,17 +59,37 @@ class KafkaPipelineTest {
         return c;
     }
 
+    // The short run (3 bridged sensors) is in every build; the ten sensors with longer
+    // streams are behind -Plong.
     @Test
     void sensorsThroughBridgeToTwoVerifiers_everyReadingOnce_attacksRejected_garbageDeadLettered() throws Exception {
-        // s1 hands its key over every 24 readings; s2, s3 keep theirs; rogue is never bridged
-        TestSensor s1 = keep(TestSensor.start("s1", dir, 1000, true));
-        TestSensor s2 = keep(TestSensor.start("s2", dir, 8, true));
-        TestSensor s3 = keep(TestSensor.start("s3", dir, 8, true));
-        TestSensor rogue = keep(TestSensor.start("rogue", dir, 8, false));
+        run(3, 60);
+    }
+
+    @Test
+    @EnabledIfSystemProperty(named = "pqsign.long", matches = "true")
+    void tenSensorsThroughBridgeToTwoVerifiers_long() throws Exception {
+        run(10, 300);
+    }
+
+    /**
+     * @param bridged sensors behind the bridge: s1 hands its key over every 24 readings, s2 is the
+     *     one attacked, s3 gets the garbage, s4 … keep their keys
+     * @param n readings each bridged sensor publishes before the attacks
+     */
+    private void run(int bridged, int n) throws Exception {
+        List<TestSensor> sensors = new ArrayList<>();
+        for (int k = 1; k <= bridged; k++) {
+            sensors.add(keep(TestSensor.start("s" + k, dir, k == 1 ? 1000 : 8, true)));
+        }
+        TestSensor s2 = sensors.get(1);
+        TestSensor s3 = sensors.get(2);
+        TestSensor rogue = keep(TestSensor.start("rogue", dir, 8, false)); // never bridged
         Map<String, PqPublicKey> pinned = new LinkedHashMap<>();
-        for (TestSensor s : List.of(s1, s2, s3, rogue)) {
+        for (TestSensor s : sensors) {
             pinned.put(s.name, s.firstKey);
         }
+        pinned.put(rogue.name, rogue.firstKey);
         SensorTrust trust = SensorTrust.of(pinned);
         String bootstrap = kafka.bootstrapServers();
         for (int i = 0; i < 2; i++) {
@@ -76,19 +98,25 @@ class KafkaPipelineTest {
                     StreamVerifier.configuration(
                             bootstrap, StreamVerifier.DEFAULT_APPLICATION_ID, dir.resolve("verifier-" + i), 1)));
         }
+        List<Bridge.Sensor> viaBridge = new ArrayList<>();
+        for (TestSensor s : sensors) {
+            viaBridge.add(s.bridged());
+        }
         keep(Bridge.start(
                 new Operator.Config(dir.resolve("bridge-opcua"), TransportSecurity.NONE, 2),
                 bootstrap,
                 dir.resolve("bridge"),
-                List.of(s1.bridged(), s2.bridged(), s3.bridged())));
+                viaBridge));
         Topics topics = keep(new Topics(bootstrap));
 
-        int n = 60;
         List<SignedRecord> s2Records = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            s1.publish("1500." + i + ",s1");
-            s2Records.add(s2.publish("1600." + i + ",s2"));
-            s3.publish("1700." + i + ",s3");
+            for (int k = 0; k < bridged; k++) {
+                SignedRecord published = sensors.get(k).publish((1500 + 100 * k) + "." + i + ",s" + (k + 1));
+                if (k == 1) {
+                    s2Records.add(published);
+                }
+            }
         }
 
         // attacks written straight into the topic
@@ -130,28 +158,28 @@ class KafkaPipelineTest {
         new Random(18).nextBytes(noise);
         topics.inject(bytes("s3"), noise);
         byte[] truncated = s2Records.get(0).encode();
-        topics.inject(bytes("s3"), java.util.Arrays.copyOf(truncated, truncated.length - 1));
+        topics.inject(bytes("s3"), Arrays.copyOf(truncated, truncated.length - 1));
         topics.inject(null, s2Records.get(0).encode());
         // the stream goes on after the garbage
         for (int i = n; i < n + 10; i++) {
             s3.publish("1700." + i + ",s3-after-garbage");
         }
 
-        int expectedAccepted = n + n + n + 10 + 3;
+        int expectedAccepted = bridged * n + 10 + 3;
         assertTrue(
                 topics.pollUntil(
                         t -> t.acceptedTotal() >= expectedAccepted
                                 && t.deadLetter.size() >= 3
                                 && t.rejectedWith("REPLAYED") >= 1
                                 && t.rejectedWith("BAD_SIGNATURE") >= 2,
-                        Duration.ofSeconds(60)),
+                        Duration.ofSeconds(60 + bridged * n / 10)),
                 () -> "accepted " + topics.acceptedTotal() + ", rejected " + topics.rejected + ", dead letter "
                         + topics.deadLetter.size());
         topics.pollUntil(t -> false, Duration.ofSeconds(2)); // anything extra would show now
 
-        assertEquals(n, topics.accepted("s1"));
-        assertEquals(n, topics.accepted("s2"));
-        assertEquals(n + 10, topics.accepted("s3"));
+        for (int k = 1; k <= bridged; k++) {
+            assertEquals(k == 3 ? n + 10 : n, topics.accepted("s" + k), "s" + k);
+        }
         assertEquals(3, topics.accepted("rogue"));
         Set<String> once = new HashSet<>();
         for (JsonNode j : topics.verified) {
@@ -182,12 +210,12 @@ class KafkaPipelineTest {
                 topics.verified.stream()
                         .filter(j -> "DUPLICATE".equals(j.path("verdict").asText()))
                         .count());
-        // s1 rolled over at least twice, each followed once
+        // s1 rolled over at least twice (every 24 readings), each followed once
         long followed = topics.verified.stream()
                 .filter(j -> "HANDOVER".equals(j.path("event").asText())
                         && "FOLLOWED".equals(j.path("outcome").asText()))
                 .count();
-        assertTrue(followed >= 2, "handovers followed: " + followed);
+        assertTrue(followed >= Math.max(2, n / 24 - 1), "handovers followed: " + followed);
         Set<String> s1Keys = new HashSet<>();
         topics.verified.stream()
                 .filter(j -> "s1".equals(j.path("sensor").asText())
