@@ -44,7 +44,12 @@ class KafkaThroughputMeasurement {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final int SENSORS = 8;
     private static final int PER_SENSOR = Integer.getInteger("pqsign.kafka.perSensor", 400);
-    private static final int PARTITIONS = 4;
+    private static final int PARTITIONS = 4; // of the latency run
+    // Runs as PARTITIONSxINSTANCES, e.g. "1x2,4x1,4x2": a fresh broker and topic for each.
+    private static final String RUNS = System.getProperty("pqsign.kafka.runs", "4x1,4x2");
+    // With pinning, verifier instance i runs on CPU i only (taskset), so each instance has one core
+    // of its own however many instances there are; the broker and this JVM are not pinned.
+    private static final boolean PIN = Boolean.getBoolean("pqsign.kafka.pin");
 
     @TempDir
     Path dir;
@@ -71,17 +76,21 @@ class KafkaThroughputMeasurement {
             print(
                     out,
                     "set " + TestSensor.SET.setName() + ", " + SENSORS + " sensors, " + records.size() + " records, "
-                            + PARTITIONS + " partitions; load before: " + uptime());
-            for (int instances = 1; instances <= 2; instances++) {
+                            + (PIN ? "each verifier instance pinned to its own CPU" : "not pinned")
+                            + "; load before: " + uptime());
+            for (String run : RUNS.split(",")) {
+                int partitions = Integer.parseInt(run.substring(0, run.indexOf('x')));
+                int instances = Integer.parseInt(run.substring(run.indexOf('x') + 1));
                 // a fresh broker per run: each run verifies the same backlog from an empty topic
-                EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka-" + instances), Duration.ofSeconds(120));
+                EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka-" + run), Duration.ofSeconds(120));
                 String bootstrap = kafka.bootstrapServers();
-                KafkaTopics.create(bootstrap, PARTITIONS);
-                String appId = "bench-" + instances;
+                KafkaTopics.create(bootstrap, partitions);
+                String appId = "bench-" + run;
                 List<Process> children = new ArrayList<>();
                 for (int i = 0; i < instances; i++) {
-                    children.add(
-                            VerifierFailoverTest.startChild(bootstrap, dir.resolve(appId + "-" + i), childArgs, appId));
+                    List<String> prefix = PIN ? List.of("taskset", "-c", Integer.toString(i)) : List.of();
+                    children.add(VerifierFailoverTest.startChild(
+                            bootstrap, dir.resolve(appId + "-" + i), childArgs, appId, prefix));
                 }
                 Thread.sleep(8000); // let the group settle: every instance owns its partitions
                 long[] cpu0 = cpu(children);
@@ -128,8 +137,9 @@ class KafkaThroughputMeasurement {
                 print(
                         out,
                         String.format(
-                                "%d instance(s): %d verdicts in %.2f s = %.0f verified readings/s; CPU %.2f ms per reading"
+                                "%d partition(s), %d instance(s): %d verdicts in %.2f s = %.0f verified readings/s; CPU %.2f ms per reading"
                                         + " (verifier JVMs only, %s); lag at end %d; load: %s",
+                                partitions,
                                 instances,
                                 verdicts,
                                 seconds,
@@ -148,9 +158,11 @@ class KafkaThroughputMeasurement {
                 assertEquals(records.size() * 1L, verdicts);
             }
             // a fresh broker: the live readings must not queue behind the backlog of the runs above
-            try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka-latency"), Duration.ofSeconds(120))) {
-                KafkaTopics.create(kafka.bootstrapServers(), PARTITIONS);
-                latency(out, kafka.bootstrapServers());
+            if (!Boolean.getBoolean("pqsign.kafka.skipLatency")) {
+                try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka-latency"), Duration.ofSeconds(120))) {
+                    KafkaTopics.create(kafka.bootstrapServers(), PARTITIONS);
+                    latency(out, kafka.bootstrapServers());
+                }
             }
         }
         print(System.out, Files.readString(report));

@@ -147,7 +147,15 @@ class VerifierFailoverTest {
 
     static Process startChild(String bootstrap, Path stateDir, List<String> sensors, String applicationId)
             throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(
+        return startChild(bootstrap, stateDir, sensors, applicationId, List.of());
+    }
+
+    /** As above, the child's command line behind {@code prefix} (e.g. {@code taskset -c 1}). */
+    static Process startChild(
+            String bootstrap, Path stateDir, List<String> sensors, String applicationId, List<String> prefix)
+            throws Exception {
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m",
                 "-cp",
