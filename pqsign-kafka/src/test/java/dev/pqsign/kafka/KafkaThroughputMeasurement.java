@@ -94,6 +94,7 @@ class KafkaThroughputMeasurement {
                 }
                 Thread.sleep(8000); // let the group settle: every instance owns its partitions
                 long[] cpu0 = cpu(children);
+                long own0 = ownCpuNanos();
                 long written;
                 long lastArrival;
                 int verdicts = 0;
@@ -128,6 +129,7 @@ class KafkaThroughputMeasurement {
                     }
                 }
                 long[] cpu1 = cpu(children);
+                long own = ownCpuNanos() - own0;
                 long cpuNanos = 0;
                 for (int i = 0; i < instances; i++) {
                     cpuNanos += cpu1[i] - cpu0[i];
@@ -138,7 +140,8 @@ class KafkaThroughputMeasurement {
                         out,
                         String.format(
                                 "%d partition(s), %d instance(s): %d verdicts in %.2f s = %.0f verified readings/s; CPU %.2f ms per reading"
-                                        + " (verifier JVMs only, %s); lag at end %d; load: %s",
+                                        + " (verifier JVMs only, %s); this JVM (broker, producer, verdict consumer)"
+                                        + " %.2f ms per reading; lag at end %d; load: %s",
                                 partitions,
                                 instances,
                                 verdicts,
@@ -148,6 +151,7 @@ class KafkaThroughputMeasurement {
                                 Arrays.toString(Arrays.stream(cpu1)
                                                 .map(x -> x / 1_000_000)
                                                 .toArray()) + " ms total per JVM",
+                                own / 1e6 / verdicts,
                                 lag,
                                 uptime()));
                 for (Process pr : children) {
@@ -258,6 +262,10 @@ class KafkaThroughputMeasurement {
         return ps.stream()
                 .mapToLong(p -> p.info().totalCpuDuration().orElseThrow().toNanos())
                 .toArray();
+    }
+
+    private static long ownCpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().orElseThrow().toNanos();
     }
 
     private static String uptime() {
