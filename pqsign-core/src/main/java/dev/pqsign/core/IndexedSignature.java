@@ -1,5 +1,6 @@
 package dev.pqsign.core;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -14,5 +15,21 @@ public record IndexedSignature(long index, byte[] signature) {
             throw new IllegalArgumentException("index must be non-negative, got " + index);
         }
         Objects.requireNonNull(signature, "signature");
+    }
+
+    /** Equal when index and signature bytes are equal (not the array's identity). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof IndexedSignature s && s.index == index && Arrays.equals(s.signature, signature);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * Long.hashCode(index) + Arrays.hashCode(signature);
+    }
+
+    @Override
+    public String toString() {
+        return "IndexedSignature[index=" + index + ", signature=" + signature.length + " bytes]";
     }
 }

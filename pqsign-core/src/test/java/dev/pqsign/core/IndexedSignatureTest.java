@@ -1,6 +1,7 @@
 package dev.pqsign.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -23,5 +24,16 @@ class IndexedSignatureTest {
                 assertThrows(IllegalArgumentException.class, () -> new IndexedSignature(-1, new byte[1]));
         assertEquals("index must be non-negative, got -1", e.getMessage());
         assertThrows(NullPointerException.class, () -> new IndexedSignature(3, null));
+    }
+
+    @Test
+    void equals_sameBytesInAnotherArray_equalAndSameHash() {
+        IndexedSignature a = new IndexedSignature(7, new byte[] {1, 2, 3});
+        IndexedSignature b = new IndexedSignature(7, new byte[] {1, 2, 3});
+        assertEquals(a, b);
+        assertEquals(a.hashCode(), b.hashCode());
+        assertNotEquals(a, new IndexedSignature(8, new byte[] {1, 2, 3}));
+        assertNotEquals(a, new IndexedSignature(7, new byte[] {1, 2, 4}));
+        assertEquals("IndexedSignature[index=7, signature=3 bytes]", a.toString());
     }
 }

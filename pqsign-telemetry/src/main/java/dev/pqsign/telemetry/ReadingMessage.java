@@ -132,5 +132,24 @@ public final class ReadingMessage {
      * @param index the index the reading was signed under
      * @param reading the raw reading bytes
      */
-    public record Decoded(String parameterSetName, long index, byte[] reading) {}
+    public record Decoded(String parameterSetName, long index, byte[] reading) {
+        /** Equal when every field is equal, the reading by its bytes. */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Decoded d
+                    && d.index == index
+                    && d.parameterSetName.equals(parameterSetName)
+                    && Arrays.equals(d.reading, reading);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(parameterSetName, index, Arrays.hashCode(reading));
+        }
+
+        @Override
+        public String toString() {
+            return "Decoded[" + parameterSetName + ", index=" + index + ", reading=" + reading.length + " bytes]";
+        }
+    }
 }

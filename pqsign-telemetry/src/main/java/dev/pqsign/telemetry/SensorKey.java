@@ -1,6 +1,7 @@
 package dev.pqsign.telemetry;
 
 import dev.pqsign.core.IndexedSigner;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -21,6 +22,32 @@ public record SensorKey(IndexedSigner signer, KeyId keyId, byte[] certificateDer
     /** A key without certificate. */
     public SensorKey(IndexedSigner signer, KeyId keyId) {
         this(signer, keyId, new byte[0]);
+    }
+
+    /** The sensor certificate's DER (a copy), or an empty array. */
+    @Override
+    public byte[] certificateDer() {
+        return certificateDer.clone();
+    }
+
+    /** Equal when the signer is the same object and key id and certificate bytes are equal. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SensorKey k
+                && k.signer == signer
+                && k.keyId.equals(keyId)
+                && Arrays.equals(k.certificateDer, certificateDer);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(System.identityHashCode(signer), keyId, Arrays.hashCode(certificateDer));
+    }
+
+    @Override
+    public String toString() {
+        return "SensorKey[" + parameterSetName() + ", keyId=" + keyId + ", certificate=" + certificateDer.length
+                + " bytes]";
     }
 
     /** The parameter-set name of the signer. */

@@ -1,6 +1,7 @@
 package dev.pqsign.telemetry;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -56,11 +57,11 @@ public record SignedReading(String reading, long index, byte[] signature) {
         return o instanceof SignedReading s
                 && s.index == index
                 && s.reading.equals(reading)
-                && java.util.Arrays.equals(s.signature, signature);
+                && Arrays.equals(s.signature, signature);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(reading, index, java.util.Arrays.hashCode(signature));
+        return Objects.hash(reading, index, Arrays.hashCode(signature));
     }
 }

@@ -131,6 +131,16 @@ class ReadingMessageTest {
     }
 
     @Test
+    void decode_sameMessageTwice_equalDecodedValues() {
+        byte[] m = ReadingMessage.encode("S", 1, new byte[] {1, 2});
+        ReadingMessage.Decoded a = ReadingMessage.decode(m);
+        ReadingMessage.Decoded b = ReadingMessage.decode(m.clone());
+        assertEquals(a, b);
+        assertEquals(a.hashCode(), b.hashCode());
+        assertFalse(a.equals(ReadingMessage.decode(ReadingMessage.encode("S", 1, new byte[] {1, 3}))));
+    }
+
+    @Test
     void decode_trailingByte_throws() {
         byte[] m = ReadingMessage.encode("S", 1, new byte[] {1});
         byte[] longer = Arrays.copyOf(m, m.length + 1);
