@@ -441,7 +441,7 @@ final class DemoCommand implements Callable<Integer> {
 
     /** Signatures one sensor may need: its share, warm-up, and the injected tampered readings (upper bound). */
     static long signaturesPerSensor(DemoRunner.Options o) {
-        long share = (o.readings() + o.sensors() - 1) / o.sensors();
+        long share = ((long) o.readings() + o.sensors() - 1) / o.sensors();
         return share + o.warmupReadings() + (o.injectEvery() == 0 ? 0 : 2L * (share / o.injectEvery())) + 1;
     }
 }

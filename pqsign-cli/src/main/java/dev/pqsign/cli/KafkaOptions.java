@@ -59,7 +59,7 @@ final class KafkaOptions {
         }
         String bootstrap = bootstrapServers;
         if (embeddedDir != null) {
-            embedded = EmbeddedKafka.start(embeddedDir, Duration.ofSeconds(120));
+            embedded = EmbeddedKafka.start(embeddedDir, Duration.ofMinutes(2));
             bootstrap = embedded.bootstrapServers();
             info.printf("embedded Kafka broker at %s (data in %s)%n", bootstrap, embeddedDir);
             info.flush();

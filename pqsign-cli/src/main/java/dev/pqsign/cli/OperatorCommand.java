@@ -262,7 +262,7 @@ final class OperatorCommand implements Callable<Integer> {
                 AcceptedRecords accepted = AcceptedRecords.inDirectory(dataDir.resolve("accepted"), remember);
                 Operator operator = newOperator(sec, targets.get(0), guard, accepted)) {
             json = stream;
-            liveTable = textLines && sensorsFile != null && System.console() != null;
+            liveTable = textLines && sensorsFile != null && Terminal.isInteractive();
             operator.onConnectionChange((sensor, up, detail) -> {
                 synchronized (this) {
                     SensorStats st = stats.get(sensor);
@@ -319,7 +319,8 @@ final class OperatorCommand implements Callable<Integer> {
                             th.setDaemon(true);
                             return th;
                         });
-                        ticker.scheduleAtFixedRate(this::printTable, 0, 1, TimeUnit.SECONDS);
+                        // runs until ticker.shutdownNow() below; printTable does not throw
+                        var unused = ticker.scheduleAtFixedRate(this::printTable, 0, 1, TimeUnit.SECONDS);
                     }
                     stop.await();
                     if (ticker != null) {
@@ -563,7 +564,7 @@ final class OperatorCommand implements Callable<Integer> {
                 k.nextKeyReady(),
                 k.alarm(),
                 warnRemaining,
-                warnSeconds,
+                (double) warnSeconds,
                 Instant.now());
         synchronized (this) {
             KeyStatusEvent.Kind before = keyKinds.put(k.sensor(), e.kind());

@@ -254,7 +254,8 @@ final class SensorCommand implements Callable<Integer> {
                         t.setDaemon(true);
                         return t;
                     });
-                    ticker.scheduleAtFixedRate(this::printSummary, 1, 1, TimeUnit.SECONDS);
+                    // runs until ticker.shutdownNow() below; printSummary does not throw
+                    var unused = ticker.scheduleAtFixedRate(this::printSummary, 1, 1, TimeUnit.SECONDS);
                 }
                 exit = loop();
             } finally {

@@ -9,6 +9,7 @@ import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import dev.pqsign.xmss.XmssVerifier;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -36,8 +37,9 @@ class ReadmeLibraryExampleTest {
                             XmssKeyState.fresh(key).encode(),
                             FileStateStore.DEFAULT_LOCK_TIMEOUT);
                     XmssStatefulSigner signer = XmssStatefulSigner.open(store)) { // rebuilds caches from the seeds
-                byte[] sig = signer.sign("rpm=1500.2".getBytes()); // index burned on disk first
-                boolean ok = new XmssVerifier(signer.publicKey()).verify("rpm=1500.2".getBytes(), sig);
+                byte[] sig = signer.sign("rpm=1500.2".getBytes(StandardCharsets.UTF_8)); // index burned on disk first
+                boolean ok =
+                        new XmssVerifier(signer.publicKey()).verify("rpm=1500.2".getBytes(StandardCharsets.UTF_8), sig);
                 // README example end
                 verified = ok;
             }

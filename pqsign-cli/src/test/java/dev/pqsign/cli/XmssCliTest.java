@@ -9,6 +9,7 @@ import dev.pqsign.core.Hex;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -332,7 +333,7 @@ class XmssCliTest {
         r = CliRunner.run("inspect", key.resolve("key.sk").toString());
         assertTrue(r.out().contains("HAETAE-2"), r.out());
         assertFalse(r.out()
-                .toLowerCase()
+                .toLowerCase(Locale.ROOT)
                 .contains(Hex.encode(Files.readAllBytes(key.resolve("key.sk"))).substring(60, 100)));
         String pub = new String(Files.readAllBytes(key.resolve("key.pub")), StandardCharsets.ISO_8859_1);
         assertFalse(pub.isEmpty());

@@ -253,7 +253,7 @@ class ConsoleBrowserTest {
         wait.until(d -> d.findElement(By.cssSelector("#feed li")).getText().contains("clock skew"));
 
         assertEquals(
-                Boolean.TRUE,
+                true,
                 js("return document.documentElement.scrollWidth <= window.innerWidth;"),
                 "horizontal scrolling at 1280x800");
         Files.createDirectories(ARTIFACTS);

@@ -13,6 +13,7 @@ import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -204,7 +205,7 @@ class ConsoleHttpTest {
     }
 
     private int rawStatus(String host) throws Exception {
-        try (Socket s = new Socket("127.0.0.1", console.port())) {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), console.port())) {
             s.setSoTimeout(10_000);
             OutputStream out = s.getOutputStream();
             out.write(("GET /healthz HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")

@@ -41,27 +41,29 @@ final class PrometheusText {
             if (line.isEmpty()) {
                 continue;
             }
-            Matcher m;
-            if ((m = HELP.matcher(line)).matches()) {
-                if (!helped.add(m.group(1))) {
-                    throw new IllegalArgumentException("line " + n + ": second HELP for " + m.group(1));
+            Matcher help = HELP.matcher(line);
+            Matcher type = TYPE.matcher(line);
+            Matcher sample = SAMPLE.matcher(line);
+            if (help.matches()) {
+                if (!helped.add(help.group(1))) {
+                    throw new IllegalArgumentException("line " + n + ": second HELP for " + help.group(1));
                 }
-            } else if ((m = TYPE.matcher(line)).matches()) {
-                if (types.put(m.group(1), m.group(2)) != null) {
-                    throw new IllegalArgumentException("line " + n + ": second TYPE for " + m.group(1));
+            } else if (type.matches()) {
+                if (types.put(type.group(1), type.group(2)) != null) {
+                    throw new IllegalArgumentException("line " + n + ": second TYPE for " + type.group(1));
                 }
             } else if (line.startsWith("#")) {
                 throw new IllegalArgumentException("line " + n + ": unknown comment: " + line);
-            } else if ((m = SAMPLE.matcher(line)).matches()) {
-                String name = m.group(1);
+            } else if (sample.matches()) {
+                String name = sample.group(1);
                 if (family(name, types) == null) {
                     throw new IllegalArgumentException("line " + n + ": sample of " + name + " before its TYPE");
                 }
-                if (!FLOAT.matcher(m.group(4)).matches()) {
-                    throw new IllegalArgumentException("line " + n + ": bad value " + m.group(4));
+                if (!FLOAT.matcher(sample.group(4)).matches()) {
+                    throw new IllegalArgumentException("line " + n + ": bad value " + sample.group(4));
                 }
                 Map<String, String> labels = new TreeMap<>();
-                String body = m.group(3);
+                String body = sample.group(3);
                 if (body != null && !body.isEmpty()) {
                     Matcher l = LABEL.matcher(body);
                     int pos = 0;
@@ -87,7 +89,10 @@ final class PrometheusText {
                     key.setLength(key.length() - 1);
                 }
                 key.append('}');
-                if (samples.put(key.toString(), Double.parseDouble(m.group(4).replace("Inf", "Infinity"))) != null) {
+                if (samples.put(
+                                key.toString(),
+                                Double.parseDouble(sample.group(4).replace("Inf", "Infinity")))
+                        != null) {
                     throw new IllegalArgumentException("line " + n + ": series " + key + " twice");
                 }
             } else {

@@ -6,6 +6,7 @@ import dev.pqsign.telemetry.SignedRecord;
 import dev.pqsign.telemetry.Verdict;
 import dev.pqsign.telemetry.VerdictEvent;
 import java.time.Instant;
+import java.util.Locale;
 
 /** Real signed records (Ed25519 test double) and the verdict events an operator would emit for them. */
 public final class Records {
@@ -31,7 +32,10 @@ public final class Records {
 
     public VerdictEvent event(String sensor, Verdict.Reason reason, String reading, long index) throws Exception {
         return VerdictEvent.of(
-                sensor, new Verdict(reason, index, reason.name().toLowerCase()), record(reading, index), Instant.now());
+                sensor,
+                new Verdict(reason, index, reason.name().toLowerCase(Locale.ROOT)),
+                record(reading, index),
+                Instant.now());
     }
 
     public VerdictEvent gap(String sensor, long from, long to) {

@@ -384,7 +384,7 @@ public final class DemoRunner {
         for (int i = 0; i < sensors.size(); i++) {
             SensorServer sensor = sensors.get(i);
             BlockingQueue<Operator.Observation> q = inbox.get("sensor-" + i);
-            long seed = -1 - i;
+            long seed = -1L - i;
             futures.add(pool.submit(() -> {
                 SimulatedSpeedSensor source = new SimulatedSpeedSensor(1500, 5, 0, seed, Clock.systemUTC());
                 for (int j = 0; j < n; j++) {

@@ -100,7 +100,12 @@ public final class LinkEmulator implements AutoCloseable {
         }
     }
 
-    private record Chunk(byte[] data, long deliverAt) {}
+    private record Chunk(byte[] data, long deliverAt) {
+        /** A chunk without bytes ends the stream: a read into a non-empty buffer returns at least one byte. */
+        boolean endOfStream() {
+            return data.length == 0;
+        }
+    }
 
     /** Two threads per direction: one reads and timestamps, one waits and writes. */
     private void pipe(Socket from, Socket to, String dir) {
@@ -140,7 +145,7 @@ public final class LinkEmulator implements AutoCloseable {
                     try (OutputStream out = to.getOutputStream()) {
                         while (true) {
                             Chunk c = queue.take();
-                            if (c == eof) {
+                            if (c.endOfStream()) {
                                 break;
                             }
                             long wait;

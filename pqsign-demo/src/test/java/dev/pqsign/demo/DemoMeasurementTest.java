@@ -58,7 +58,7 @@ class DemoMeasurementTest {
         for (String link :
                 System.getProperty("pqsign.demo.links", "loopback,ethernet,5g").split(",")) {
             LinkProfile profile = LinkProfile.named(link);
-            int n = profile == LinkProfile.FIVE_G
+            int n = profile.equals(LinkProfile.FIVE_G)
                     ? Math.min(100, prop("pqsign.demo.readings", 300))
                     : prop("pqsign.demo.readings", 300);
             Path dir = dataDir("table-" + link);

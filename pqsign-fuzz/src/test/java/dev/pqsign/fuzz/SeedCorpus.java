@@ -431,10 +431,6 @@ final class SeedCorpus {
         out.put(inputs(ReplayMarkFuzzTest.class, "legacy-replay-file"), prefixed((byte) 2, state));
     }
 
-    private static byte[] keyId(byte[] publicKeyEncoding) {
-        return KeyId.ofPublicKey(publicKeyEncoding).bytes();
-    }
-
     private static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.US_ASCII);
     }

@@ -143,6 +143,8 @@ public final class Operator implements AutoCloseable {
     @FunctionalInterface
     public interface ConnectionListener {
         /**
+         * Called after the session to a sensor became active or inactive.
+         *
          * @param sensor the connection's name
          * @param connected whether the session is active now
          * @param detail what happened, for the log
@@ -601,7 +603,13 @@ public final class Operator implements AutoCloseable {
                 c.connect();
                 subscribe();
             } catch (UaException | RuntimeException e) {
-                c.disconnectAsync(); // stop its own reconnect attempts; the next open() uses a new client
+                // stop its own reconnect attempts; the next open() uses a new client. Not waited for:
+                // the caller needs the connect failure, a failed disconnect is only logged.
+                var unused = c.disconnectAsync().whenComplete((ignored, error) -> {
+                    if (error != null) {
+                        LOG.log(Level.DEBUG, "{0}: disconnect after a failed connect: {1}", name, error.getMessage());
+                    }
+                });
                 throw e;
             }
         }
@@ -838,9 +846,9 @@ public final class Operator implements AutoCloseable {
                 }
                 // OPC UA times are 100 ns ticks: round up so "after the last accepted" stays after it.
                 Instant start = from.get();
-                int rest = start.getNano() % 100;
-                if (rest != 0) {
-                    start = start.plusNanos(100 - rest);
+                Instant tick = Instant.ofEpochSecond(start.getEpochSecond(), start.getNano() / 100 * 100L);
+                if (tick.isBefore(start)) {
+                    start = tick.plusNanos(100);
                 }
                 readHistory(recordNode, start, dv -> {
                     backfilled.incrementAndGet();

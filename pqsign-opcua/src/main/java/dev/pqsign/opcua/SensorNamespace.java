@@ -148,6 +148,9 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
      * Replaces the values of the given nodes as one consistent update, in the map's order, then
      * notifies monitored items.
      */
+    // The parameter type is the contract: values are applied in insertion order, and Java 17 has no
+    // SequencedMap interface that would say so.
+    @SuppressWarnings("NonApiType")
     void update(LinkedHashMap<String, Variant> values) {
         DateTime now = DateTime.now();
         Map<NodeId, DataValue> changed = new HashMap<>();

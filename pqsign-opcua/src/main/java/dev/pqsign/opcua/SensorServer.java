@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Objects;
@@ -482,7 +481,7 @@ public final class SensorServer implements AutoCloseable {
      * a clock step back.
      */
     private Instant nextSourceTime(Instant wallClock) {
-        Instant source = wallClock.truncatedTo(ChronoUnit.MICROS).plusNanos(wallClock.getNano() % 1000 / 100 * 100);
+        Instant source = Instant.ofEpochSecond(wallClock.getEpochSecond(), wallClock.getNano() / 100 * 100L);
         if (!source.isAfter(lastSourceTime)) {
             source = lastSourceTime.plusNanos(100);
         }

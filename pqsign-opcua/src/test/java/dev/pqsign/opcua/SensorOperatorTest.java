@@ -613,7 +613,7 @@ class SensorOperatorTest {
                                                     null,
                                                     QualifiedName.NULL_VALUE)))
                             .getResults();
-                    assertEquals(Boolean.TRUE, v[0].value().value(), node);
+                    assertEquals(true, v[0].value().value(), node);
                     int access = ((org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UByte)
                                     v[1].value().value())
                             .intValue();

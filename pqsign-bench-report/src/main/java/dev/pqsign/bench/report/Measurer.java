@@ -1,6 +1,7 @@
 package dev.pqsign.bench.report;
 
 import java.lang.management.ManagementFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Times one operation on the calling thread: warm-up, then samples of {@link System#nanoTime()}
@@ -20,7 +21,8 @@ final class Measurer {
     record Samples(double[] millis, long[] allocated) {}
 
     private static final com.sun.management.ThreadMXBean THREADS = threadBean();
-    static volatile int sink;
+    /** Takes every result so that the JIT cannot drop the work that produced it; never read. */
+    private static final AtomicInteger SINK = new AtomicInteger();
 
     private Measurer() {}
 
@@ -72,7 +74,12 @@ final class Measurer {
     }
 
     private static void consume(Object r) {
-        sink += r == null ? 0 : System.identityHashCode(r);
+        consume(r == null ? 0 : System.identityHashCode(r));
+    }
+
+    /** Keeps {@code value}, and the work that computed it, from being optimised away. */
+    static void consume(int value) {
+        SINK.addAndGet(value);
     }
 
     /** Median of allocated bytes (or -1 if unsupported). */

@@ -145,7 +145,7 @@ public final class ConsoleMetrics {
 
     public void keyStatus(KeyStatus s) {
         if (s.remaining() >= 0) {
-            keyRemaining.labelValues(s.sensor()).set(s.remaining());
+            keyRemaining.labelValues(s.sensor()).set((double) s.remaining());
         }
         if (s.secondsLeft() != null) {
             keySecondsLeft.labelValues(s.sensor()).set(s.secondsLeft());
@@ -159,7 +159,7 @@ public final class ConsoleMetrics {
 
     public void handover(String sensor, long generation) {
         handovers.labelValues(sensor).inc();
-        keyGeneration.labelValues(sensor).set(generation);
+        keyGeneration.labelValues(sensor).set((double) generation);
     }
 
     /** The text exposition format's content type. */

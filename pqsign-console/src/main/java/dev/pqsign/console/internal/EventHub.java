@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -37,6 +38,7 @@ public final class EventHub implements AutoCloseable {
 
     private final ConsoleModel model;
     private final ScheduledExecutorService pusher;
+    private final ScheduledFuture<?> pushing;
     private final List<Client> clients = new CopyOnWriteArrayList<>();
     private final ConcurrentLinkedQueue<Client> joining = new ConcurrentLinkedQueue<>();
     private long lastSendMillis;
@@ -48,7 +50,7 @@ public final class EventHub implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        pusher.scheduleWithFixedDelay(this::tickSafely, PUSH_MILLIS, PUSH_MILLIS, TimeUnit.MILLISECONDS);
+        this.pushing = pusher.scheduleWithFixedDelay(this::tickSafely, PUSH_MILLIS, PUSH_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -126,6 +128,7 @@ public final class EventHub implements AutoCloseable {
 
     @Override
     public void close() {
+        pushing.cancel(false);
         pusher.shutdownNow();
         for (Client c : clients) {
             c.finish();
