@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Latency of signing across key rollovers, as the sensor signs: one reading after the other on a
@@ -26,7 +27,16 @@ import java.util.Optional;
  * maximum of the {@value #WINDOW} readings before and after the handover, and the maximum against
  * the overall median.
  *
- * <pre>java -cp pqsign-bench/target/benchmarks.jar dev.pqsign.bench.RolloverLatency [rollovers] [set] [dir]</pre>
+ * <p>Two modes. Back to back (rate 0, the default): each reading is signed as soon as the previous
+ * one is done, so everything the handover does on the signing thread delays the next reading — the
+ * worst case, readings arriving faster than a handover takes. Paced (rate R readings/s): reading n
+ * arrives at {@code start + n / R}, as from a sensor's source; a sample is the time from its arrival
+ * to the end of its signature and {@code afterSignature}, so time a reading spends waiting for the
+ * previous reading's handover counts against it, and the handover's own work counts against the
+ * reading that triggered it (as in {@code pqsign sensor}, where the handover follows that reading's
+ * publication under the same lock).
+ *
+ * <pre>java -cp pqsign-bench/target/benchmarks.jar dev.pqsign.bench.RolloverLatency [rollovers] [set] [dir] [rate]</pre>
  */
 public final class RolloverLatency {
     /** Readings on each side of a handover that count as "around the rollover". */
@@ -42,11 +52,16 @@ public final class RolloverLatency {
         XmssParameterSet set = XmssParameterSet.byName(args.length > 1 ? args[1] : "XMSSMT-SHA2_10/2_256")
                 .orElseThrow();
         Path base = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("pqsign-rollover-bench");
-        run(set, WARMUP_ROLLOVERS, base.resolve("warmup"), false);
-        run(set, rollovers, base.resolve("measured"), true);
+        double rate = args.length > 3 ? Double.parseDouble(args[3]) : 0;
+        if (!(rate >= 0) || Double.isInfinite(rate)) {
+            throw new IllegalArgumentException("rate must be 0 (back to back) or positive, got " + args[3]);
+        }
+        run(set, WARMUP_ROLLOVERS, base.resolve("warmup"), 0, false);
+        run(set, rollovers, base.resolve("measured"), rate, true);
     }
 
-    private static void run(XmssParameterSet set, int rollovers, Path dir, boolean report) throws IOException {
+    private static void run(XmssParameterSet set, int rollovers, Path dir, double rate, boolean report)
+            throws IOException {
         XmssPrivateKey first = XmssKeyGenerator.generate(set);
         SensorKeyDirectory.create(dir, first);
         first.destroy();
@@ -58,9 +73,12 @@ public final class RolloverLatency {
                         dir, SensorKeyDirectory.Options.defaults().withSigner(signer));
                 KeyRollover rollover = KeyRollover.of(keys, 0, KeyRollover.DEFAULT_SWITCH_AT, Clock.systemUTC())) {
             long n = 0;
+            long period = rate > 0 ? Math.round(1e9 / rate) : 0;
+            long start = System.nanoTime();
             while (handoverAt.size() < rollovers || samples.size() < handoverAt.get(rollovers - 1) + WINDOW) {
-                byte[] reading = ("rpm=1500.25;n=" + n++).getBytes(StandardCharsets.US_ASCII);
-                long t0 = System.nanoTime();
+                byte[] reading = ("rpm=1500.25;n=" + n).getBytes(StandardCharsets.US_ASCII);
+                long t0 = period > 0 ? awaitArrival(start + n * period) : System.nanoTime();
+                n++;
                 keys.currentSigner().sign(reading);
                 Optional<?> h = rollover.afterSignature();
                 samples.add((System.nanoTime() - t0) / 1e6);
@@ -74,9 +92,16 @@ public final class RolloverLatency {
         }
         double median = percentile(samples, 0.5);
         System.out.printf(
-                "%s: %d readings, %d rollovers; sign + afterSignature per reading: median %.3f ms, p99 %.3f ms,"
+                "%s: %d readings, %d rollovers, %s; sign + afterSignature per reading%s: median %.3f ms, p99 %.3f ms,"
                         + " max %.3f ms%n",
-                set.setName(), samples.size(), rollovers, median, percentile(samples, 0.99), percentile(samples, 1.0));
+                set.setName(),
+                samples.size(),
+                rollovers,
+                rate > 0 ? String.format("paced at %.0f readings/s", rate) : "back to back",
+                rate > 0 ? " (from its arrival)" : "",
+                median,
+                percentile(samples, 0.99),
+                percentile(samples, 1.0));
         System.out.printf(
                 "%-9s %8s %10s %10s %10s %9s %12s%n",
                 "ROLLOVER", "READING", "p50 ms", "p99 ms", "max ms", "max/p50", "handover ms");
@@ -90,7 +115,26 @@ public final class RolloverLatency {
                     "%-9d %8d %10.3f %10.3f %10.3f %9.2f %12.3f%n",
                     r + 1, at, percentile(window, 0.5), percentile(window, 0.99), max, max / median, samples.get(at));
         }
+        if (rate > 0 && median * 1e6 > 1e9 / rate) {
+            // readings queued up behind each other: the figures are backlog, not latency
+            System.out.printf("the signer did not keep up with %.0f readings/s: no answer at this rate%n", rate);
+            return;
+        }
         System.out.printf("slowest reading around every rollover within 3x the median: %s%n", within ? "yes" : "NO");
+    }
+
+    /** Waits until {@code arrival} (System.nanoTime) unless it has passed; returns the arrival. */
+    private static long awaitArrival(long arrival) {
+        long wait;
+        while ((wait = arrival - System.nanoTime()) > 0) {
+            // park for most of the wait, spin the last bit: parking overshoots by tens of microseconds
+            if (wait > 200_000) {
+                LockSupport.parkNanos(wait - 100_000);
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+        return arrival;
     }
 
     private static double percentile(List<Double> values, double q) {
