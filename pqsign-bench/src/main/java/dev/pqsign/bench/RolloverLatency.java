@@ -33,8 +33,8 @@ import java.util.concurrent.locks.LockSupport;
  * arrives at {@code start + n / R}, as from a sensor's source; a sample is the time from its arrival
  * to the end of its signature and {@code afterSignature}, so time a reading spends waiting for the
  * previous reading's handover counts against it, and the handover's own work counts against the
- * reading that triggered it (as in {@code pqsign sensor}, where the handover follows that reading's
- * publication under the same lock).
+ * reading that triggered it (conservative: {@code pqsign sensor} publishes that reading before the
+ * handover, which then holds the publication lock).
  *
  * <pre>java -cp pqsign-bench/target/benchmarks.jar dev.pqsign.bench.RolloverLatency [rollovers] [set] [dir] [rate]</pre>
  */
