@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,6 +28,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
@@ -82,7 +84,7 @@ class KafkaThroughputMeasurement {
                 int partitions = Integer.parseInt(run.substring(0, run.indexOf('x')));
                 int instances = Integer.parseInt(run.substring(run.indexOf('x') + 1));
                 // a fresh broker per run: each run verifies the same backlog from an empty topic
-                EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka-" + run), Duration.ofSeconds(120));
+                EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka-" + run), Duration.ofMinutes(2));
                 String bootstrap = kafka.bootstrapServers();
                 KafkaTopics.create(bootstrap, partitions);
                 String appId = "bench-" + run;
@@ -112,10 +114,14 @@ class KafkaThroughputMeasurement {
                     c.subscribe(Set.of(KafkaTopics.VERIFIED));
                     c.poll(Duration.ofMillis(500));
                     written = System.nanoTime();
+                    List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
                     for (byte[][] kv : records) {
-                        p.send(new ProducerRecord<>(KafkaTopics.READINGS, kv[0], kv[1]));
+                        sent.add(p.send(new ProducerRecord<>(KafkaTopics.READINGS, kv[0], kv[1])));
                     }
                     p.flush();
+                    for (Future<RecordMetadata> f : sent) {
+                        f.get(); // done after flush(); throws if a record did not reach the broker
+                    }
                     lastArrival = written;
                     long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
                     while (verdicts < records.size() && System.nanoTime() < end) {
@@ -163,7 +169,7 @@ class KafkaThroughputMeasurement {
             }
             // a fresh broker: the live readings must not queue behind the backlog of the runs above
             if (!Boolean.getBoolean("pqsign.kafka.skipLatency")) {
-                try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka-latency"), Duration.ofSeconds(120))) {
+                try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka-latency"), Duration.ofMinutes(2))) {
                     KafkaTopics.create(kafka.bootstrapServers(), PARTITIONS);
                     latency(out, kafka.bootstrapServers());
                 }

@@ -50,6 +50,8 @@ public final class DurableFiles {
     /**
      * Durably replaces (or creates) {@code target} with {@code data}.
      *
+     * @param target the file to replace or create
+     * @param data its new content
      * @throws DurableWriteException if a step of the write failed; it names the step
      * @throws IOException if the target's directory does not exist
      */
@@ -62,6 +64,8 @@ public final class DurableFiles {
      * name. The check and the creation are one atomic step (a hard link of the fsynced temporary
      * file), so two racing creators cannot both succeed.
      *
+     * @param target the file to create
+     * @param data its content
      * @throws FileAlreadyExistsException if {@code target} exists; it is left unchanged
      * @throws DurableWriteException if a step of the write failed; it names the step
      */
@@ -76,6 +80,7 @@ public final class DurableFiles {
      * signature) call this first: a missing directory, missing permissions or a read-only file
      * system fail here, before anything was spent. A full disk can still fail the write itself.
      *
+     * @param target the file a write is about to replace or create
      * @throws NoSuchFileException if the target's directory does not exist
      * @throws IOException if a file cannot be created in that directory
      */
@@ -94,6 +99,9 @@ public final class DurableFiles {
      * Reads a whole file of at most {@code maxBytes} bytes. The size is checked before any buffer is
      * allocated, so a wrong or corrupted path cannot make the caller allocate gigabytes.
      *
+     * @param file the file to read
+     * @param maxBytes the largest size accepted
+     * @return the file's content
      * @throws NoSuchFileException if the file does not exist (message names the file)
      * @throws IOException if the file is larger than {@code maxBytes} or changes size while read
      */
@@ -145,7 +153,9 @@ public final class DurableFiles {
      * serializes the writers, or at start-up), or a live writer's temporary file may vanish and its
      * write fail.
      *
+     * @param target the file whose leftover temporary files are deleted
      * @return the number of files deleted
+     * @throws IOException if the directory cannot be listed or a file cannot be deleted
      */
     public static int deleteLeftoverTemps(Path target) throws IOException {
         Path abs = target.toAbsolutePath();
@@ -169,6 +179,9 @@ public final class DurableFiles {
     /**
      * fsyncs a directory, making renames, links and deletions inside it durable. (A no-op on
      * Windows, which cannot open directories as files.)
+     *
+     * @param dir the directory to fsync
+     * @throws IOException if the directory cannot be opened or synced
      */
     public static void forceDirectory(Path dir) throws IOException {
         FileOps.REAL.forceDirectory(dir);

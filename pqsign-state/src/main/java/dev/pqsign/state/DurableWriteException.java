@@ -27,12 +27,20 @@ public final class DurableWriteException extends IOException {
         this.target = Objects.requireNonNull(target, "target");
     }
 
-    /** The step that failed. */
+    /**
+     * The step that failed.
+     *
+     * @return the failed step
+     */
     public WriteStep step() {
         return step;
     }
 
-    /** The file that was being written (not the temporary file). */
+    /**
+     * The file that was being written (not the temporary file).
+     *
+     * @return the target file
+     */
     public Path target() {
         return target;
     }

@@ -20,6 +20,9 @@ public final class FileLocks {
     /**
      * Locks {@code channel} exclusively.
      *
+     * @param channel an open channel of the file to lock
+     * @param timeout the longest time to wait for another process to release it
+     * @return the held lock
      * @param what names the file in the timeout message
      * @throws StateLockTimeoutException if another process held it for all of {@code timeout}; the
      *     channel is then closed (the caller reopens it for the next attempt)

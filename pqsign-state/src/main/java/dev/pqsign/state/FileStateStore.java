@@ -118,6 +118,9 @@ public final class FileStateStore implements StateStore {
      * state fail with a {@link NoSuchFileException}. Nothing on disk is touched until the first
      * operation, which creates the lock file if needed.
      *
+     * @param stateFile the key's state file
+     * @param lockTimeout the longest time an operation waits for the locks
+     * @return the store
      * @throws NoSuchFileException if the directory of {@code stateFile} does not exist
      * @throws IOException if {@code stateFile} is a symbolic link or a directory
      */
@@ -125,7 +128,13 @@ public final class FileStateStore implements StateStore {
         return new FileStateStore(stateFile, lockTimeout, FileOps.REAL);
     }
 
-    /** {@link #open(Path, Duration)} with {@link #DEFAULT_LOCK_TIMEOUT}. */
+    /**
+     * {@link #open(Path, Duration)} with {@link #DEFAULT_LOCK_TIMEOUT}.
+     *
+     * @param stateFile the key's state file
+     * @return the store
+     * @throws IOException as {@link #open(Path, Duration)}
+     */
     public static FileStateStore open(Path stateFile) throws IOException {
         return open(stateFile, DEFAULT_LOCK_TIMEOUT);
     }
@@ -134,6 +143,10 @@ public final class FileStateStore implements StateStore {
      * Durably creates the state of a new key and returns its store. Fails, leaving the existing file
      * untouched, if a state already exists at {@code stateFile}.
      *
+     * @param stateFile the state file to create
+     * @param initial the new key's encoded state
+     * @param lockTimeout the longest time an operation waits for the locks
+     * @return the store, holding {@code initial}
      * @throws FileAlreadyExistsException if the state file exists
      */
     public static FileStateStore create(Path stateFile, byte[] initial, Duration lockTimeout) throws IOException {
@@ -147,17 +160,29 @@ public final class FileStateStore implements StateStore {
         return new FileStateStore(stateFile, lockTimeout, ops);
     }
 
-    /** The canonical path of the state file. */
+    /**
+     * The canonical path of the state file.
+     *
+     * @return the state file
+     */
     public Path stateFile() {
         return stateFile;
     }
 
-    /** The path of the sibling lock file ({@code NAME.lock}); it is never deleted by the store. */
+    /**
+     * The path of the sibling lock file ({@code NAME.lock}); it is never deleted by the store.
+     *
+     * @return the lock file
+     */
     public Path lockFile() {
         return lockFile;
     }
 
-    /** The longest time an operation waits for the locks. */
+    /**
+     * The longest time an operation waits for the locks.
+     *
+     * @return the lock timeout
+     */
     public Duration lockTimeout() {
         return lockTimeout;
     }

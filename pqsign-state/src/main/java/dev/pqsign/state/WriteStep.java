@@ -30,7 +30,11 @@ public enum WriteStep {
         this.mayHavePublished = mayHavePublished;
     }
 
-    /** A short lower-case phrase for messages, e.g. "fsync temporary file". */
+    /**
+     * A short lower-case phrase for messages, e.g. "fsync temporary file".
+     *
+     * @return the description
+     */
     public String description() {
         return description;
     }
@@ -40,6 +44,8 @@ public enum WriteStep {
      * the directory sync runs after the (atomic, all-or-nothing) rename or link, so only its failure
      * leaves the new content in place, with its durability unknown; a failure of any earlier step
      * leaves the old content (or no file, for a create) untouched.
+     *
+     * @return true for the directory sync only
      */
     public boolean mayHavePublished() {
         return mayHavePublished;

@@ -29,6 +29,9 @@ public final class MemoryStateStore implements StateStore {
     /**
      * A store that holds no state yet ({@link #read()} fails until {@link #create}); it describes
      * itself as {@code memory:name}.
+     *
+     * @param name names the store in messages
+     * @return an empty store
      */
     public static MemoryStateStore empty(String name) {
         return new MemoryStateStore("memory:" + name, null);
@@ -37,6 +40,9 @@ public final class MemoryStateStore implements StateStore {
     /**
      * A store that already holds {@code initial} (copied; not counted as a write); it describes
      * itself as {@code memory}.
+     *
+     * @param initial the state it holds
+     * @return a store holding a copy of {@code initial}
      */
     public static MemoryStateStore holding(byte[] initial) {
         return new MemoryStateStore("memory", Objects.requireNonNull(initial, "initial"));
@@ -46,6 +52,7 @@ public final class MemoryStateStore implements StateStore {
      * Makes the next {@code n} writes throw {@link IOException} without changing the state
      * ({@code Integer.MAX_VALUE}: every write until told otherwise; 0: none).
      *
+     * @param n how many of the next writes fail
      * @throws IllegalArgumentException if {@code n < 0}
      */
     public synchronized void failNextWrites(int n) {
@@ -55,12 +62,21 @@ public final class MemoryStateStore implements StateStore {
         failNextWrites = n;
     }
 
-    /** Number of successful writes ({@link #create} and {@link #update}) so far. */
+    /**
+     * Number of successful writes ({@link #create} and {@link #update}) so far.
+     *
+     * @return the count of successful writes
+     */
     public synchronized int writes() {
         return writes;
     }
 
-    /** A copy of the stored bytes. */
+    /**
+     * A copy of the stored bytes.
+     *
+     * @return a copy of the current state
+     * @throws IllegalStateException if the store holds no state
+     */
     public synchronized byte[] bytes() {
         if (state == null) {
             throw new IllegalStateException(describe() + " holds no state");
@@ -68,7 +84,11 @@ public final class MemoryStateStore implements StateStore {
         return state.clone();
     }
 
-    /** Replaces the stored bytes without counting a write (a restored backup, a foreign file). */
+    /**
+     * Replaces the stored bytes without counting a write (a restored backup, a foreign file).
+     *
+     * @param bytes the new state (copied)
+     */
     public synchronized void overwrite(byte[] bytes) {
         state = bytes.clone();
     }
