@@ -82,7 +82,6 @@ class KafkaPipelineTest {
         for (int k = 1; k <= bridged; k++) {
             sensors.add(keep(TestSensor.start("s" + k, dir, k == 1 ? 1000 : 8, true)));
         }
-        TestSensor s2 = sensors.get(1);
         TestSensor s3 = sensors.get(2);
         TestSensor rogue = keep(TestSensor.start("rogue", dir, 8, false)); // never bridged
         Map<String, PqPublicKey> pinned = new LinkedHashMap<>();
