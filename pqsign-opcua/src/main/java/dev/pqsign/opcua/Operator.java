@@ -480,6 +480,16 @@ public final class Operator implements AutoCloseable {
         }
     }
 
+    /** What reading a sensor's handovers to catch up came to. */
+    private enum CatchUp {
+        /** At least one handover was followed. */
+        FOLLOWED,
+        /** The sensor answered; it has no handover this operator could follow now. */
+        NOTHING,
+        /** The sensor could not be asked (gone, or no answer in time). */
+        UNREACHABLE
+    }
+
     /** A key handover record starts with its own magic, distinct from a signed record's. */
     private static boolean isHandover(byte[] value) {
         return value.length >= 4 && value[0] == 'P' && value[1] == 'Q' && value[2] == 'H' && value[3] == 'O';
@@ -530,6 +540,20 @@ public final class Operator implements AutoCloseable {
         };
 
         private volatile long revisedQueueSize;
+        /**
+         * The sensor's history was not read to the end (a backfill or a handover catch-up failed):
+         * whatever arrives now may belong after records not judged yet, so nothing is judged until
+         * a backfill reads the history to the end again (worker thread only).
+         */
+        private volatile boolean behind;
+        /** A backfill retry is scheduled (worker thread only). */
+        private boolean retryScheduled;
+        /** Values held back while {@link #behind}, to be read again from the sensor's history. */
+        private final AtomicLong deferred = new AtomicLong();
+        /** Of those, the ones no complete backfill has read again yet. */
+        private final AtomicLong heldBack = new AtomicLong();
+        /** The record node of the current subscription, for backfill retries. */
+        private volatile NodeId recordNode;
         /** Relay mode: the latest handover read before a backfill, not relayed yet. */
         private volatile SignedKeyHandover pendingHandover;
 
@@ -748,6 +772,7 @@ public final class Operator implements AutoCloseable {
             // so the missed readings are judged in index order and none is taken for a gap.
             CountDownLatch subscribed = new CountDownLatch(1);
             NodeId recordNode = new NodeId(ns, SensorNodes.RECORD);
+            this.recordNode = recordNode;
             try {
                 worker.execute(() -> backfill(subscribed, recordNode));
             } catch (java.util.concurrent.RejectedExecutionException closing) {
@@ -814,6 +839,14 @@ public final class Operator implements AutoCloseable {
             return backfilled.get();
         }
 
+        /**
+         * Values received while the sensor's history was not read to the end, held back unjudged:
+         * the next complete backfill reads them again from the history (or reports them as gaps).
+         */
+        public long deferred() {
+            return deferred.get();
+        }
+
         /** The monitored-item queue size the sensor granted. */
         public long revisedQueueSize() {
             return revisedQueueSize;
@@ -832,25 +865,9 @@ public final class Operator implements AutoCloseable {
                 if (relay != null) {
                     pendingHandover = latestHandover();
                 }
-                Optional<Instant> from = relay != null ? relay.backfillFrom(name) : connectionVerifier.backfillFrom();
-                if (from.isEmpty()) {
-                    return;
-                }
-                // OPC UA times are 100 ns ticks: round up so "after the last accepted" stays after it.
-                Instant start = from.get();
-                int rest = start.getNano() % 100;
-                if (rest != 0) {
-                    start = start.plusNanos(100 - rest);
-                }
-                readHistory(recordNode, start, dv -> {
-                    backfilled.incrementAndGet();
-                    onNotification(dv, false);
-                });
+                readBackfill(recordNode);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } catch (UaException | RuntimeException e) {
-                // (MessageFormat: a quote must be doubled, or the arguments are not substituted)
-                LOG.log(Level.WARNING, "{0}: backfill from the sensor''s history failed: {1}", name, String.valueOf(e));
             } finally {
                 SignedKeyHandover pending = pendingHandover;
                 if (relay != null && pending != null) {
@@ -859,6 +876,104 @@ public final class Operator implements AutoCloseable {
                     relay.relay(name, pending.encode(), Instant.now());
                 }
             }
+        }
+
+        /**
+         * Reads the history from after the last record judged to its end (worker thread). Values
+         * notified live queue behind this and are judged after it; if the read breaks off (the
+         * sensor went away, a request timed out), those values may belong after records not read
+         * yet (a key handover among them), so they are held back ({@link #behind}) until a later
+         * backfill — of a new subscription, or a retry while this one lives — reads to the end.
+         */
+        private void readBackfill(NodeId recordNode) {
+            boolean retry = behind;
+            behind = false;
+            Optional<Instant> from = relay != null ? relay.backfillFrom(name) : connectionVerifier.backfillFrom();
+            if (from.isEmpty()) {
+                long lost = heldBack.getAndSet(0);
+                if (lost > 0) {
+                    LOG.log(
+                            Level.WARNING,
+                            "{0}: {1} values held back cannot be read again: no position in the sensor''s history",
+                            name,
+                            lost);
+                }
+                return;
+            }
+            // OPC UA times are 100 ns ticks: round up so "after the last accepted" stays after it.
+            Instant start = from.get();
+            int rest = start.getNano() % 100;
+            if (rest != 0) {
+                start = start.plusNanos(100 - rest);
+            }
+            try {
+                readHistory(recordNode, start, dv -> {
+                    if (!behind) {
+                        backfilled.incrementAndGet();
+                        onNotification(dv, false);
+                    }
+                });
+            } catch (UaException | RuntimeException e) {
+                // (MessageFormat: a quote must be doubled, or the arguments are not substituted)
+                LOG.log(
+                        retry ? Level.DEBUG : Level.WARNING,
+                        "{0}: backfill from the sensor''s history failed: {1}",
+                        name,
+                        String.valueOf(e));
+                fallBehind();
+                return;
+            }
+            if (!behind && heldBack.getAndSet(0) > 0) {
+                LOG.log(Level.INFO, "{0}: the sensor''s history was read to the end again", name);
+            }
+        }
+
+        private void hold() {
+            deferred.incrementAndGet();
+            heldBack.incrementAndGet();
+        }
+
+        /**
+         * The history was not read to the end: hold back what arrives until a backfill reads it
+         * to the end (worker thread).
+         */
+        private void fallBehind() {
+            if (!behind) {
+                behind = true;
+                LOG.log(
+                        Level.WARNING,
+                        "{0}: readings are held back until the sensor''s history can be read again",
+                        name);
+            }
+            scheduleBackfillRetry();
+        }
+
+        /** Reads the history again in {@link #RECONNECT_INTERVAL_MILLIS} if still behind then (worker thread). */
+        private void scheduleBackfillRetry() {
+            if (retryScheduled) {
+                return;
+            }
+            retryScheduled = true;
+            WATCHDOG.schedule(
+                    () -> {
+                        try {
+                            worker.execute(() -> {
+                                retryScheduled = false;
+                                NodeId node = recordNode;
+                                if (behind && node != null && !isClosed()) {
+                                    readBackfill(node);
+                                }
+                            });
+                        } catch (java.util.concurrent.RejectedExecutionException closing) {
+                            // connection is closing
+                        }
+                    },
+                    RECONNECT_INTERVAL_MILLIS,
+                    TimeUnit.MILLISECONDS);
+        }
+
+        private synchronized boolean isClosed() {
+            return closed;
         }
 
         /**
@@ -924,6 +1039,10 @@ public final class Operator implements AutoCloseable {
                 overflows.incrementAndGet();
                 LOG.log(Level.WARNING, "{0}: the sensor's notification queue overflowed; readings were lost", name);
             }
+            if (behind) {
+                hold(); // read again by the next complete backfill
+                return;
+            }
             Object value = notified.value() == null ? null : notified.value().value();
             if (value == null
                     && status != null
@@ -974,15 +1093,21 @@ public final class Operator implements AutoCloseable {
             if (judged != null && MessageDigest.isEqual(judged, digest)) {
                 return; // this very publication was judged already (from the history, or delivered twice)
             }
-            recentlyJudged.put(record.sequence(), digest);
             long verifyStart = System.nanoTime();
-            RecordCheck check = connectionVerifier.check(record);
-            if (check.verdict().reason() == Verdict.Reason.UNKNOWN_KEY && catchUpHandover(receivedAt)) {
-                check = connectionVerifier.check(record);
+            if (chains != null && !connectionVerifier.trusts(record.keyId())) {
+                // A key this operator has not followed to (yet): its handover comes first from the
+                // sensor's list. A reading is never judged before the operator could ask for it.
+                if (catchUpHandover(receivedAt) == CatchUp.UNREACHABLE) {
+                    hold();
+                    fallBehind();
+                    return;
+                }
             }
+            recentlyJudged.put(record.sequence(), digest);
+            RecordCheck check = connectionVerifier.check(record);
             if (check.verdict().reason() == Verdict.Reason.UNKNOWN_KEY) {
-                // Perhaps a key whose handover could not be fetched now (the session dropped during
-                // the backfill): the same record from the next backfill must be judged again.
+                // The sensor has no verified handover to this key (now): judged again if a later
+                // backfill brings the record once more.
                 recentlyJudged.remove(record.sequence());
             }
             long verdictAt = System.nanoTime();
@@ -1067,16 +1192,16 @@ public final class Operator implements AutoCloseable {
          * (it was down while the sensor rolled over, and the backfill did not bring them): reads the
          * handovers the sensor keeps (the history of {@link SensorNodes#KEY_HANDOVER}) and follows,
          * in order, each one newer than its chain; a sensor without that history gives its latest
-         * handover only, followed if it is the next one. Returns whether a handover was followed.
+         * handover only, followed if it is the next one.
          */
-        private boolean catchUpHandover(Instant receivedAt) {
+        private CatchUp catchUpHandover(Instant receivedAt) {
             if (chains == null) {
-                return false;
+                return CatchUp.NOTHING;
             }
             try {
                 UShort ns = client.readNamespaceTable().getIndex(SensorNodes.NAMESPACE_URI);
                 if (ns == null) {
-                    return false;
+                    return CatchUp.NOTHING;
                 }
                 if (trust == null) {
                     // Handovers alone: the sensor's list of handovers (history of the handover node)
@@ -1096,7 +1221,7 @@ public final class Operator implements AutoCloseable {
                         }
                     });
                     if (served) {
-                        return followed[0];
+                        return followed[0] ? CatchUp.FOLLOWED : CatchUp.NOTHING;
                     }
                 }
                 // One Read: the namespace serves it under one lock, so the certificates belong to the handover.
@@ -1108,7 +1233,7 @@ public final class Operator implements AutoCloseable {
                                 new NodeId(ns, SensorNodes.KEY_CERTIFICATES)));
                 if (!(dv.get(0).value() != null && dv.get(0).value().value() instanceof ByteString b)
                         || b.bytesOrEmpty().length == 0) {
-                    return false;
+                    return CatchUp.NOTHING;
                 }
                 KeyCertificateChain certificates = null;
                 if (dv.get(1).value() != null
@@ -1119,13 +1244,18 @@ public final class Operator implements AutoCloseable {
                 HandoverCheck before =
                         chains.receive(b.bytesOrEmpty(), connectionVerifier, trust, certificates, Instant.now());
                 if (before.outcome() != HandoverOutcome.FOLLOWED) {
-                    return false; // already followed (then the key is not this sensor's), or not the next one
+                    return CatchUp.NOTHING; // already followed (then the key is not this sensor's), or not the next one
                 }
                 announce(before, receivedAt);
-                return true;
-            } catch (UaException | RuntimeException e) {
+                return CatchUp.FOLLOWED;
+            } catch (UaException e) {
+                // The sensor went away or did not answer in time: whether it has a handover to
+                // this key is not known, so nothing that depends on it may be judged now.
                 LOG.log(Level.DEBUG, "{0}: cannot read the key handovers: {1}", name, e.getMessage());
-                return false;
+                return CatchUp.UNREACHABLE;
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "{0}: cannot read the key handovers: {1}", name, e.getMessage());
+                return CatchUp.NOTHING;
             }
         }
 
@@ -1153,11 +1283,20 @@ public final class Operator implements AutoCloseable {
                 // Served again by a backfill that starts before it: judged once, like a reading.
                 return;
             }
-            if (check.outcome() == HandoverOutcome.OUT_OF_ORDER && catchUpHandover(receivedAt)) {
-                // The handovers in between came from the sensor's list, this one with them.
-                check = chains.receive(value, connectionVerifier, trust, publishedCertificates, Instant.now());
-                if (check.outcome() == HandoverOutcome.ALREADY_FOLLOWED) {
+            if (check.outcome() == HandoverOutcome.OUT_OF_ORDER) {
+                CatchUp caught = catchUpHandover(receivedAt);
+                if (caught == CatchUp.UNREACHABLE) {
+                    // The handovers in between are in the sensor's history: judged when it is read.
+                    hold();
+                    fallBehind();
                     return;
+                }
+                if (caught == CatchUp.FOLLOWED) {
+                    // The handovers in between came from the sensor's list, this one with them.
+                    check = chains.receive(value, connectionVerifier, trust, publishedCertificates, Instant.now());
+                    if (check.outcome() == HandoverOutcome.ALREADY_FOLLOWED) {
+                        return;
+                    }
                 }
             }
             announce(check, receivedAt);
@@ -1205,6 +1344,15 @@ public final class Operator implements AutoCloseable {
                 }
             }
             worker.shutdownNow();
+            if (behind && heldBack.get() > 0) {
+                // Nothing lost without a report: these were received but never judged.
+                LOG.log(
+                        Level.WARNING,
+                        "{0}: {1} values received since the sensor''s history was last read to the end were"
+                                + " not judged (held back for a backfill that never completed)",
+                        name,
+                        heldBack.get());
+            }
             if (client != null) {
                 try {
                     client.disconnectAsync().get(5, TimeUnit.SECONDS);
