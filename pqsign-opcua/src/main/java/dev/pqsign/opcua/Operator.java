@@ -1,5 +1,6 @@
 package dev.pqsign.opcua;
 
+import dev.pqsign.core.Digests;
 import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.keys.HandoverOutcome;
@@ -17,6 +18,7 @@ import dev.pqsign.telemetry.SignedReading;
 import dev.pqsign.telemetry.SignedRecord;
 import dev.pqsign.telemetry.Verdict;
 import dev.pqsign.telemetry.VerdictEvent;
+import dev.pqsign.x509.PqPublicKey;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
@@ -24,8 +26,10 @@ import java.security.MessageDigest;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -159,6 +163,9 @@ public final class Operator implements AutoCloseable {
 
     /** Publications remembered per connection to recognize one delivered twice. */
     static final int RECENTLY_JUDGED = 65_536;
+
+    /** Refused handovers remembered per connection, so a catch-up does not raise the same alarm again. */
+    static final int REFUSALS_REMEMBERED = 64;
 
     /** Records asked for per HistoryRead call of a backfill. */
     static final int BACKFILL_BATCH = 1000;
@@ -490,6 +497,10 @@ public final class Operator implements AutoCloseable {
         UNREACHABLE
     }
 
+    private static String digestHex(SignedKeyHandover h) {
+        return Hex.encode(Digests.sha256().digest(h.encode()));
+    }
+
     /** A key handover record starts with its own magic, distinct from a signed record's. */
     private static boolean isHandover(byte[] value) {
         return value.length >= 4 && value[0] == 'P' && value[1] == 'Q' && value[2] == 'H' && value[3] == 'O';
@@ -540,6 +551,13 @@ public final class Operator implements AutoCloseable {
         };
 
         private volatile long revisedQueueSize;
+        /** SHA-256 (hex) of the handovers refused on this connection, the latest ones (worker thread only). */
+        private final Map<String, Boolean> refused = new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                return size() > REFUSALS_REMEMBERED;
+            }
+        };
         /**
          * The sensor's history was not read to the end (a backfill or a handover catch-up failed):
          * whatever arrives now may belong after records not judged yet, so nothing is judged until
@@ -1191,8 +1209,9 @@ public final class Operator implements AutoCloseable {
          * A record of a key this operator does not know yet, from a sensor whose handovers it missed
          * (it was down while the sensor rolled over, and the backfill did not bring them): reads the
          * handovers the sensor keeps (the history of {@link SensorNodes#KEY_HANDOVER}) and follows,
-         * in order, each one newer than its chain; a sensor without that history gives its latest
-         * handover only, followed if it is the next one.
+         * in order, each one newer than its chain — in certificate mode each with its key's
+         * certificate chain ({@link SensorCertificates}); a sensor without that history gives its
+         * latest handover only, followed if it is the next one.
          */
         private CatchUp catchUpHandover(Instant receivedAt) {
             if (chains == null) {
@@ -1203,26 +1222,35 @@ public final class Operator implements AutoCloseable {
                 if (ns == null) {
                     return CatchUp.NOTHING;
                 }
-                if (trust == null) {
-                    // Handovers alone: the sensor's list of handovers (history of the handover node)
-                    // brings every one this operator missed, in order. In certificate mode each needs
-                    // its key's certificates, which only the latest handover's Read below carries.
-                    NodeId node = new NodeId(ns, SensorNodes.KEY_HANDOVER);
-                    boolean[] followed = {false};
-                    boolean[] stuck = {false};
-                    boolean served = readHistory(node, Instant.EPOCH, v -> {
-                        if (!stuck[0] && v.value() != null && v.value().value() instanceof ByteString b) {
-                            Optional<HandoverCheck> check = followIfNewer(b.bytesOrEmpty());
-                            if (check.isPresent()) {
-                                announce(check.get(), receivedAt);
-                                followed[0] |= check.get().outcome() == HandoverOutcome.FOLLOWED;
-                                stuck[0] = check.get().outcome() != HandoverOutcome.FOLLOWED;
-                            }
-                        }
-                    });
-                    if (served) {
-                        return followed[0] ? CatchUp.FOLLOWED : CatchUp.NOTHING;
+                // Only the handovers newer than the chain they belong to are kept (and followed in
+                // order below); older ones were followed already and are skipped without a verdict.
+                List<byte[]> newer = new ArrayList<>();
+                boolean served = readHistory(new NodeId(ns, SensorNodes.KEY_HANDOVER), Instant.EPOCH, v -> {
+                    if (v.value() != null && v.value().value() instanceof ByteString b && isNewer(b.bytesOrEmpty())) {
+                        newer.add(b.bytesOrEmpty());
                     }
+                });
+                if (served) {
+                    SensorCertificates certificates = new SensorCertificates();
+                    boolean followed = false;
+                    for (byte[] record : newer) {
+                        HandoverCheck check = chains.receive(
+                                record, connectionVerifier, trust, certificates.forHandover(record), Instant.now());
+                        if (check.outcome() == HandoverOutcome.ALREADY_FOLLOWED) {
+                            continue; // followed meanwhile (the same handover listed twice)
+                        }
+                        if (check.outcome() != HandoverOutcome.FOLLOWED) {
+                            // The chain is stuck there: the later ones cannot follow. Raised once,
+                            // not again for every reading of the key it would have introduced.
+                            if (!alreadyRefused(check)) {
+                                announce(check, receivedAt);
+                            }
+                            break;
+                        }
+                        announce(check, receivedAt);
+                        followed = true;
+                    }
+                    return followed ? CatchUp.FOLLOWED : CatchUp.NOTHING;
                 }
                 // One Read: the namespace serves it under one lock, so the certificates belong to the handover.
                 List<DataValue> dv = client.readValues(
@@ -1260,46 +1288,143 @@ public final class Operator implements AutoCloseable {
         }
 
         /**
-         * Follows a handover from the sensor's list of handovers if it is newer than the chain it
-         * belongs to; older ones (followed already) are skipped without a verdict.
+         * Whether a handover from the sensor's list is newer than the chain it belongs to (an
+         * undecodable one counts as newer: the follower judges it and reports it as malformed).
          */
-        private Optional<HandoverCheck> followIfNewer(byte[] record) {
+        private boolean isNewer(byte[] record) {
             try {
                 SignedKeyHandover h = SignedKeyHandover.decode(record);
                 KeyChain chain = chains.chain(h.statement().chainId());
-                if (chain != null && h.statement().sequence() <= chain.current().generation()) {
-                    return Optional.empty();
-                }
+                return chain == null
+                        || h.statement().sequence() > chain.current().generation();
             } catch (KeyFormatException e) {
-                // judged (and reported as malformed) by the follower below
+                return true;
             }
-            return Optional.of(chains.receive(record, connectionVerifier));
+        }
+
+        /**
+         * The certificate chains a sensor keeps for its keys, for handovers judged in certificate
+         * mode: the chain the sensor published on its record node if it certifies the handover's
+         * new key (the live case), else the one for that key in the history of
+         * {@link SensorNodes#KEY_CERTIFICATES} (each handover's chain; read once, when first
+         * needed), else, from a sensor without that history, the node's current value. Which chain
+         * goes with which handover is decided by the key its certificate names; whether that chain
+         * is acceptable is the follower's decision ({@link DeviceCaTrust}), as for a live one.
+         */
+        private final class SensorCertificates {
+            private Map<PqPublicKey, KeyCertificateChain> byKey;
+
+            /** The chain for the new key of {@code record}; null outside certificate mode, or if the sensor has none. */
+            KeyCertificateChain forHandover(byte[] record) throws UaException {
+                if (trust == null) {
+                    return null;
+                }
+                PqPublicKey key;
+                try {
+                    key = SignedKeyHandover.decode(record).statement().newKey();
+                } catch (KeyFormatException e) {
+                    return publishedCertificates; // judged (and reported as malformed) by the follower
+                }
+                KeyCertificateChain published = publishedCertificates;
+                if (published != null && certifies(published, key)) {
+                    return published;
+                }
+                if (byKey == null) {
+                    byKey = load();
+                }
+                return byKey.get(key);
+            }
+
+            private Map<PqPublicKey, KeyCertificateChain> load() throws UaException {
+                Map<PqPublicKey, KeyCertificateChain> out = new HashMap<>();
+                UShort ns = client.readNamespaceTable().getIndex(SensorNodes.NAMESPACE_URI);
+                if (ns == null) {
+                    return out;
+                }
+                NodeId node = new NodeId(ns, SensorNodes.KEY_CERTIFICATES);
+                Consumer<DataValue> add = v -> {
+                    if (v.value() != null && v.value().value() instanceof ByteString b && b.bytesOrEmpty().length > 0) {
+                        KeyCertificateChain c = decodeCertificates(b.bytesOrEmpty());
+                        if (c != null) {
+                            try {
+                                out.put(c.leaf().publicKey(), c);
+                            } catch (RuntimeException e) {
+                                LOG.log(Level.WARNING, "{0}: key certificate chain: {1}", name, e.getMessage());
+                            }
+                        }
+                    }
+                };
+                if (!readHistory(node, Instant.EPOCH, add)) {
+                    add.accept(client.readValue(0.0, TimestampsToReturn.Neither, node));
+                }
+                return out;
+            }
+        }
+
+        private static boolean certifies(KeyCertificateChain chain, PqPublicKey key) {
+            try {
+                return chain.leaf().publicKey().equals(key);
+            } catch (RuntimeException e) {
+                return false; // the follower reports what is wrong with it
+            }
         }
 
         private void handleHandover(byte[] value, Instant receivedAt, boolean live) {
-            HandoverCheck check =
-                    chains.receive(value, connectionVerifier, trust, publishedCertificates, Instant.now());
-            if (!live && check.outcome() == HandoverOutcome.ALREADY_FOLLOWED) {
-                // Served again by a backfill that starts before it: judged once, like a reading.
-                return;
-            }
-            if (check.outcome() == HandoverOutcome.OUT_OF_ORDER) {
-                CatchUp caught = catchUpHandover(receivedAt);
-                if (caught == CatchUp.UNREACHABLE) {
-                    // The handovers in between are in the sensor's history: judged when it is read.
-                    hold();
-                    fallBehind();
+            HandoverCheck check;
+            try {
+                check = judgeHandover(value);
+                if (!live && check.outcome() == HandoverOutcome.ALREADY_FOLLOWED) {
+                    // Served again by a backfill that starts before it: judged once, like a reading.
                     return;
                 }
-                if (caught == CatchUp.FOLLOWED) {
-                    // The handovers in between came from the sensor's list, this one with them.
-                    check = chains.receive(value, connectionVerifier, trust, publishedCertificates, Instant.now());
-                    if (check.outcome() == HandoverOutcome.ALREADY_FOLLOWED) {
-                        return;
+                if (check.outcome() == HandoverOutcome.OUT_OF_ORDER) {
+                    CatchUp caught = catchUpHandover(receivedAt);
+                    if (caught == CatchUp.UNREACHABLE) {
+                        throw new UaException(
+                                org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_CommunicationError,
+                                "the sensor's handovers cannot be read");
+                    }
+                    if (caught == CatchUp.FOLLOWED) {
+                        // The handovers in between came from the sensor's list, this one with them.
+                        check = judgeHandover(value);
+                        if (check.outcome() == HandoverOutcome.ALREADY_FOLLOWED) {
+                            return;
+                        }
                     }
                 }
+            } catch (UaException e) {
+                // What the handover needs (the handovers before it, its key's certificates) is in
+                // the sensor's history: judged when the history is read again.
+                hold();
+                fallBehind();
+                return;
             }
             announce(check, receivedAt);
+        }
+
+        /**
+         * Judges a handover record from the record node. In certificate mode the next handover
+         * needs its key's chain: one from the history comes without the chain the sensor published
+         * before it live, so it is looked up in the sensor's list of chains.
+         */
+        private HandoverCheck judgeHandover(byte[] value) throws UaException {
+            KeyCertificateChain certificates = publishedCertificates;
+            if (trust != null && isNext(value)) {
+                certificates = new SensorCertificates().forHandover(value);
+            }
+            return chains.receive(value, connectionVerifier, trust, certificates, Instant.now());
+        }
+
+        /** Whether a handover record is the next one of the chain it belongs to. */
+        private boolean isNext(byte[] record) {
+            try {
+                SignedKeyHandover h = SignedKeyHandover.decode(record);
+                KeyChain chain = chains.chain(h.statement().chainId());
+                return chain != null
+                        && h.statement().sequence() == chain.current().generation() + 1;
+            } catch (KeyFormatException e) {
+                return false;
+            }
         }
 
         /** A published key certificate chain, or null (logged) if it cannot be decoded: a handover then lacks it. */
@@ -1312,7 +1437,15 @@ public final class Operator implements AutoCloseable {
             }
         }
 
+        /** Whether this very handover was refused (an alarm raised) on this connection before. */
+        private boolean alreadyRefused(HandoverCheck check) {
+            return check.handover() != null && refused.containsKey(digestHex(check.handover()));
+        }
+
         private void announce(HandoverCheck check, Instant receivedAt) {
+            if (check.outcome().isAlarm() && check.handover() != null) {
+                refused.put(digestHex(check.handover()), Boolean.TRUE);
+            }
             for (Verdict.Gap g : check.gaps()) {
                 counts.get(Verdict.Reason.GAP).incrementAndGet();
                 Verdict v = VerdictEvent.gap(
