@@ -23,7 +23,8 @@ import java.time.Duration;
  * printing {@code PAUSED}, so the parent can SIGKILL it exactly there.
  *
  * <p>Arguments: key directory, data directory, port, run number, pause step or {@code none},
- * readings to publish (0: until killed).
+ * readings to publish (0: until killed), and optionally the signatures left at which the key hands
+ * over (default {@link KeyRollover#DEFAULT_SWITCH_AT}; larger rolls over sooner).
  */
 public final class RollingSensorChild {
     private RollingSensorChild() {}
@@ -35,6 +36,7 @@ public final class RollingSensorChild {
         String run = args[3];
         String pauseAt = args[4];
         long wanted = Long.parseLong(args[5]);
+        long switchAt = args.length > 6 ? Long.parseLong(args[6]) : KeyRollover.DEFAULT_SWITCH_AT;
         PrintStream o = System.out;
         Files.createDirectories(data);
         SensorKeyDirectory.Observer observer = (step, generation) -> {
@@ -57,7 +59,7 @@ public final class RollingSensorChild {
                 SensorKeyDirectory.Options.defaults()
                         .withObserver(observer)
                         .withSigner(XmssStatefulSigner.Options.defaults().withBatch(4)));
-        KeyRollover rollover = KeyRollover.of(keys, 0, KeyRollover.DEFAULT_SWITCH_AT, Clock.systemUTC());
+        KeyRollover rollover = KeyRollover.of(keys, 0, switchAt, Clock.systemUTC());
         try (RollingSensorKey rolling = new RollingSensorKey(keys, rollover);
                 ReadingHistory history = ReadingHistory.open(
                         data.resolve("history.pqhl"), 100_000, Duration.ofDays(1), Clock.systemUTC());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.RolloverStep;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,8 +29,10 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SIGKILL of a rolling sensor (XMSSMT-SHA2_10/2_256, 1,024 signatures per key) around its key
- * rollovers while one live {@code pqsign operator} process stays attached: right after each
+ * SIGKILL of a rolling sensor (XMSSMT-SHA2_10/2_256, 1,024 signatures per key; in every build its
+ * keys hand over after 100 readings, behind {@code -Plong} after 1,016 as the sensor's default
+ * policy does) around its key rollovers while one live {@code pqsign operator} process stays
+ * attached: right after each
  * {@link RolloverStep} at least once (the sensor pauses there, as in the key module's
  * RolloverCrashTest), and at seeded random moments a few readings before or after a handover. The
  * sensor ({@link RollingSensorChild}) is restarted on the same key directory and history file each
@@ -58,16 +61,22 @@ class RolloverKillProcessTest {
         processes.killAll();
     }
 
-    // Behind -Plong for now: in two clean-clone CI runs on 2026-12-01 (quiet machine) it failed at
-    // kill 5 with a genuine reading of the new key REJECTED as UNKNOWN_KEY (the operator had not
-    // followed the handover when the first readings of the new key arrived after the sensor's
-    // restart); it passed in two runs on a busier machine. A real finding, open in issue 15: run it
-    // with -Plong while fixing it, then bring it back into every build.
+    /**
+     * Every build: keys that hand over after 100 readings (so each sensor run reaches its kill point
+     * within a second or two of signing), one SIGKILL after each rollover step and one at random.
+     */
     @Test
     @Timeout(600)
-    @EnabledIfSystemProperty(named = "pqsign.long", matches = "true")
     void sigkillAtEveryRolloverStepAndOnceAtRandom_operatorContinues_noIndexReused() throws Exception {
-        run(1, 20261201L);
+        run(1, 20261201L, SHORT_KEY_SWITCH_AT);
+    }
+
+    /** The same with the sensor's own rollover policy: 1,016 readings per key. */
+    @Test
+    @Timeout(1200)
+    @EnabledIfSystemProperty(named = "pqsign.long", matches = "true")
+    void sigkillAtEveryRolloverStepAndOnceAtRandom_fullKeys_long() throws Exception {
+        run(1, 20261201L, KeyRollover.DEFAULT_SWITCH_AT);
     }
 
     @Test
@@ -76,10 +85,36 @@ class RolloverKillProcessTest {
     void sigkillAtRandomAroundRollovers_long() throws Exception {
         long seed = System.nanoTime();
         System.out.println("RolloverKillProcessTest seed " + seed);
-        run(20, seed);
+        run(20, seed, KeyRollover.DEFAULT_SWITCH_AT);
     }
 
-    private void run(int randomKills, long seed) throws Exception {
+    /** Signatures left at the handover for the every-build run: each key signs 100 readings. */
+    private static final long SHORT_KEY_SWITCH_AT = 1024 - 100;
+
+    /**
+     * Runs the plan; on failure the processes' output and the operator's JSON Lines are kept under
+     * {@code target/} (the temporary directory is removed) and named in the failure.
+     */
+    private void run(int randomKills, long seed, long switchAt) throws Exception {
+        try {
+            plan(randomKills, seed, switchAt);
+        } catch (Exception | AssertionError e) {
+            Path kept = Path.of("target", "RolloverKillProcessTest-" + seed + "-" + System.currentTimeMillis());
+            Files.createDirectories(kept);
+            try (var files = Files.list(dir)) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    Files.copy(f, kept.resolve(f.getFileName()));
+                }
+            }
+            throw new AssertionError(
+                    "seed " + seed + ", switch at " + switchAt + "; output kept in " + kept.toAbsolutePath() + ": "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+
+    private void plan(int randomKills, long seed, long switchAt) throws Exception {
+        this.switchAt = switchAt;
         Random rnd = new Random(seed);
         assertEquals(
                 0,
@@ -213,16 +248,20 @@ class RolloverKillProcessTest {
         }
     }
 
+    /** Signatures left at the handover in this run. */
+    private long switchAt;
+
     /** Whether a sensor output line shows that the run got {@code offset} readings past the handover point. */
-    private static boolean pastOffset(String line, long generation, int offset) {
+    private boolean pastOffset(String line, long generation, int offset) {
         if (!line.startsWith("SIG ")) {
             return false;
         }
         String[] f = line.split(" ");
         long g = Long.parseLong(f[1]);
         long index = Long.parseLong(f[3]);
-        // The key hands over with 8 signatures left, after index 1,015 of its 1,024.
-        return offset < 0 ? g > generation || index >= 1_016 + offset : g > generation && index >= offset;
+        // The key hands over with switchAt signatures left (8 by default: after index 1,015 of its 1,024).
+        long handover = 1_024 - switchAt;
+        return offset < 0 ? g > generation || index >= handover + offset : g > generation && index >= offset;
     }
 
     private Set<String> acceptedKeyIndices() throws IOException {
@@ -249,7 +288,8 @@ class RolloverKillProcessTest {
                 Integer.toString(port),
                 Integer.toString(runNo),
                 pauseAt,
-                Integer.toString(readings));
+                Integer.toString(readings),
+                Long.toString(switchAt));
     }
 
     private List<String> lines(int runNo) throws IOException {

@@ -1,5 +1,6 @@
 package dev.pqsign.opcua;
 
+import dev.pqsign.core.Digests;
 import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.keys.HandoverOutcome;
@@ -17,6 +18,7 @@ import dev.pqsign.telemetry.SignedReading;
 import dev.pqsign.telemetry.SignedRecord;
 import dev.pqsign.telemetry.Verdict;
 import dev.pqsign.telemetry.VerdictEvent;
+import dev.pqsign.x509.PqPublicKey;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
@@ -24,8 +26,10 @@ import java.security.MessageDigest;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -161,6 +165,9 @@ public final class Operator implements AutoCloseable {
 
     /** Publications remembered per connection to recognize one delivered twice. */
     static final int RECENTLY_JUDGED = 65_536;
+
+    /** Refused handovers remembered per connection, so a catch-up does not raise the same alarm again. */
+    static final int REFUSALS_REMEMBERED = 64;
 
     /** Records asked for per HistoryRead call of a backfill. */
     static final int BACKFILL_BATCH = 1000;
@@ -482,6 +489,20 @@ public final class Operator implements AutoCloseable {
         }
     }
 
+    /** What reading a sensor's handovers to catch up came to. */
+    private enum CatchUp {
+        /** At least one handover was followed. */
+        FOLLOWED,
+        /** The sensor answered; it has no handover this operator could follow now. */
+        NOTHING,
+        /** The sensor could not be asked (gone, or no answer in time). */
+        UNREACHABLE
+    }
+
+    private static String digestHex(SignedKeyHandover h) {
+        return Hex.encode(Digests.sha256().digest(h.encode()));
+    }
+
     /** A key handover record starts with its own magic, distinct from a signed record's. */
     private static boolean isHandover(byte[] value) {
         return value.length >= 4 && value[0] == 'P' && value[1] == 'Q' && value[2] == 'H' && value[3] == 'O';
@@ -532,6 +553,27 @@ public final class Operator implements AutoCloseable {
         };
 
         private volatile long revisedQueueSize;
+        /** SHA-256 (hex) of the handovers refused on this connection, the latest ones (worker thread only). */
+        private final Map<String, Boolean> refused = new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                return size() > REFUSALS_REMEMBERED;
+            }
+        };
+        /**
+         * The sensor's history was not read to the end (a backfill or a handover catch-up failed):
+         * whatever arrives now may belong after records not judged yet, so nothing is judged until
+         * a backfill reads the history to the end again (worker thread only).
+         */
+        private volatile boolean behind;
+        /** A backfill retry is scheduled (worker thread only). */
+        private boolean retryScheduled;
+        /** Values held back while {@link #behind}, to be read again from the sensor's history. */
+        private final AtomicLong deferred = new AtomicLong();
+        /** Of those, the ones no complete backfill has read again yet. */
+        private final AtomicLong heldBack = new AtomicLong();
+        /** The record node of the current subscription, for backfill retries. */
+        private volatile NodeId recordNode;
         /** Relay mode: the latest handover read before a backfill, not relayed yet. */
         private volatile SignedKeyHandover pendingHandover;
 
@@ -756,6 +798,7 @@ public final class Operator implements AutoCloseable {
             // so the missed readings are judged in index order and none is taken for a gap.
             CountDownLatch subscribed = new CountDownLatch(1);
             NodeId recordNode = new NodeId(ns, SensorNodes.RECORD);
+            this.recordNode = recordNode;
             try {
                 worker.execute(() -> backfill(subscribed, recordNode));
             } catch (java.util.concurrent.RejectedExecutionException closing) {
@@ -822,6 +865,14 @@ public final class Operator implements AutoCloseable {
             return backfilled.get();
         }
 
+        /**
+         * Values received while the sensor's history was not read to the end, held back unjudged:
+         * the next complete backfill reads them again from the history (or reports them as gaps).
+         */
+        public long deferred() {
+            return deferred.get();
+        }
+
         /** The monitored-item queue size the sensor granted. */
         public long revisedQueueSize() {
             return revisedQueueSize;
@@ -840,25 +891,9 @@ public final class Operator implements AutoCloseable {
                 if (relay != null) {
                     pendingHandover = latestHandover();
                 }
-                Optional<Instant> from = relay != null ? relay.backfillFrom(name) : connectionVerifier.backfillFrom();
-                if (from.isEmpty()) {
-                    return;
-                }
-                // OPC UA times are 100 ns ticks: round up so "after the last accepted" stays after it.
-                Instant start = from.get();
-                Instant tick = Instant.ofEpochSecond(start.getEpochSecond(), start.getNano() / 100 * 100L);
-                if (tick.isBefore(start)) {
-                    start = tick.plusNanos(100);
-                }
-                readHistory(recordNode, start, dv -> {
-                    backfilled.incrementAndGet();
-                    onNotification(dv, false);
-                });
+                readBackfill(recordNode);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } catch (UaException | RuntimeException e) {
-                // (MessageFormat: a quote must be doubled, or the arguments are not substituted)
-                LOG.log(Level.WARNING, "{0}: backfill from the sensor''s history failed: {1}", name, String.valueOf(e));
             } finally {
                 SignedKeyHandover pending = pendingHandover;
                 if (relay != null && pending != null) {
@@ -867,6 +902,104 @@ public final class Operator implements AutoCloseable {
                     relay.relay(name, pending.encode(), Instant.now());
                 }
             }
+        }
+
+        /**
+         * Reads the history from after the last record judged to its end (worker thread). Values
+         * notified live queue behind this and are judged after it; if the read breaks off (the
+         * sensor went away, a request timed out), those values may belong after records not read
+         * yet (a key handover among them), so they are held back ({@link #behind}) until a later
+         * backfill — of a new subscription, or a retry while this one lives — reads to the end.
+         */
+        private void readBackfill(NodeId recordNode) {
+            boolean retry = behind;
+            behind = false;
+            Optional<Instant> from = relay != null ? relay.backfillFrom(name) : connectionVerifier.backfillFrom();
+            if (from.isEmpty()) {
+                long lost = heldBack.getAndSet(0);
+                if (lost > 0) {
+                    LOG.log(
+                            Level.WARNING,
+                            "{0}: {1} values held back cannot be read again: no position in the sensor''s history",
+                            name,
+                            lost);
+                }
+                return;
+            }
+            // OPC UA times are 100 ns ticks: round up so "after the last accepted" stays after it.
+            Instant start = from.get();
+            int rest = start.getNano() % 100;
+            if (rest != 0) {
+                start = start.plusNanos(100 - rest);
+            }
+            try {
+                readHistory(recordNode, start, dv -> {
+                    if (!behind) {
+                        backfilled.incrementAndGet();
+                        onNotification(dv, false);
+                    }
+                });
+            } catch (UaException | RuntimeException e) {
+                // (MessageFormat: a quote must be doubled, or the arguments are not substituted)
+                LOG.log(
+                        retry ? Level.DEBUG : Level.WARNING,
+                        "{0}: backfill from the sensor''s history failed: {1}",
+                        name,
+                        String.valueOf(e));
+                fallBehind();
+                return;
+            }
+            if (!behind && heldBack.getAndSet(0) > 0) {
+                LOG.log(Level.INFO, "{0}: the sensor''s history was read to the end again", name);
+            }
+        }
+
+        private void hold() {
+            deferred.incrementAndGet();
+            heldBack.incrementAndGet();
+        }
+
+        /**
+         * The history was not read to the end: hold back what arrives until a backfill reads it
+         * to the end (worker thread).
+         */
+        private void fallBehind() {
+            if (!behind) {
+                behind = true;
+                LOG.log(
+                        Level.WARNING,
+                        "{0}: readings are held back until the sensor''s history can be read again",
+                        name);
+            }
+            scheduleBackfillRetry();
+        }
+
+        /** Reads the history again in {@link #RECONNECT_INTERVAL_MILLIS} if still behind then (worker thread). */
+        private void scheduleBackfillRetry() {
+            if (retryScheduled) {
+                return;
+            }
+            retryScheduled = true;
+            WATCHDOG.schedule(
+                    () -> {
+                        try {
+                            worker.execute(() -> {
+                                retryScheduled = false;
+                                NodeId node = recordNode;
+                                if (behind && node != null && !isClosed()) {
+                                    readBackfill(node);
+                                }
+                            });
+                        } catch (java.util.concurrent.RejectedExecutionException closing) {
+                            // connection is closing
+                        }
+                    },
+                    RECONNECT_INTERVAL_MILLIS,
+                    TimeUnit.MILLISECONDS);
+        }
+
+        private synchronized boolean isClosed() {
+            return closed;
         }
 
         /**
@@ -932,6 +1065,10 @@ public final class Operator implements AutoCloseable {
                 overflows.incrementAndGet();
                 LOG.log(Level.WARNING, "{0}: the sensor's notification queue overflowed; readings were lost", name);
             }
+            if (behind) {
+                hold(); // read again by the next complete backfill
+                return;
+            }
             Object value = notified.value() == null ? null : notified.value().value();
             if (value == null
                     && status != null
@@ -982,15 +1119,21 @@ public final class Operator implements AutoCloseable {
             if (judged != null && MessageDigest.isEqual(judged, digest)) {
                 return; // this very publication was judged already (from the history, or delivered twice)
             }
-            recentlyJudged.put(record.sequence(), digest);
             long verifyStart = System.nanoTime();
-            RecordCheck check = connectionVerifier.check(record);
-            if (check.verdict().reason() == Verdict.Reason.UNKNOWN_KEY && catchUpHandover(receivedAt)) {
-                check = connectionVerifier.check(record);
+            if (chains != null && !connectionVerifier.trusts(record.keyId())) {
+                // A key this operator has not followed to (yet): its handover comes first from the
+                // sensor's list. A reading is never judged before the operator could ask for it.
+                if (catchUpHandover(receivedAt) == CatchUp.UNREACHABLE) {
+                    hold();
+                    fallBehind();
+                    return;
+                }
             }
+            recentlyJudged.put(record.sequence(), digest);
+            RecordCheck check = connectionVerifier.check(record);
             if (check.verdict().reason() == Verdict.Reason.UNKNOWN_KEY) {
-                // Perhaps a key whose handover could not be fetched now (the session dropped during
-                // the backfill): the same record from the next backfill must be judged again.
+                // The sensor has no verified handover to this key (now): judged again if a later
+                // backfill brings the record once more.
                 recentlyJudged.remove(record.sequence());
             }
             long verdictAt = System.nanoTime();
@@ -1074,38 +1217,48 @@ public final class Operator implements AutoCloseable {
          * A record of a key this operator does not know yet, from a sensor whose handovers it missed
          * (it was down while the sensor rolled over, and the backfill did not bring them): reads the
          * handovers the sensor keeps (the history of {@link SensorNodes#KEY_HANDOVER}) and follows,
-         * in order, each one newer than its chain; a sensor without that history gives its latest
-         * handover only, followed if it is the next one. Returns whether a handover was followed.
+         * in order, each one newer than its chain — in certificate mode each with its key's
+         * certificate chain ({@link SensorCertificates}); a sensor without that history gives its
+         * latest handover only, followed if it is the next one.
          */
-        private boolean catchUpHandover(Instant receivedAt) {
+        private CatchUp catchUpHandover(Instant receivedAt) {
             if (chains == null) {
-                return false;
+                return CatchUp.NOTHING;
             }
             try {
                 UShort ns = client.readNamespaceTable().getIndex(SensorNodes.NAMESPACE_URI);
                 if (ns == null) {
-                    return false;
+                    return CatchUp.NOTHING;
                 }
-                if (trust == null) {
-                    // Handovers alone: the sensor's list of handovers (history of the handover node)
-                    // brings every one this operator missed, in order. In certificate mode each needs
-                    // its key's certificates, which only the latest handover's Read below carries.
-                    NodeId node = new NodeId(ns, SensorNodes.KEY_HANDOVER);
-                    boolean[] followed = {false};
-                    boolean[] stuck = {false};
-                    boolean served = readHistory(node, Instant.EPOCH, v -> {
-                        if (!stuck[0] && v.value() != null && v.value().value() instanceof ByteString b) {
-                            Optional<HandoverCheck> check = followIfNewer(b.bytesOrEmpty());
-                            if (check.isPresent()) {
-                                announce(check.get(), receivedAt);
-                                followed[0] |= check.get().outcome() == HandoverOutcome.FOLLOWED;
-                                stuck[0] = check.get().outcome() != HandoverOutcome.FOLLOWED;
-                            }
-                        }
-                    });
-                    if (served) {
-                        return followed[0];
+                // Only the handovers newer than the chain they belong to are kept (and followed in
+                // order below); older ones were followed already and are skipped without a verdict.
+                List<byte[]> newer = new ArrayList<>();
+                boolean served = readHistory(new NodeId(ns, SensorNodes.KEY_HANDOVER), Instant.EPOCH, v -> {
+                    if (v.value() != null && v.value().value() instanceof ByteString b && isNewer(b.bytesOrEmpty())) {
+                        newer.add(b.bytesOrEmpty());
                     }
+                });
+                if (served) {
+                    SensorCertificates certificates = new SensorCertificates();
+                    boolean followed = false;
+                    for (byte[] record : newer) {
+                        HandoverCheck check = chains.receive(
+                                record, connectionVerifier, trust, certificates.forHandover(record), Instant.now());
+                        if (check.outcome() == HandoverOutcome.ALREADY_FOLLOWED) {
+                            continue; // followed meanwhile (the same handover listed twice)
+                        }
+                        if (check.outcome() != HandoverOutcome.FOLLOWED) {
+                            // The chain is stuck there: the later ones cannot follow. Raised once,
+                            // not again for every reading of the key it would have introduced.
+                            if (!alreadyRefused(check)) {
+                                announce(check, receivedAt);
+                            }
+                            break;
+                        }
+                        announce(check, receivedAt);
+                        followed = true;
+                    }
+                    return followed ? CatchUp.FOLLOWED : CatchUp.NOTHING;
                 }
                 // One Read: the namespace serves it under one lock, so the certificates belong to the handover.
                 List<DataValue> dv = client.readValues(
@@ -1116,7 +1269,7 @@ public final class Operator implements AutoCloseable {
                                 new NodeId(ns, SensorNodes.KEY_CERTIFICATES)));
                 if (!(dv.get(0).value() != null && dv.get(0).value().value() instanceof ByteString b)
                         || b.bytesOrEmpty().length == 0) {
-                    return false;
+                    return CatchUp.NOTHING;
                 }
                 KeyCertificateChain certificates = null;
                 if (dv.get(1).value() != null
@@ -1127,48 +1280,159 @@ public final class Operator implements AutoCloseable {
                 HandoverCheck before =
                         chains.receive(b.bytesOrEmpty(), connectionVerifier, trust, certificates, Instant.now());
                 if (before.outcome() != HandoverOutcome.FOLLOWED) {
-                    return false; // already followed (then the key is not this sensor's), or not the next one
+                    return CatchUp.NOTHING; // already followed (then the key is not this sensor's), or not the next one
                 }
                 announce(before, receivedAt);
-                return true;
-            } catch (UaException | RuntimeException e) {
+                return CatchUp.FOLLOWED;
+            } catch (UaException e) {
+                // The sensor went away or did not answer in time: whether it has a handover to
+                // this key is not known, so nothing that depends on it may be judged now.
                 LOG.log(Level.DEBUG, "{0}: cannot read the key handovers: {1}", name, e.getMessage());
-                return false;
+                return CatchUp.UNREACHABLE;
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "{0}: cannot read the key handovers: {1}", name, e.getMessage());
+                return CatchUp.NOTHING;
             }
         }
 
         /**
-         * Follows a handover from the sensor's list of handovers if it is newer than the chain it
-         * belongs to; older ones (followed already) are skipped without a verdict.
+         * Whether a handover from the sensor's list is newer than the chain it belongs to (an
+         * undecodable one counts as newer: the follower judges it and reports it as malformed).
          */
-        private Optional<HandoverCheck> followIfNewer(byte[] record) {
+        private boolean isNewer(byte[] record) {
             try {
                 SignedKeyHandover h = SignedKeyHandover.decode(record);
                 KeyChain chain = chains.chain(h.statement().chainId());
-                if (chain != null && h.statement().sequence() <= chain.current().generation()) {
-                    return Optional.empty();
-                }
+                return chain == null
+                        || h.statement().sequence() > chain.current().generation();
             } catch (KeyFormatException e) {
-                // judged (and reported as malformed) by the follower below
+                return true;
             }
-            return Optional.of(chains.receive(record, connectionVerifier));
+        }
+
+        /**
+         * The certificate chains a sensor keeps for its keys, for handovers judged in certificate
+         * mode: the chain the sensor published on its record node if it certifies the handover's
+         * new key (the live case), else the one for that key in the history of
+         * {@link SensorNodes#KEY_CERTIFICATES} (each handover's chain; read once, when first
+         * needed), else, from a sensor without that history, the node's current value. Which chain
+         * goes with which handover is decided by the key its certificate names; whether that chain
+         * is acceptable is the follower's decision ({@link DeviceCaTrust}), as for a live one.
+         */
+        private final class SensorCertificates {
+            private Map<PqPublicKey, KeyCertificateChain> byKey;
+
+            /** The chain for the new key of {@code record}; null outside certificate mode, or if the sensor has none. */
+            KeyCertificateChain forHandover(byte[] record) throws UaException {
+                if (trust == null) {
+                    return null;
+                }
+                PqPublicKey key;
+                try {
+                    key = SignedKeyHandover.decode(record).statement().newKey();
+                } catch (KeyFormatException e) {
+                    return publishedCertificates; // judged (and reported as malformed) by the follower
+                }
+                KeyCertificateChain published = publishedCertificates;
+                if (published != null && certifies(published, key)) {
+                    return published;
+                }
+                if (byKey == null) {
+                    byKey = load();
+                }
+                return byKey.get(key);
+            }
+
+            private Map<PqPublicKey, KeyCertificateChain> load() throws UaException {
+                Map<PqPublicKey, KeyCertificateChain> out = new HashMap<>();
+                UShort ns = client.readNamespaceTable().getIndex(SensorNodes.NAMESPACE_URI);
+                if (ns == null) {
+                    return out;
+                }
+                NodeId node = new NodeId(ns, SensorNodes.KEY_CERTIFICATES);
+                Consumer<DataValue> add = v -> {
+                    if (v.value() != null && v.value().value() instanceof ByteString b && b.bytesOrEmpty().length > 0) {
+                        KeyCertificateChain c = decodeCertificates(b.bytesOrEmpty());
+                        if (c != null) {
+                            try {
+                                out.put(c.leaf().publicKey(), c);
+                            } catch (RuntimeException e) {
+                                LOG.log(Level.WARNING, "{0}: key certificate chain: {1}", name, e.getMessage());
+                            }
+                        }
+                    }
+                };
+                if (!readHistory(node, Instant.EPOCH, add)) {
+                    add.accept(client.readValue(0.0, TimestampsToReturn.Neither, node));
+                }
+                return out;
+            }
+        }
+
+        private static boolean certifies(KeyCertificateChain chain, PqPublicKey key) {
+            try {
+                return chain.leaf().publicKey().equals(key);
+            } catch (RuntimeException e) {
+                return false; // the follower reports what is wrong with it
+            }
         }
 
         private void handleHandover(byte[] value, Instant receivedAt, boolean live) {
-            HandoverCheck check =
-                    chains.receive(value, connectionVerifier, trust, publishedCertificates, Instant.now());
-            if (!live && check.outcome() == HandoverOutcome.ALREADY_FOLLOWED) {
-                // Served again by a backfill that starts before it: judged once, like a reading.
-                return;
-            }
-            if (check.outcome() == HandoverOutcome.OUT_OF_ORDER && catchUpHandover(receivedAt)) {
-                // The handovers in between came from the sensor's list, this one with them.
-                check = chains.receive(value, connectionVerifier, trust, publishedCertificates, Instant.now());
-                if (check.outcome() == HandoverOutcome.ALREADY_FOLLOWED) {
+            HandoverCheck check;
+            try {
+                check = judgeHandover(value);
+                if (!live && check.outcome() == HandoverOutcome.ALREADY_FOLLOWED) {
+                    // Served again by a backfill that starts before it: judged once, like a reading.
                     return;
                 }
+                if (check.outcome() == HandoverOutcome.OUT_OF_ORDER) {
+                    CatchUp caught = catchUpHandover(receivedAt);
+                    if (caught == CatchUp.UNREACHABLE) {
+                        throw new UaException(
+                                org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_CommunicationError,
+                                "the sensor's handovers cannot be read");
+                    }
+                    if (caught == CatchUp.FOLLOWED) {
+                        // The handovers in between came from the sensor's list, this one with them.
+                        check = judgeHandover(value);
+                        if (check.outcome() == HandoverOutcome.ALREADY_FOLLOWED) {
+                            return;
+                        }
+                    }
+                }
+            } catch (UaException e) {
+                // What the handover needs (the handovers before it, its key's certificates) is in
+                // the sensor's history: judged when the history is read again.
+                hold();
+                fallBehind();
+                return;
             }
             announce(check, receivedAt);
+        }
+
+        /**
+         * Judges a handover record from the record node. In certificate mode the next handover
+         * needs its key's chain: one from the history comes without the chain the sensor published
+         * before it live, so it is looked up in the sensor's list of chains.
+         */
+        private HandoverCheck judgeHandover(byte[] value) throws UaException {
+            KeyCertificateChain certificates = publishedCertificates;
+            if (trust != null && isNext(value)) {
+                certificates = new SensorCertificates().forHandover(value);
+            }
+            return chains.receive(value, connectionVerifier, trust, certificates, Instant.now());
+        }
+
+        /** Whether a handover record is the next one of the chain it belongs to. */
+        private boolean isNext(byte[] record) {
+            try {
+                SignedKeyHandover h = SignedKeyHandover.decode(record);
+                KeyChain chain = chains.chain(h.statement().chainId());
+                return chain != null
+                        && h.statement().sequence() == chain.current().generation() + 1;
+            } catch (KeyFormatException e) {
+                return false;
+            }
         }
 
         /** A published key certificate chain, or null (logged) if it cannot be decoded: a handover then lacks it. */
@@ -1181,7 +1445,15 @@ public final class Operator implements AutoCloseable {
             }
         }
 
+        /** Whether this very handover was refused (an alarm raised) on this connection before. */
+        private boolean alreadyRefused(HandoverCheck check) {
+            return check.handover() != null && refused.containsKey(digestHex(check.handover()));
+        }
+
         private void announce(HandoverCheck check, Instant receivedAt) {
+            if (check.outcome().isAlarm() && check.handover() != null) {
+                refused.put(digestHex(check.handover()), Boolean.TRUE);
+            }
             for (Verdict.Gap g : check.gaps()) {
                 counts.get(Verdict.Reason.GAP).incrementAndGet();
                 Verdict v = VerdictEvent.gap(
@@ -1213,6 +1485,15 @@ public final class Operator implements AutoCloseable {
                 }
             }
             worker.shutdownNow();
+            if (behind && heldBack.get() > 0) {
+                // Nothing lost without a report: these were received but never judged.
+                LOG.log(
+                        Level.WARNING,
+                        "{0}: {1} values received since the sensor''s history was last read to the end were"
+                                + " not judged (held back for a backfill that never completed)",
+                        name,
+                        heldBack.get());
+            }
             if (client != null) {
                 try {
                     client.disconnectAsync().get(5, TimeUnit.SECONDS);

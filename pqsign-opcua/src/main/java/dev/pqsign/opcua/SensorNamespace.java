@@ -10,6 +10,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -77,7 +79,19 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
             SensorNodes.RAW_DATA,
             SensorNodes.SIGNATURE,
             SensorNodes.INDEX,
-            SensorNodes.KEY_HANDOVER);
+            SensorNodes.KEY_HANDOVER,
+            SensorNodes.KEY_CERTIFICATES);
+
+    /** The certificate chain (encoded) of a key generation, empty if it has none. */
+    @FunctionalInterface
+    interface KeyCertificates {
+        Optional<byte[]> of(long generation);
+
+        KeyCertificates NONE = generation -> Optional.empty();
+    }
+
+    /** Where the key certificates' history comes from ({@link SensorServer#rollWith}). */
+    private volatile KeyCertificates keyCertificates = KeyCertificates.NONE;
 
     private final ReadingHistory history;
 
@@ -85,6 +99,11 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
         super(server, SensorNodes.NAMESPACE_URI);
         this.history = history;
         getLifecycleManager().addStartupTask(this::createNodes);
+    }
+
+    /** Serves the history of {@link SensorNodes#KEY_CERTIFICATES} from {@code source}. */
+    void keyCertificates(KeyCertificates source) {
+        keyCertificates = Objects.requireNonNull(source, "source");
     }
 
     private void createNodes() {
@@ -250,16 +269,32 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
         // The record node's history holds the key handovers too, in publication order, so an
         // operator that missed several rollovers follows each before it meets the next key's readings.
         // The handover node's history is the handovers alone: the chain, without the readings.
-        List<HistoryValue> entries = SensorNodes.RECORD.equals(name) || SensorNodes.KEY_HANDOVER.equals(name)
-                ? (SensorNodes.RECORD.equals(name)
-                                ? history.entries(from, to, max + 1)
-                                : history.handovers(from, to, max + 1))
-                        .stream()
-                                .map(e -> new HistoryValue(e.sourceTime(), e.value()))
-                                .toList()
-                : history.range(from, to, max + 1).stream()
+        // The key certificates' history has, at each handover's time, the certificate chain of
+        // the key it introduced (empty without one), so an operator in certificate mode that
+        // missed several rollovers finds every key's chain, not only the latest.
+        List<HistoryValue> entries = switch (name) {
+            case SensorNodes.RECORD ->
+                history.entries(from, to, max + 1).stream()
+                        .map(e -> new HistoryValue(e.sourceTime(), e.value()))
+                        .toList();
+            case SensorNodes.KEY_HANDOVER ->
+                history.handovers(from, to, max + 1).stream()
+                        .map(e -> new HistoryValue(e.sourceTime(), e.value()))
+                        .toList();
+            case SensorNodes.KEY_CERTIFICATES -> {
+                KeyCertificates source = keyCertificates;
+                yield history.handovers(from, to, max + 1).stream()
+                        .map(e -> new HistoryValue(
+                                e.sourceTime(),
+                                source.of(e.handover().orElseThrow().statement().sequence())
+                                        .orElse(new byte[0])))
+                        .toList();
+            }
+            default ->
+                history.range(from, to, max + 1).stream()
                         .map(r -> new HistoryValue(r.sourceTime(), historyValue(name, r), r.encode().length))
                         .toList();
+        };
         int keep = 0;
         long bytes = 0;
         while (keep < Math.min(entries.size(), max)) {

@@ -64,6 +64,8 @@ public final class SensorNodes {
      * key's certificate, then the device CA's), for a sensor whose device CA certifies each new key;
      * empty otherwise. Changes in the same update as {@link #KEY_HANDOVER}. Each chain is also
      * published once on {@link #RECORD}, right before the handover record that introduces its key.
+     * With a history, its raw history has, at each handover's time, the chain of the key that
+     * handover introduced (empty without one).
      */
     public static final String KEY_CERTIFICATES = "current.key.certificates";
     /** Int64: generation of the current key (0 = the key operators pinned). */

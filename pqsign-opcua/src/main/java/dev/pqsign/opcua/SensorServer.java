@@ -349,7 +349,9 @@ public final class SensorServer implements AutoCloseable {
      * prepares the next key and hands over when due; the handover record is published on
      * {@link SensorNodes#RECORD} (between the old key's last reading and the new key's first) and on
      * {@link SensorNodes#KEY_HANDOVER}, and the key-state nodes follow every reading. Publishes the
-     * latest handover at once, for operators that missed it before a restart.
+     * latest handover at once, for operators that missed it before a restart. With a history, the
+     * history of {@link SensorNodes#KEY_CERTIFICATES} gives each handover's key certificate chain
+     * from the key directory.
      *
      * @param keys a rolling key whose {@link RollingSensorKey#current()} becomes the signing key
      */
@@ -359,6 +361,14 @@ public final class SensorServer implements AutoCloseable {
             rolling = keys;
             switchKey(keys.current());
             keepHandoversInHistory(keys);
+            namespace.keyCertificates(g -> {
+                try {
+                    return keys.certificates(g).map(KeyCertificateChain::encode);
+                } catch (IOException | RuntimeException e) {
+                    LOG.log(Level.WARNING, "generation {0}: {1}", g, e.getMessage());
+                    return Optional.empty();
+                }
+            });
             LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
             keys.latestHandover()
                     .ifPresent(h -> v.put(SensorNodes.KEY_HANDOVER, new Variant(ByteString.of(h.encode()))));

@@ -10,8 +10,11 @@ import dev.pqsign.keys.KeyCertificateChain;
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.telemetry.AcceptedRecords;
 import dev.pqsign.telemetry.DeviceCaTrust;
 import dev.pqsign.telemetry.KeyChainFollower;
+import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.ReadingHistory;
 import dev.pqsign.telemetry.ReadingVerifier;
 import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.RollingSensorKey;
@@ -121,25 +124,54 @@ class CertificateRolloverTest {
         certifier.certify(0, keys.currentKey());
         KeyRollover rollover = KeyRollover.of(keys, 0, SWITCH_AT, Clock.systemUTC(), certifier);
         RollingSensorKey rolling = opened(new RollingSensorKey(keys, rollover));
+        // A history, as `pqsign sensor` keeps one: what an operator missed is read from it.
+        ReadingHistory history = opened(ReadingHistory.inMemory(10_000, Duration.ofHours(1), Clock.systemUTC()));
         sensor = SensorServer.start(
-                SensorServer.Config.loopback("s1", dir.resolve("sensor"), TransportSecurity.NONE), rolling.current());
+                SensorServer.Config.loopback("s1", dir.resolve("sensor"), TransportSecurity.NONE),
+                rolling.current(),
+                history);
         sensor.rollWith(rolling);
         return keys;
     }
 
     /** An operator trusting only the root, bound to the sensor's first certificate chain. */
     private void startOperator(SensorKeyDirectory keys) throws Exception {
+        startOperator(keys, false).forEach(open::add);
+    }
+
+    /**
+     * As {@link #startOperator(SensorKeyDirectory)}; {@code remembering}: with the accepted-records
+     * memory that positions a backfill from the sensor's history. Returns what to close to stop it.
+     */
+    private List<AutoCloseable> startOperator(SensorKeyDirectory keys, boolean remembering) throws Exception {
         List<PqCertificate> firstChain =
                 Pem.readCertificates(Files.readString(keys.certificateFile(0), StandardCharsets.US_ASCII));
         DeviceCaTrust trust = DeviceCaTrust.of(firstChain, root, Instant.now());
         PqPublicKey firstKey = firstChain.get(0).publicKey();
-        ReplayGuard guard = opened(ReplayGuard.inDirectory(dir.resolve("replay")));
-        ReadingVerifier verifier = new ReadingVerifier(guard, List.of(TrustedKeys.of(firstKey)));
+        List<AutoCloseable> parts = new ArrayList<>();
+        ReplayGuard guard = ReplayGuard.inDirectory(dir.resolve("replay"));
+        parts.add(guard);
+        ReadingVerifier verifier;
+        if (remembering) {
+            AcceptedRecords accepted = AcceptedRecords.inDirectory(dir.resolve("accepted"), 64);
+            parts.add(accepted);
+            verifier = new ReadingVerifier(guard, List.of(TrustedKeys.of(firstKey)), accepted, dir.resolve("evidence"));
+        } else {
+            verifier = new ReadingVerifier(guard, List.of(TrustedKeys.of(firstKey)));
+        }
         KeyChainFollower chains = new KeyChainFollower(dir.resolve("chains"));
         chains.follow(firstKey, verifier);
-        Operator operator = opened(new Operator(
-                new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2), verifier, chains, obs::add));
+        Operator operator = new Operator(
+                new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2), verifier, chains, obs::add);
+        parts.add(operator);
         operator.connect("s1", sensor.endpointUrl(), TransportSecurity.NONE, verifier, trust);
+        return parts;
+    }
+
+    private static void stop(List<AutoCloseable> parts) throws Exception {
+        for (int i = parts.size() - 1; i >= 0; i--) {
+            parts.get(i).close();
+        }
     }
 
     /** Publishes {@code n} readings and collects the observations until the last reading's verdict. */
@@ -200,6 +232,105 @@ class CertificateRolloverTest {
             KeyCertificateChain stored = KeyCertificateChain.decode(Files.readAllBytes(pqcc.get(0)));
             assertEquals(keys.currentKey(), stored.leaf().publicKey());
         }
+    }
+
+    /**
+     * The operator is stopped for three rollovers and started again (same data directories): its
+     * backfill from the sensor's history meets the three handovers it missed, each without the
+     * chain the sensor published live before it; it takes each key's chain from the sensor's list
+     * (the history of current.key.certificates), checks it against the root and the device CA, and
+     * follows the handovers in order. Every index of all four keys is accepted exactly once.
+     */
+    @Test
+    void operatorAwayAcrossThreeRollovers_backfillFollowsEachInOrderWithItsCertificate_everyIndexAccepted()
+            throws Exception {
+        SensorKeyDirectory keys = startSensor("a");
+        List<AutoCloseable> first = startOperator(keys, true);
+        List<Operator.Observation> seen = new ArrayList<>(publish(10));
+        stop(first);
+        for (int i = 0; i < 70; i++) {
+            sensor.publish("away-" + i); // hands over after readings 24, 48 and 72 (of 90)
+        }
+        assertEquals(3, keys.generation());
+        startOperator(keys, true).forEach(open::add);
+        seen.addAll(publish(10));
+
+        Map<String, List<Long>> accepted = new HashMap<>();
+        List<Long> followed = new ArrayList<>();
+        for (Operator.Observation o : seen) {
+            if (o.handover() != null) {
+                assertEquals(
+                        HandoverOutcome.FOLLOWED,
+                        o.handover().outcome(),
+                        o.verdict().detail());
+                followed.add(o.handover().handover().statement().sequence());
+            } else {
+                assertEquals(Reason.ACCEPTED, o.verdict().reason(), o.describe());
+                accepted.computeIfAbsent(o.record().keyId().hex(), x -> new ArrayList<>())
+                        .add(o.verdict().index());
+            }
+        }
+        assertEquals(List.of(1L, 2L, 3L), followed, "each missed rollover, in order");
+        assertEquals(4, accepted.size());
+        int total = 0;
+        for (List<Long> indices : accepted.values()) {
+            for (int i = 0; i < indices.size(); i++) {
+                assertEquals(i, indices.get(i), "every index of every key, in order");
+            }
+            total += indices.size();
+        }
+        assertEquals(90, total);
+        try (var files = Files.list(dir.resolve("chains"))) {
+            Path pqcc = files.filter(f -> f.toString().endsWith(".pqcc"))
+                    .findFirst()
+                    .orElseThrow();
+            assertEquals(
+                    keys.currentKey(),
+                    KeyCertificateChain.decode(Files.readAllBytes(pqcc)).leaf().publicKey());
+        }
+    }
+
+    /**
+     * As above, but the restarted operator has no accepted-records memory, so no backfill: the
+     * first live reading of the fourth key is of a key it does not know; it reads the sensor's
+     * handovers and their chains and follows all three in order before judging that reading.
+     */
+    @Test
+    void operatorAwayAcrossThreeRollovers_liveReadingOfUnknownKey_catchesUpOnAllThreeWithCertificates()
+            throws Exception {
+        SensorKeyDirectory keys = startSensor("a");
+        List<AutoCloseable> first = startOperator(keys, false);
+        publish(10);
+        stop(first);
+        for (int i = 0; i < 70; i++) {
+            sensor.publish("away-" + i);
+        }
+        assertEquals(3, keys.generation());
+        startOperator(keys, false).forEach(open::add);
+        List<Operator.Observation> seen = publish(10);
+
+        List<Long> followed = new ArrayList<>();
+        int accepted = 0;
+        for (Operator.Observation o : seen) {
+            if (o.handover() != null && o.gap() == null) {
+                assertEquals(
+                        HandoverOutcome.FOLLOWED,
+                        o.handover().outcome(),
+                        o.verdict().detail());
+                followed.add(o.handover().handover().statement().sequence());
+            } else if (o.verdict().reason() == Reason.ACCEPTED) {
+                assertEquals(
+                        KeyId.ofPublicKey(keys.currentKey().rawEncoding()).hex(),
+                        o.record().keyId().hex(),
+                        o.describe());
+                accepted++;
+            } else {
+                // The readings of keys 0-2 it never received are reported as gaps at each handover.
+                assertEquals(Reason.GAP, o.verdict().reason(), o.describe());
+            }
+        }
+        assertEquals(List.of(1L, 2L, 3L), followed, "each missed rollover, in order");
+        assertTrue(accepted >= 10, "the fourth key's readings: " + accepted);
     }
 
     @Test

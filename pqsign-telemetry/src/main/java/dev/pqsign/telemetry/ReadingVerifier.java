@@ -113,6 +113,11 @@ public final class ReadingVerifier {
         }
     }
 
+    /** Whether readings of {@code keyId} can be judged: it is pinned, or a verified handover made it trusted. */
+    public boolean trusts(KeyId keyId) {
+        return keys.containsKey(keyId);
+    }
+
     /**
      * Trusts one more key from now on: the new key of a key handover the operator verified.
      */

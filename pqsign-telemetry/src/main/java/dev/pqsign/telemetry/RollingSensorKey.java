@@ -72,6 +72,16 @@ public final class RollingSensorKey implements AutoCloseable {
         return certificates;
     }
 
+    /**
+     * The certificate chain of generation {@code generation}'s key as its directory keeps it, if
+     * it has one (a sensor with a device CA): for operators that catch up on several rollovers.
+     *
+     * @throws IOException if the certificate file exists but cannot be read
+     */
+    public Optional<KeyCertificateChain> certificates(long generation) throws IOException {
+        return readCertificates(dir.certificateFile(generation));
+    }
+
     /** The key signing now. */
     public synchronized SensorKey current() {
         return current;
