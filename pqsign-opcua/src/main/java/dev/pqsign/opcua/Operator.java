@@ -928,9 +928,9 @@ public final class Operator implements AutoCloseable {
             }
             // OPC UA times are 100 ns ticks: round up so "after the last accepted" stays after it.
             Instant start = from.get();
-            int rest = start.getNano() % 100;
-            if (rest != 0) {
-                start = start.plusNanos(100 - rest);
+            Instant tick = Instant.ofEpochSecond(start.getEpochSecond(), start.getNano() / 100 * 100L);
+            if (tick.isBefore(start)) {
+                start = tick.plusNanos(100);
             }
             try {
                 readHistory(recordNode, start, dv -> {
@@ -980,7 +980,8 @@ public final class Operator implements AutoCloseable {
                 return;
             }
             retryScheduled = true;
-            WATCHDOG.schedule(
+            // nothing to wait for: the task hands the retry to the worker, which reports its outcome
+            var unused = WATCHDOG.schedule(
                     () -> {
                         try {
                             worker.execute(() -> {
