@@ -163,6 +163,16 @@ public final class Operator implements AutoCloseable {
     /** Records asked for per HistoryRead call of a backfill. */
     static final int BACKFILL_BATCH = 1000;
 
+    /**
+     * Attempts at one backfill before the operator gives up on the sensor's history (then the
+     * readings it missed are reported as gaps). A failed attempt is retried once the session is
+     * active again, so a sensor that restarts in the middle of a backfill costs one attempt.
+     */
+    static final int BACKFILL_ATTEMPTS = 10;
+
+    /** Pause after a failed backfill attempt before the next one (once the session is active). */
+    static final long BACKFILL_RETRY_MILLIS = 500;
+
     /** Largest queue the sensor (Milo) grants. */
     public static final int MAX_QUEUE_SIZE = 65_535;
 
@@ -485,6 +495,12 @@ public final class Operator implements AutoCloseable {
         return value.length >= 4 && value[0] == 'P' && value[1] == 'Q' && value[2] == 'H' && value[3] == 'O';
     }
 
+    /** OPC UA times are 100 ns ticks: rounded up, so that "after the last accepted" stays after it. */
+    private static Instant historyTime(Instant from) {
+        int rest = from.getNano() % 100;
+        return rest == 0 ? from : from.plusNanos(100 - rest);
+    }
+
     /** Closes all connections and the trust list. */
     @Override
     public void close() {
@@ -511,6 +527,7 @@ public final class Operator implements AutoCloseable {
         private volatile OpcUaSubscription subscription;
         private final AtomicLong overflows = new AtomicLong();
         private final AtomicLong backfilled = new AtomicLong();
+        private final AtomicLong backfillFailures = new AtomicLong();
         private boolean connected;
         private boolean closed;
         private long inactiveSince;
@@ -814,6 +831,11 @@ public final class Operator implements AutoCloseable {
             return backfilled.get();
         }
 
+        /** HistoryReads of a backfill that failed (each one retried, up to {@link #BACKFILL_ATTEMPTS} per backfill). */
+        public long backfillFailures() {
+            return backfillFailures.get();
+        }
+
         /** The monitored-item queue size the sensor granted. */
         public long revisedQueueSize() {
             return revisedQueueSize;
@@ -823,6 +845,13 @@ public final class Operator implements AutoCloseable {
          * Reads, from the sensor's history, every record after the last one accepted (or all it
          * holds, on first contact) and judges each like a live one. A sensor without history
          * answers Bad_HistoryOperationUnsupported: what it no longer has is then reported as gaps.
+         *
+         * <p>A backfill cut off (the sensor died between two HistoryReads, or the session was
+         * replaced) resumes from the last accepted record once the session is active again, before
+         * any live notification queued behind it is judged: a live reading judged first would make
+         * everything the history still holds before it look lost (a false gap, and the history's
+         * records would then be refused as replays). Only after {@link #BACKFILL_ATTEMPTS} failed
+         * attempts does the operator give up on the history and report what it missed as gaps.
          */
         private void backfill(CountDownLatch subscribed, NodeId recordNode) {
             try {
@@ -832,25 +861,44 @@ public final class Operator implements AutoCloseable {
                 if (relay != null) {
                     pendingHandover = latestHandover();
                 }
-                Optional<Instant> from = relay != null ? relay.backfillFrom(name) : connectionVerifier.backfillFrom();
-                if (from.isEmpty()) {
-                    return;
+                for (int attempt = 1; ; attempt++) {
+                    Optional<Instant> from =
+                            relay != null ? relay.backfillFrom(name) : connectionVerifier.backfillFrom();
+                    if (from.isEmpty()) {
+                        return;
+                    }
+                    try {
+                        readHistory(recordNode, historyTime(from.get()), dv -> {
+                            backfilled.incrementAndGet();
+                            onNotification(dv, false);
+                        });
+                        return;
+                    } catch (UaException | RuntimeException e) {
+                        backfillFailures.incrementAndGet();
+                        // (MessageFormat: a quote must be doubled, or the arguments are not substituted)
+                        if (attempt >= BACKFILL_ATTEMPTS) {
+                            LOG.log(
+                                    Level.WARNING,
+                                    "{0}: backfill from the sensor''s history failed {1} times, last: {2}; the"
+                                            + " readings missed are reported as gaps",
+                                    name,
+                                    attempt,
+                                    String.valueOf(e));
+                            return;
+                        }
+                        LOG.log(
+                                Level.INFO,
+                                "{0}: backfill from the sensor''s history cut off ({1}); it resumes once the"
+                                        + " sensor answers again",
+                                name,
+                                String.valueOf(e));
+                        if (!awaitSession()) {
+                            return;
+                        }
+                    }
                 }
-                // OPC UA times are 100 ns ticks: round up so "after the last accepted" stays after it.
-                Instant start = from.get();
-                int rest = start.getNano() % 100;
-                if (rest != 0) {
-                    start = start.plusNanos(100 - rest);
-                }
-                readHistory(recordNode, start, dv -> {
-                    backfilled.incrementAndGet();
-                    onNotification(dv, false);
-                });
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } catch (UaException | RuntimeException e) {
-                // (MessageFormat: a quote must be doubled, or the arguments are not substituted)
-                LOG.log(Level.WARNING, "{0}: backfill from the sensor''s history failed: {1}", name, String.valueOf(e));
             } finally {
                 SignedKeyHandover pending = pendingHandover;
                 if (relay != null && pending != null) {
@@ -858,6 +906,25 @@ public final class Operator implements AutoCloseable {
                     pendingHandover = null;
                     relay.relay(name, pending.encode(), Instant.now());
                 }
+            }
+        }
+
+        /**
+         * Waits, after a pause, until the session to the sensor is active again (Milo's reconnect
+         * or the watchdog's new client). Returns false if the connection was closed meanwhile.
+         */
+        private boolean awaitSession() throws InterruptedException {
+            Thread.sleep(BACKFILL_RETRY_MILLIS);
+            while (true) {
+                synchronized (this) {
+                    if (closed) {
+                        return false;
+                    }
+                    if (connected) {
+                        return true;
+                    }
+                }
+                Thread.sleep(100);
             }
         }
 
