@@ -564,13 +564,14 @@ class SensorOperatorTest {
                     SensorServer.Config.loopback("hist", dir.resolve("hist-sensor"), TransportSecurity.NONE);
             SensorServer hs = SensorServer.start(config, new SensorKey(signer, key.keyId()), history);
             try {
-                // Long readings: the history outgrows one HistoryRead response after a few hundred.
+                // Long readings: the history outgrows one HistoryRead response after a few hundred;
+                // then 20 more, so that more than the newest (also delivered live) needs the second read.
                 String text = "1500.00," + "x".repeat(ReadingMessage.MAX_READING_BYTES - 100);
                 long bytes = 0;
                 int n = 0;
-                while (bytes <= SensorNamespace.MAX_HISTORY_BYTES_PER_READ) {
+                for (int more = 20; more > 0; n++) {
                     bytes += hs.publish(text + n).record().encode().length;
-                    n++;
+                    more -= bytes > SensorNamespace.MAX_HISTORY_BYTES_PER_READ ? 1 : 0;
                 }
                 operator.close();
                 guard.close();
