@@ -647,13 +647,13 @@ final class OperatorCommand implements Callable<Integer> {
             String verify = "-";
             if (o.latency() != null) {
                 verifyMs.add(o.latency().verifyNanos());
-                verify = String.format(Locale.ROOT, "%.3fms", o.latency().verifyNanos() / 1e6);
+                verify = Milliseconds.threeDecimals(o.latency().verifyNanos()) + "ms";
             }
             Long wall = event.wallLatencyNanos();
             if (wall != null && v.accepted() && o.latency() != null) {
                 st.endToEndMs.add(wall);
                 st.lastLatencyMs = wall / 1e6;
-                e2e = String.format(Locale.ROOT, "%.3fms", wall / 1e6);
+                e2e = Milliseconds.threeDecimals(wall) + "ms";
             }
             if (v.accepted() && o.reading() != null) {
                 st.lastIndex = v.index();
@@ -663,9 +663,18 @@ final class OperatorCommand implements Callable<Integer> {
                 String word =
                         event.verdictWord().equals("REJECTED") ? "REJECTED(" + v.reason() + ")" : event.verdictWord();
                 String text = v.accepted() && o.reading() != null ? o.reading().reading() : v.detail();
-                out.printf(
-                        "%s%s index=%d verify=%s e2e=%s %s%n",
-                        prefix(o), word, v.index(), verify, e2e, SensorCommand.printable(text));
+                // Appended, not printf: one verdict line per reading, and a format string is parsed per call.
+                out.append(prefix(o))
+                        .append(word)
+                        .append(" index=")
+                        .append(Long.toString(v.index()))
+                        .append(" verify=")
+                        .append(verify)
+                        .append(" e2e=")
+                        .append(e2e)
+                        .append(' ')
+                        .append(SensorCommand.printable(text))
+                        .append(System.lineSeparator());
                 out.flush();
                 if (out.checkError()) {
                     outputError = "cannot write the verdict lines to standard output";

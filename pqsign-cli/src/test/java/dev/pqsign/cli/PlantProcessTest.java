@@ -21,14 +21,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,69 +41,69 @@ class PlantProcessTest {
     private static final String SET = "XMSSMT-SHA2_20/4_256";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
+    /** Kept when a test fails: the children's output and the operator's JSON Lines, for the post-mortem. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
-    private final List<Process> started = new ArrayList<>();
+    private ChildProcesses processes;
+
+    @BeforeEach
+    void processes() {
+        processes = new ChildProcesses(dir);
+    }
 
     @AfterEach
     void killLeftovers() {
-        for (Process p : started) {
-            p.destroyForcibly();
-        }
+        processes.killAll();
     }
 
     private String p(String name) {
         return dir.resolve(name).toString();
     }
 
-    private Process pqsign(String name, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(PqsignCli.class.getName());
-        cmd.addAll(List.of(args));
-        Process proc = new ProcessBuilder(cmd)
-                .redirectOutput(dir.resolve(name + ".out").toFile())
-                .redirectError(dir.resolve(name + ".err").toFile())
-                .start();
-        started.add(proc);
-        return proc;
+    /** {@code pqsign sensor} signing ten simulated readings a second with its history under sensor-data. */
+    private Process sensorAt10Hz(String name, String port) throws IOException {
+        return processes.pqsign(
+                name,
+                "sensor",
+                "--key",
+                p("k/key.state"),
+                "--port",
+                port,
+                "--rate",
+                "10",
+                "--data-dir",
+                p("sensor-data"));
     }
 
-    private String output(String name) throws IOException {
-        return Files.readString(dir.resolve(name + ".out"));
-    }
-
-    private String describe(String name) throws IOException {
-        return name + " stdout:\n" + tail(output(name)) + "\n" + name + " stderr:\n"
-                + tail(Files.readString(dir.resolve(name + ".err")));
-    }
-
-    private static String tail(String s) {
-        return s.length() <= 4000 ? s : "…" + s.substring(s.length() - 4000);
-    }
-
-    private void await(String name, Process proc, Predicate<String> condition) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < deadline) {
-            if (condition.test(output(name))) {
-                return;
+    /**
+     * For a failed assertion: the children's output and the verdicts in {@code jsonl}, one short line
+     * each (without the signatures); the directory with the full files is kept.
+     */
+    private String report(String jsonl, String... children) {
+        StringBuilder sb = new StringBuilder("files kept in ").append(dir).append('\n');
+        try {
+            for (String child : children) {
+                sb.append(processes.describe(child)).append('\n');
             }
-            if (!proc.isAlive()) {
-                break;
+            sb.append(jsonl).append(":\n");
+            for (JsonNode n : verdicts(jsonl)) {
+                sb.append(n.get("index"))
+                        .append(' ')
+                        .append(n.get("verdict").asText())
+                        .append(n.has("from_index") ? " " + n.get("from_index") + ".." + n.get("to_index") : "")
+                        .append(" received ")
+                        .append(n.get("received_at").asText())
+                        .append(" source ")
+                        .append(n.get("source_time"))
+                        .append(" seq ")
+                        .append(n.get("sequence"))
+                        .append('\n');
             }
-            Thread.sleep(50);
+        } catch (IOException | RuntimeException e) {
+            sb.append("(cannot read: ").append(e).append(')');
         }
-        throw new AssertionError("condition not reached; " + describe(name));
-    }
-
-    private String endpoint(String name, Process sensor) throws Exception {
-        await(name, sensor, out -> out.contains("endpoint opc.tcp://"));
-        Matcher m = Pattern.compile("endpoint (opc\\.tcp://\\S+)").matcher(output(name));
-        assertTrue(m.find());
-        return m.group(1);
+        return sb.toString();
     }
 
     private List<JsonNode> verdicts(String file) throws IOException {
@@ -123,7 +125,7 @@ class PlantProcessTest {
                 0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
         Path fifo = dir.resolve("readings.fifo");
         assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
-        Process sensor = pqsign(
+        Process sensor = processes.pqsign(
                 "sensor",
                 "sensor",
                 "--key",
@@ -135,8 +137,8 @@ class PlantProcessTest {
                 "--summary",
                 "--data-dir",
                 p("sensor-data"));
-        String url = endpoint("sensor", sensor);
-        Process operator = pqsign(
+        String url = processes.endpoint("sensor", sensor);
+        Process operator = processes.pqsign(
                 "operator",
                 "operator",
                 "--url",
@@ -151,7 +153,7 @@ class PlantProcessTest {
                 p("burst.jsonl"),
                 "--data-dir",
                 p("op"));
-        await("operator", operator, out -> out.contains("subscribed to"));
+        processes.await("operator", operator, out -> out.contains("subscribed to"));
         try (OutputStream pipe = Files.newOutputStream(fifo)) {
             StringBuilder lines = new StringBuilder();
             for (int i = 0; i < 2000; i++) {
@@ -159,19 +161,19 @@ class PlantProcessTest {
             }
             pipe.write(lines.toString().getBytes(StandardCharsets.US_ASCII)); // as fast as the pipe takes it
         }
-        assertTrue(operator.waitFor(240, TimeUnit.SECONDS), describe("operator"));
-        assertEquals(0, operator.exitValue(), describe("operator"));
-        assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), describe("sensor"));
-        assertEquals(0, sensor.exitValue(), describe("sensor"));
+        assertTrue(operator.waitFor(240, TimeUnit.SECONDS), processes.describe("operator"));
+        assertEquals(0, operator.exitValue(), processes.describe("operator"));
+        assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), processes.describe("sensor"));
+        assertEquals(0, sensor.exitValue(), processes.describe("sensor"));
         List<JsonNode> v = verdicts("burst.jsonl");
-        assertEquals(2000, count(v, "ACCEPTED"), describe("operator"));
-        assertEquals(0, count(v, "GAP"), describe("operator"));
+        assertEquals(2000, count(v, "ACCEPTED"), processes.describe("operator"));
+        assertEquals(0, count(v, "GAP"), processes.describe("operator"));
         for (int i = 0; i < 2000; i++) {
             assertEquals(i, v.get(i).get("index").asLong());
         }
         assertTrue(
-                output("operator").contains("summary: 2000 readings, ACCEPTED 2000, BAD_SIGNATURE 0"),
-                describe("operator"));
+                processes.out("operator").contains("summary: 2000 readings, ACCEPTED 2000, BAD_SIGNATURE 0"),
+                processes.describe("operator"));
     }
 
     @Test
@@ -182,7 +184,7 @@ class PlantProcessTest {
         Path backup = dir.resolve("k-backup");
         copyDirectory(dir.resolve("k"), backup);
 
-        Process sensor = pqsign(
+        Process sensor = processes.pqsign(
                 "sensor1",
                 "sensor",
                 "--key",
@@ -193,8 +195,8 @@ class PlantProcessTest {
                 "stdin",
                 "--data-dir",
                 p("sensor-data"));
-        String url = endpoint("sensor1", sensor);
-        Process operator = pqsign(
+        String url = processes.endpoint("sensor1", sensor);
+        Process operator = processes.pqsign(
                 "operator1",
                 "operator",
                 "--url",
@@ -209,24 +211,24 @@ class PlantProcessTest {
                 p("run1.jsonl"),
                 "--data-dir",
                 p("op"));
-        await("operator1", operator, out -> out.contains("subscribed to"));
+        processes.await("operator1", operator, out -> out.contains("subscribed to"));
         try (OutputStream in = sensor.getOutputStream()) {
             for (int i = 0; i < 3; i++) {
                 in.write(("1500.0" + i + ",genuine\n").getBytes(StandardCharsets.US_ASCII));
                 in.flush();
                 int n = i + 1;
-                await(
+                processes.await(
                         "operator1",
                         operator,
                         out -> out.lines().filter(l -> l.startsWith("ACCEPTED")).count() >= n);
             }
         }
-        assertTrue(operator.waitFor(60, TimeUnit.SECONDS), describe("operator1"));
-        assertEquals(0, operator.exitValue(), describe("operator1"));
-        assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), describe("sensor1"));
+        assertTrue(operator.waitFor(60, TimeUnit.SECONDS), processes.describe("operator1"));
+        assertEquals(0, operator.exitValue(), processes.describe("operator1"));
+        assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), processes.describe("sensor1"));
 
         // The old copy of the key state comes back (a restored backup): it signs index 0 again.
-        Process clone = pqsign(
+        Process clone = processes.pqsign(
                 "sensor2",
                 "sensor",
                 "--key",
@@ -237,8 +239,8 @@ class PlantProcessTest {
                 "stdin",
                 "--data-dir",
                 p("sensor-data"));
-        String url2 = endpoint("sensor2", clone);
-        Process operator2 = pqsign(
+        String url2 = processes.endpoint("sensor2", clone);
+        Process operator2 = processes.pqsign(
                 "operator2",
                 "operator",
                 "--url",
@@ -253,13 +255,13 @@ class PlantProcessTest {
                 p("run2.jsonl"),
                 "--data-dir",
                 p("op"));
-        await("operator2", operator2, out -> out.contains("subscribed to"));
+        processes.await("operator2", operator2, out -> out.contains("subscribed to"));
         try (OutputStream in = clone.getOutputStream()) {
             in.write("1400.00,from-the-restored-state\n".getBytes(StandardCharsets.US_ASCII));
             in.flush();
-            assertTrue(operator2.waitFor(120, TimeUnit.SECONDS), describe("operator2"));
+            assertTrue(operator2.waitFor(120, TimeUnit.SECONDS), processes.describe("operator2"));
         }
-        assertEquals(1, operator2.exitValue(), describe("operator2"));
+        assertEquals(1, operator2.exitValue(), processes.describe("operator2"));
         List<JsonNode> v = verdicts("run2.jsonl");
         assertEquals(1, v.size(), v.toString());
         assertEquals("INDEX_REUSE", v.get(0).get("verdict").asText());
@@ -292,38 +294,28 @@ class PlantProcessTest {
     void operatorKilledMidStream_restartedWithSameDataDir_backfillsEveryIndexExactlyOnce() throws Exception {
         assertEquals(
                 0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
-        Process sensor = pqsign(
-                "sensor",
-                "sensor",
-                "--key",
-                p("k/key.state"),
-                "--port",
-                "0",
-                "--rate",
-                "10",
-                "--data-dir",
-                p("sensor-data"));
-        String url = endpoint("sensor", sensor);
+        Process sensor = sensorAt10Hz("sensor", "0");
+        String url = processes.endpoint("sensor", sensor);
         String[] op = {"operator", "--url", url, "--pub", p("k/key.pub"), "--params", SET, "--data-dir", p("op")};
-        Process operator1 = pqsign("operator1", concat(op, "--jsonl", p("run1.jsonl")));
-        await("operator1", operator1, out -> acceptedLines(out) >= 20);
+        Process operator1 = processes.pqsign("operator1", concat(op, "--jsonl", p("run1.jsonl")));
+        processes.await("operator1", operator1, out -> acceptedLines(out) >= 20);
         operator1.destroyForcibly(); // SIGKILL mid-stream
         assertTrue(operator1.waitFor(30, TimeUnit.SECONDS));
         Thread.sleep(4000); // the sensor goes on publishing at 10 Hz meanwhile
-        Process operator2 = pqsign("operator2", concat(op, "--jsonl", p("run2.jsonl")));
+        Process operator2 = processes.pqsign("operator2", concat(op, "--jsonl", p("run2.jsonl")));
         long lastOfRun1 = indices(verdicts("run1.jsonl"), "ACCEPTED").stream()
                 .mapToLong(Long::longValue)
                 .max()
                 .orElseThrow();
-        await(
+        processes.await(
                 "operator2",
                 operator2,
                 out -> out.lines().anyMatch(l -> l.startsWith("ACCEPTED index=" + (lastOfRun1 + 60) + " ")));
         operator2.destroy();
-        assertTrue(operator2.waitFor(60, TimeUnit.SECONDS), describe("operator2"));
-        assertEquals(0, operator2.exitValue(), describe("operator2"));
+        assertTrue(operator2.waitFor(60, TimeUnit.SECONDS), processes.describe("operator2"));
+        assertEquals(0, operator2.exitValue(), processes.describe("operator2"));
         sensor.destroy();
-        assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), describe("sensor"));
+        assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), processes.describe("sensor"));
 
         List<JsonNode> all = new ArrayList<>(verdicts("run1.jsonl"));
         List<JsonNode> run2 = verdicts("run2.jsonl");
@@ -344,7 +336,7 @@ class PlantProcessTest {
                                 .filter(l -> l.startsWith("ACCEPTED"))
                                 .count()
                         >= 60,
-                describe("operator2"));
+                processes.describe("operator2"));
     }
 
     @Test
@@ -352,20 +344,10 @@ class PlantProcessTest {
     void sensorKilledAndRestarted_indexContinues_operatorResumes_noLossTheHistoryHolds() throws Exception {
         assertEquals(
                 0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
-        Process sensor1 = pqsign(
-                "sensor1",
-                "sensor",
-                "--key",
-                p("k/key.state"),
-                "--port",
-                "0",
-                "--rate",
-                "10",
-                "--data-dir",
-                p("sensor-data"));
-        String url = endpoint("sensor1", sensor1);
+        Process sensor1 = sensorAt10Hz("sensor1", "0");
+        String url = processes.endpoint("sensor1", sensor1);
         String port = url.replaceAll(".*:(\\d+)/.*", "$1");
-        Process operator = pqsign(
+        Process operator = processes.pqsign(
                 "operator",
                 "operator",
                 "--url",
@@ -378,44 +360,35 @@ class PlantProcessTest {
                 p("op"),
                 "--jsonl",
                 p("run.jsonl"));
-        await("operator", operator, out -> acceptedLines(out) >= 10);
+        processes.await("operator", operator, out -> acceptedLines(out) >= 10);
         sensor1.destroyForcibly();
         assertTrue(sensor1.waitFor(30, TimeUnit.SECONDS));
-        Process sensor2 = pqsign(
-                "sensor2",
-                "sensor",
-                "--key",
-                p("k/key.state"),
-                "--port",
-                port,
-                "--rate",
-                "10",
-                "--data-dir",
-                p("sensor-data"));
-        endpoint("sensor2", sensor2);
+        Process sensor2 = sensorAt10Hz("sensor2", port);
+        processes.endpoint("sensor2", sensor2);
         long restarted = System.nanoTime();
         long firstOfSensor2 = Long.parseLong(firstIndex(sensor2));
-        await(
+        processes.await(
                 "operator",
                 operator,
                 out -> out.lines().anyMatch(l -> l.startsWith("ACCEPTED index=" + firstOfSensor2 + " ")));
         double resumeSeconds = (System.nanoTime() - restarted) / 1e9;
-        await(
+        processes.await(
                 "operator",
                 operator,
                 out -> out.lines().anyMatch(l -> l.startsWith("ACCEPTED index=" + (firstOfSensor2 + 20) + " ")));
         operator.destroy();
-        assertTrue(operator.waitFor(60, TimeUnit.SECONDS), describe("operator"));
+        assertTrue(operator.waitFor(60, TimeUnit.SECONDS), processes.describe("operator"));
         sensor2.destroy();
-        assertTrue(sensor2.waitFor(60, TimeUnit.SECONDS), describe("sensor2"));
+        assertTrue(sensor2.waitFor(60, TimeUnit.SECONDS), processes.describe("sensor2"));
 
+        Supplier<String> report = () -> report("run.jsonl", "sensor1", "sensor2", "operator");
         List<JsonNode> v = verdicts("run.jsonl");
-        assertEquals(0, count(v, "REJECTED") + count(v, "INDEX_REUSE"), v.toString());
+        assertEquals(0, count(v, "REJECTED") + count(v, "INDEX_REUSE"), report);
         // Whatever a sensor published is accepted; a GAP may only cover indices no sensor published
         // (reserved ahead by the killed process, never signed).
         List<Long> published = new ArrayList<>();
         for (String name : List.of("sensor1", "sensor2")) {
-            Matcher m = Pattern.compile("(?m)^index=(\\d+) ").matcher(output(name));
+            Matcher m = Pattern.compile("(?m)^index=(\\d+) ").matcher(processes.out(name));
             while (m.find()) {
                 published.add(Long.parseLong(m.group(1)));
             }
@@ -426,14 +399,18 @@ class PlantProcessTest {
                 for (long i = g.get("from_index").asLong();
                         i <= g.get("to_index").asLong();
                         i++) {
-                    assertTrue(!published.contains(i), "index " + i + " was published but reported missing");
+                    long missing = i;
+                    assertTrue(
+                            !published.contains(i),
+                            () -> "index " + missing + " was published but reported missing; " + report.get());
                 }
             }
         }
         long firstAccepted = accepted.get(0);
         for (long i : published) {
             if (i >= firstAccepted && i <= accepted.get(accepted.size() - 1)) {
-                assertTrue(accepted.contains(i), "published index " + i + " not accepted");
+                long lost = i;
+                assertTrue(accepted.contains(i), () -> "published index " + lost + " not accepted; " + report.get());
             }
         }
         assertTrue(
@@ -486,7 +463,7 @@ class PlantProcessTest {
                         .append("\"}");
             }
             Files.writeString(dir.resolve("sensors.json"), file.append("]}").toString());
-            Process operator = pqsign(
+            Process operator = processes.pqsign(
                     "operator",
                     "operator",
                     "--sensors",
@@ -499,7 +476,7 @@ class PlantProcessTest {
                     p("op"),
                     "--connect-timeout",
                     "60");
-            await(
+            processes.await(
                     "operator",
                     operator,
                     out -> out.lines()
@@ -535,9 +512,12 @@ class PlantProcessTest {
                 Thread.sleep(500);
             }
             operator.destroy();
-            assertTrue(operator.waitFor(60, TimeUnit.SECONDS), describe("operator"));
+            assertTrue(operator.waitFor(60, TimeUnit.SECONDS), processes.describe("operator"));
             List<JsonNode> v = verdicts("all.jsonl");
-            assertEquals(0, count(v, "REJECTED") + count(v, "GAP") + count(v, "INDEX_REUSE"), describe("operator"));
+            assertEquals(
+                    0,
+                    count(v, "REJECTED") + count(v, "GAP") + count(v, "INDEX_REUSE"),
+                    processes.describe("operator"));
             for (int i = 0; i < n; i++) {
                 String name = "s" + i;
                 List<Long> idx = v.stream()
@@ -550,7 +530,7 @@ class PlantProcessTest {
                     assertEquals(j, idx.get(j), name);
                 }
             }
-            assertEquals(0, operator.exitValue(), describe("operator"));
+            assertEquals(0, operator.exitValue(), processes.describe("operator"));
             System.out.printf("20 sensors, 60 s: %d readings, all accepted once%n", total);
         } finally {
             for (SensorServer s : sensors) {
@@ -566,8 +546,8 @@ class PlantProcessTest {
     }
 
     private String firstIndex(Process sensor) throws Exception {
-        await("sensor2", sensor, o -> o.lines().anyMatch(l -> l.startsWith("index=")));
-        Matcher m = Pattern.compile("(?m)^index=(\\d+) ").matcher(output("sensor2"));
+        processes.await("sensor2", sensor, o -> o.lines().anyMatch(l -> l.startsWith("index=")));
+        Matcher m = Pattern.compile("(?m)^index=(\\d+) ").matcher(processes.out("sensor2"));
         assertTrue(m.find());
         return m.group(1);
     }

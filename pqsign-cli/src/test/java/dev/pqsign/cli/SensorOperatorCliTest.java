@@ -12,8 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SensorOperatorCliTest {
     private static final String SET = "XMSSMT-SHA2_20/4_256";
-    private static final Pattern ENDPOINT = Pattern.compile("endpoint (opc\\.tcp://\\S+)");
 
     @TempDir
     Path dir;
@@ -56,18 +54,20 @@ class SensorOperatorCliTest {
         }
 
         String endpoint() throws Exception {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (System.nanoTime() < deadline) {
-                Matcher m = ENDPOINT.matcher(out.toString());
-                if (m.find()) {
-                    return m.group(1);
-                }
-                if (exit.isDone()) {
-                    break;
-                }
-                Thread.sleep(20);
-            }
-            throw new AssertionError("sensor printed no endpoint; stdout:\n" + out + "\nstderr:\n" + err);
+            return ChildProcesses.endpoint(out::toString, this::running, this::describe);
+        }
+
+        /** Waits until the output satisfies {@code condition}; fails with the output if the command ends first. */
+        void await(Predicate<String> condition) throws Exception {
+            ChildProcesses.await(out::toString, this::running, condition, this::describe);
+        }
+
+        private boolean running() {
+            return !exit.isDone();
+        }
+
+        private String describe() {
+            return "stdout:\n" + out + "\nstderr:\n" + err;
         }
     }
 
@@ -343,17 +343,7 @@ class SensorOperatorCliTest {
     }
 
     private static void awaitLines(RunningSensor run, String prefix, int n) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            if (lines(run.out.toString(), prefix).size() >= n) {
-                return;
-            }
-            if (run.exit.isDone()) {
-                break;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("no line '" + prefix + "'; stdout:\n" + run.out + "\nstderr:\n" + run.err);
+        run.await(out -> lines(out, prefix).size() >= n);
     }
 
     @Test

@@ -3,18 +3,15 @@ package dev.pqsign.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,55 +27,20 @@ class SensorOperatorProcessTest {
     @TempDir
     Path dir;
 
-    private final List<Process> started = new ArrayList<>();
+    private ChildProcesses processes;
+
+    @BeforeEach
+    void processes() {
+        processes = new ChildProcesses(dir);
+    }
 
     @AfterEach
     void killLeftovers() {
-        for (Process p : started) {
-            p.destroyForcibly();
-        }
+        processes.killAll();
     }
 
     private String p(String name) {
         return dir.resolve(name).toString();
-    }
-
-    private Process pqsign(String name, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(PqsignCli.class.getName());
-        cmd.addAll(List.of(args));
-        Process proc = new ProcessBuilder(cmd)
-                .redirectOutput(dir.resolve(name + ".out").toFile())
-                .redirectError(dir.resolve(name + ".err").toFile())
-                .start();
-        started.add(proc);
-        return proc;
-    }
-
-    private String output(String name) throws IOException {
-        return Files.readString(dir.resolve(name + ".out"));
-    }
-
-    private String describe(String name) throws IOException {
-        return name + " stdout:\n" + output(name) + "\n" + name + " stderr:\n"
-                + Files.readString(dir.resolve(name + ".err"));
-    }
-
-    private void await(String name, Process proc, Predicate<String> condition) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (System.nanoTime() < deadline) {
-            if (condition.test(output(name))) {
-                return;
-            }
-            if (!proc.isAlive()) {
-                break;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("condition not reached; " + describe(name));
     }
 
     private static long count(String out, String prefix) {
@@ -90,7 +52,7 @@ class SensorOperatorProcessTest {
     void sigterm_stopsSensorAndOperatorCleanly_keyStateAtLastIndex() throws Exception {
         assertEquals(
                 0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
-        Process sensor = pqsign(
+        Process sensor = processes.pqsign(
                 "sensor",
                 "sensor",
                 "--key",
@@ -101,14 +63,12 @@ class SensorOperatorProcessTest {
                 "20",
                 "--data-dir",
                 p("sensor-data"));
-        await("sensor", sensor, out -> out.contains("endpoint opc.tcp://"));
-        Matcher m = Pattern.compile("endpoint (opc\\.tcp://\\S+)").matcher(output("sensor"));
-        assertTrue(m.find());
-        Process operator = pqsign(
+        String url = processes.endpoint("sensor", sensor);
+        Process operator = processes.pqsign(
                 "operator",
                 "operator",
                 "--url",
-                m.group(1),
+                url,
                 "--pub",
                 p("k/key.pub"),
                 "--params",
@@ -117,12 +77,12 @@ class SensorOperatorProcessTest {
                 "2",
                 "--data-dir",
                 p("op"));
-        await("operator", operator, out -> count(out, "ACCEPTED index=") >= 5);
+        processes.await("operator", operator, out -> count(out, "ACCEPTED index=") >= 5);
 
         operator.destroy(); // SIGTERM
-        assertTrue(operator.waitFor(60, TimeUnit.SECONDS), describe("operator"));
-        assertEquals(0, operator.exitValue(), describe("operator"));
-        String op = output("operator");
+        assertTrue(operator.waitFor(60, TimeUnit.SECONDS), processes.describe("operator"));
+        assertEquals(0, operator.exitValue(), processes.describe("operator"));
+        String op = processes.out("operator");
         assertEquals(0, count(op, "REJECTED"), op);
         assertTrue(
                 op.contains("summary: " + count(op, "ACCEPTED index=") + " readings, ACCEPTED "
@@ -130,12 +90,12 @@ class SensorOperatorProcessTest {
                 op);
 
         sensor.destroy();
-        assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), describe("sensor"));
-        assertEquals(0, sensor.exitValue(), describe("sensor"));
-        String s = output("sensor");
+        assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), processes.describe("sensor"));
+        assertEquals(0, sensor.exitValue(), processes.describe("sensor"));
+        String s = processes.out("sensor");
         Matcher last = Pattern.compile("sensor stopped \\(stopped\\): (\\d+) readings published, last index (\\d+)")
                 .matcher(s);
-        assertTrue(last.find(), describe("sensor"));
+        assertTrue(last.find(), processes.describe("sensor"));
         long published = Long.parseLong(last.group(1));
         long lastIndex = Long.parseLong(last.group(2));
         assertEquals(published, count(s, "index="), s);
@@ -151,11 +111,8 @@ class SensorOperatorProcessTest {
     void sigterm_whileOperatorWaitsForSensor_endsPromptlyWithExit1() throws Exception {
         assertEquals(
                 0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
-        int port;
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            port = free.getLocalPort(); // closed again: nobody listens there
-        }
-        Process operator = pqsign(
+        int port = ChildProcesses.freePort(); // closed again: nobody listens there
+        Process operator = processes.pqsign(
                 "waiting",
                 "operator",
                 "--port",
@@ -168,12 +125,13 @@ class SensorOperatorProcessTest {
                 "120",
                 "--data-dir",
                 p("op"));
-        await("waiting", operator, out -> out.contains("waiting for the sensor at opc.tcp://127.0.0.1:" + port));
+        processes.await(
+                "waiting", operator, out -> out.contains("waiting for the sensor at opc.tcp://127.0.0.1:" + port));
         long t0 = System.nanoTime();
         operator.destroy();
-        assertTrue(operator.waitFor(30, TimeUnit.SECONDS), describe("waiting"));
-        assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(15), describe("waiting"));
-        assertEquals(1, operator.exitValue(), describe("waiting"));
+        assertTrue(operator.waitFor(30, TimeUnit.SECONDS), processes.describe("waiting"));
+        assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(15), processes.describe("waiting"));
+        assertEquals(1, operator.exitValue(), processes.describe("waiting"));
         String err = Files.readString(dir.resolve("waiting.err"));
         assertTrue(err.contains("pqsign: stopped before the sensor answered"), err);
     }
@@ -183,7 +141,7 @@ class SensorOperatorProcessTest {
     void stdinSource_publishesEachLine_stopsAtEndOfInput() throws Exception {
         assertEquals(
                 0, CliRunner.run("keygen", "--params", SET, "--out", p("k")).exit());
-        Process sensor = pqsign(
+        Process sensor = processes.pqsign(
                 "stdin",
                 "sensor",
                 "--key",
@@ -194,14 +152,14 @@ class SensorOperatorProcessTest {
                 "stdin",
                 "--data-dir",
                 p("sensor-data"));
-        await("stdin", sensor, out -> out.contains("endpoint opc.tcp://"));
+        processes.await("stdin", sensor, out -> out.contains("endpoint opc.tcp://"));
         try (OutputStream in = sensor.getOutputStream()) {
             in.write("1500.00,2026-11-30T01:00:00.000000000Z\n\nrpm=1499.5\n".getBytes(StandardCharsets.UTF_8));
             in.write(("x".repeat(5000) + "\nlast\n").getBytes(StandardCharsets.UTF_8));
         }
-        assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), describe("stdin"));
-        assertEquals(0, sensor.exitValue(), describe("stdin"));
-        String s = output("stdin");
+        assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), processes.describe("stdin"));
+        assertEquals(0, sensor.exitValue(), processes.describe("stdin"));
+        String s = processes.out("stdin");
         assertTrue(s.contains("index=0 sign=") && s.contains(" 1500.00,2026-11-30T01:00:00.000000000Z"), s);
         assertTrue(s.contains("index=1 sign=") && s.contains(" rpm=1499.5"), s);
         assertTrue(s.contains("index=2 sign=") && s.contains(" last"), s);

@@ -534,6 +534,7 @@ public final class Operator implements AutoCloseable {
         private volatile OpcUaSubscription subscription;
         private final AtomicLong overflows = new AtomicLong();
         private final AtomicLong backfilled = new AtomicLong();
+        private final AtomicLong backfillFailures = new AtomicLong();
         private boolean connected;
         private boolean closed;
         private long inactiveSince;
@@ -865,6 +866,11 @@ public final class Operator implements AutoCloseable {
             return backfilled.get();
         }
 
+        /** HistoryReads of a backfill that failed (the connection then holds values back and retries). */
+        public long backfillFailures() {
+            return backfillFailures.get();
+        }
+
         /**
          * Values received while the sensor's history was not read to the end, held back unjudged:
          * the next complete backfill reads them again from the history (or reports them as gaps).
@@ -882,6 +888,12 @@ public final class Operator implements AutoCloseable {
          * Reads, from the sensor's history, every record after the last one accepted (or all it
          * holds, on first contact) and judges each like a live one. A sensor without history
          * answers Bad_HistoryOperationUnsupported: what it no longer has is then reported as gaps.
+         *
+         * <p>A backfill cut off (the sensor died between two HistoryReads, or the session was
+         * replaced) must not let the live notifications queued behind it be judged: a live reading
+         * judged first would make everything the history still holds before it look lost (a false
+         * gap, and the history's records would then be refused as replays). See
+         * {@link #readBackfill}: what arrives is held back until a backfill reads to the end.
          */
         private void backfill(CountDownLatch subscribed, NodeId recordNode) {
             try {
@@ -940,6 +952,7 @@ public final class Operator implements AutoCloseable {
                     }
                 });
             } catch (UaException | RuntimeException e) {
+                backfillFailures.incrementAndGet();
                 // (MessageFormat: a quote must be doubled, or the arguments are not substituted)
                 LOG.log(
                         retry ? Level.DEBUG : Level.WARNING,

@@ -36,9 +36,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.eclipse.milo.opcua.sdk.client.OpcUaClient;
 import org.eclipse.milo.opcua.sdk.core.AccessLevel;
 import org.eclipse.milo.opcua.stack.core.AttributeId;
@@ -466,6 +469,10 @@ class SensorOperatorTest {
     }
 
     private void startRememberingOperator() throws Exception {
+        startRememberingOperator(obs::add);
+    }
+
+    private void startRememberingOperator(Consumer<Operator.Observation> listener) throws Exception {
         guard = ReplayGuard.inDirectory(dir.resolve("replay"));
         if (accepted != null) {
             accepted.close();
@@ -478,7 +485,7 @@ class SensorOperatorTest {
                         List.of(new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE)),
                         accepted,
                         dir.resolve("evidence")),
-                obs::add);
+                listener);
     }
 
     /** Store and forward: what was published while the operator was away comes from the history, verified; no gap. */
@@ -542,6 +549,73 @@ class SensorOperatorTest {
             assertEquals(n, operator.count(Reason.ACCEPTED));
             assertEquals(0, operator.count(Reason.GAP));
             assertEquals(n, c.backfilled());
+        }
+    }
+
+    /**
+     * The sensor dies while the operator is judging the first HistoryRead of a backfill, the rest
+     * still in its history: the backfill resumes on the restarted sensor before the live reading
+     * queued behind it is judged, so nothing the history holds is reported as a gap.
+     */
+    @Test
+    void sensorDiesMidBackfill_restarted_backfillResumesNoGap() throws Exception {
+        try (ReadingHistory history = ReadingHistory.inMemory(10_000, Duration.ofHours(1), Clock.systemUTC())) {
+            SensorServer.Config config =
+                    SensorServer.Config.loopback("hist", dir.resolve("hist-sensor"), TransportSecurity.NONE);
+            SensorServer hs = SensorServer.start(config, new SensorKey(signer, key.keyId()), history);
+            try {
+                // Long readings: the history outgrows one HistoryRead response after a few hundred;
+                // then 20 more, so that more than the newest (also delivered live) needs the second read.
+                String text = "1500.00," + "x".repeat(ReadingMessage.MAX_READING_BYTES - 100);
+                long bytes = 0;
+                int n = 0;
+                for (int more = 20; more > 0; n++) {
+                    bytes += hs.publish(text + n).record().encode().length;
+                    more -= bytes > SensorNamespace.MAX_HISTORY_BYTES_PER_READ ? 1 : 0;
+                }
+                operator.close();
+                guard.close();
+                obs.clear();
+                CountDownLatch judging = new CountDownLatch(1);
+                CountDownLatch sensorGone = new CountDownLatch(1);
+                startRememberingOperator(o -> {
+                    judging.countDown();
+                    try {
+                        sensorGone.await(); // holds the worker inside the first HistoryRead's records
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    obs.add(o);
+                });
+                Operator.Connection c = operator.connect("hist", hs.endpointUrl());
+                assertTrue(judging.await(30, TimeUnit.SECONDS), "backfill did not start");
+                int port = hs.port();
+                hs.close();
+                awaitTrue(() -> !c.connected(), "the operator did not notice the sensor going away");
+                sensorGone.countDown();
+                // The next HistoryRead meets no sensor; the sensor comes back only after it failed.
+                awaitTrue(() -> c.backfillFailures() > 0, "the backfill never failed");
+                hs = SensorServer.start(
+                        new SensorServer.Config("hist", config.dataDir(), "127.0.0.1", port, config.security()),
+                        new SensorKey(signer, key.keyId()),
+                        history);
+                SensorServer.Publication after = hs.publish("1500.00,after-restart");
+                assertEquals(
+                        Reason.ACCEPTED, observe(after.sequence()).verdict().reason());
+                assertEquals(0, operator.count(Reason.GAP), "a reading the history held was reported lost");
+                assertEquals(0, operator.count(Reason.REPLAYED));
+                assertEquals(n + 1, operator.count(Reason.ACCEPTED));
+            } finally {
+                hs.close();
+            }
+        }
+    }
+
+    private static void awaitTrue(BooleanSupplier condition, String message) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, message);
+            Thread.sleep(20);
         }
     }
 
