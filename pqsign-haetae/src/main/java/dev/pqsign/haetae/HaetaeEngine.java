@@ -71,39 +71,14 @@ public enum HaetaeEngine {
             byte[] sig,
             int sigOff) {
         switch (this) {
-            case FAST ->
-                FastEngine.sign(
-                        HaetaeContext.forThread(p),
-                        sampler,
-                        sk,
-                        0,
-                        msg,
-                        mOff,
-                        mLen,
-                        ctx,
-                        cOff,
-                        cLen,
-                        rnd,
-                        0,
-                        sig,
-                        sigOff);
-            case COMPACT ->
-                CompactSign.sign(
-                        p,
-                        sampler,
-                        CompactEngine.forThread(CompactEngine.Op.SIGN),
-                        sk,
-                        0,
-                        msg,
-                        mOff,
-                        mLen,
-                        ctx,
-                        cOff,
-                        cLen,
-                        rnd,
-                        0,
-                        sig,
-                        sigOff);
+            case FAST -> {
+                HaetaeContext c = HaetaeContext.forThread(p);
+                FastEngine.sign(c, sampler, sk, 0, msg, mOff, mLen, ctx, cOff, cLen, rnd, 0, sig, sigOff);
+            }
+            case COMPACT -> {
+                CompactEngine.Context c = CompactEngine.forThread(CompactEngine.Op.SIGN);
+                CompactSign.sign(p, sampler, c, sk, 0, msg, mOff, mLen, ctx, cOff, cLen, rnd, 0, sig, sigOff);
+            }
         }
     }
 
@@ -120,23 +95,14 @@ public enum HaetaeEngine {
             int sOff,
             int sLen) {
         return switch (this) {
-            case FAST ->
-                FastEngine.verify(HaetaeContext.forThread(p), pk, 0, msg, mOff, mLen, ctx, cOff, cLen, sig, sOff, sLen);
-            case COMPACT ->
-                CompactVerify.verify(
-                        p,
-                        CompactEngine.forThread(CompactEngine.Op.VERIFY),
-                        pk,
-                        0,
-                        msg,
-                        mOff,
-                        mLen,
-                        ctx,
-                        cOff,
-                        cLen,
-                        sig,
-                        sOff,
-                        sLen);
+            case FAST -> {
+                HaetaeContext c = HaetaeContext.forThread(p);
+                yield FastEngine.verify(c, pk, 0, msg, mOff, mLen, ctx, cOff, cLen, sig, sOff, sLen);
+            }
+            case COMPACT -> {
+                CompactEngine.Context c = CompactEngine.forThread(CompactEngine.Op.VERIFY);
+                yield CompactVerify.verify(p, c, pk, 0, msg, mOff, mLen, ctx, cOff, cLen, sig, sOff, sLen);
+            }
         };
     }
 }
