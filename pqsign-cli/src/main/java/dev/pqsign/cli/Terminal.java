@@ -10,9 +10,9 @@ final class Terminal {
 
     /**
      * True if standard input and output are an interactive terminal. Up to Java 21 that is exactly
-     * when {@link System#console()} is not null; from Java 22 on a console exists even when the
-     * streams are redirected, and {@code Console.isTerminal()} (new in Java 22, so called
-     * reflectively from Java 17 code) tells.
+     * when {@link System#console()} is not null; from Java 22 on it may return a console for
+     * redirected streams too (Java 22's JLine-based console does; Temurin 25 returns null again), and
+     * {@code Console.isTerminal()} (new in Java 22, so called reflectively from Java 17 code) tells.
      */
     // SystemConsoleNull is a false positive here: its advice, Console.isTerminal(), is what this method
     // calls where it exists; on Java 17 to 21 the null check is the only test there is.

@@ -174,15 +174,44 @@ class RolloverProcessTest {
     @Test
     @Timeout(600)
     void operatorDownAcrossThreeRollovers_catchesUpAfterRestart_auditPasses() throws Exception {
+        operatorDownAcrossThreeRollovers();
+    }
+
+    /**
+     * The same in certificate mode: the operator trusts only the plant root (and the sensor's first
+     * certificate chain); after its restart it follows the three handovers it missed in order, each
+     * with its key's certificate chain from the sensor (the history of current.key.certificates),
+     * checked against the root and the sensor's device CA.
+     */
+    @Test
+    @Timeout(900)
+    void operatorInCertificateModeDownAcrossThreeRollovers_followsEachInOrderAfterRestart_auditPasses()
+            throws Exception {
+        CliRunner.Result ca = CliPki.create(dir, 3650).deviceCa("devca", "CN=sensor-1 device CA,O=Test");
+        assertEquals(0, ca.exit(), ca.err());
+        keyParams = "XMSS-SHA2_10_256"; // the smallest set with an RFC 9802 encoding
+        sensorExtra = List.of("--device-ca", p("devca"));
+        operatorKey = List.of("--cert", p("k/certificate.pem"), "--trust", p("root.pem"));
+
+        operatorDownAcrossThreeRollovers();
+
+        assertTrue(Files.exists(dir.resolve("k/generations/000000000003/certificate.pem")));
+        try (var files = Files.list(dir.resolve("op/chains"))) {
+            assertEquals(1, files.filter(f -> f.toString().endsWith(".pqcc")).count());
+        }
+    }
+
+    private void operatorDownAcrossThreeRollovers() throws Exception {
         assertEquals(
                 0,
-                CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", p("k"))
-                        .exit());
+                CliRunner.run("keygen", "--params", keyParams, "--out", p("k")).exit());
         Path fifo = dir.resolve("readings.fifo");
         assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
         int port = freePort();
-        Process first = startOperator("op1", "op1.jsonl", port);
+        // The sensor first: with a device CA it certifies its first key as it starts.
         Process sensor = startSensor(fifo, port, "--rollover-at", "100");
+        await("sensor", sensor, out -> out.contains("endpoint"));
+        Process first = startOperator("op1", "op1.jsonl", port);
         await("op1", first, out -> out.contains("subscribed to"));
         Process second;
         int readings = 3_300;
@@ -243,7 +272,8 @@ class RolloverProcessTest {
         }
         assertEquals(readings, total);
         Files.writeString(dir.resolve("both.jsonl"), both);
-        CliRunner.Result audit = CliRunner.run("audit", "--pub", p("k/key.pub"), "--jsonl", p("both.jsonl"));
+        CliRunner.Result audit =
+                CliRunner.run("audit", "--pub", p("k/key.pub"), "--params", keyParams, "--jsonl", p("both.jsonl"));
         assertEquals(0, audit.exit(), audit.out() + audit.err());
         assertTrue(audit.out().contains(readings + " readings verified"), audit.out());
         assertTrue(audit.out().contains("3 key handovers followed"), audit.out());

@@ -8,47 +8,7 @@ import dev.pqsign.haetae.internal.HaetaeWorkingSet;
  */
 public enum HaetaeEngine {
     /** Whole vectors in memory (per-thread context of a few tens of KB); fastest. */
-    FAST {
-        @Override
-        void keyPair(HaetaeParameterSet p, byte[] seed, byte[] pk, byte[] sk) {
-            FastEngine.keyPair(HaetaeContext.forThread(p), seed, 0, pk, 0, sk, 0);
-        }
-
-        @Override
-        void sign(
-                HaetaeParameterSet p,
-                HaetaeSampler sampler,
-                byte[] sk,
-                byte[] msg,
-                int mOff,
-                int mLen,
-                byte[] ctx,
-                int cOff,
-                int cLen,
-                byte[] rnd,
-                byte[] sig,
-                int sigOff) {
-            FastEngine.sign(
-                    HaetaeContext.forThread(p), sampler, sk, 0, msg, mOff, mLen, ctx, cOff, cLen, rnd, 0, sig, sigOff);
-        }
-
-        @Override
-        boolean verify(
-                HaetaeParameterSet p,
-                byte[] pk,
-                byte[] msg,
-                int mOff,
-                int mLen,
-                byte[] ctx,
-                int cOff,
-                int cLen,
-                byte[] sig,
-                int sOff,
-                int sLen) {
-            return FastEngine.verify(
-                    HaetaeContext.forThread(p), pk, 0, msg, mOff, mLen, ctx, cOff, cLen, sig, sOff, sLen);
-        }
-    },
+    FAST,
 
     /**
      * Streaming engine with a working set of about 4 to 6 KB per operation (one Keccak state, two or three
@@ -59,73 +19,7 @@ public enum HaetaeEngine {
      * first verification under a key. Meant for memory-constrained deployments and as an independent
      * cross-check of the fast engine.
      */
-    COMPACT {
-        @Override
-        void keyPair(HaetaeParameterSet p, byte[] seed, byte[] pk, byte[] sk) {
-            CompactKeyGen.keyPair(p, CompactEngine.forThread(CompactEngine.Op.KEYGEN), seed, 0, pk, 0, sk, 0);
-        }
-
-        @Override
-        void sign(
-                HaetaeParameterSet p,
-                HaetaeSampler sampler,
-                byte[] sk,
-                byte[] msg,
-                int mOff,
-                int mLen,
-                byte[] ctx,
-                int cOff,
-                int cLen,
-                byte[] rnd,
-                byte[] sig,
-                int sigOff) {
-            CompactSign.sign(
-                    p,
-                    sampler,
-                    CompactEngine.forThread(CompactEngine.Op.SIGN),
-                    sk,
-                    0,
-                    msg,
-                    mOff,
-                    mLen,
-                    ctx,
-                    cOff,
-                    cLen,
-                    rnd,
-                    0,
-                    sig,
-                    sigOff);
-        }
-
-        @Override
-        boolean verify(
-                HaetaeParameterSet p,
-                byte[] pk,
-                byte[] msg,
-                int mOff,
-                int mLen,
-                byte[] ctx,
-                int cOff,
-                int cLen,
-                byte[] sig,
-                int sOff,
-                int sLen) {
-            return CompactVerify.verify(
-                    p,
-                    CompactEngine.forThread(CompactEngine.Op.VERIFY),
-                    pk,
-                    0,
-                    msg,
-                    mOff,
-                    mLen,
-                    ctx,
-                    cOff,
-                    cLen,
-                    sig,
-                    sOff,
-                    sLen);
-        }
-    };
+    COMPACT;
 
     static {
         // the engines' live work areas, for measurement tools only (an internal package)
@@ -154,9 +48,16 @@ public enum HaetaeEngine {
         return VectorSupport.describe();
     }
 
-    abstract void keyPair(HaetaeParameterSet p, byte[] seed, byte[] pk, byte[] sk);
+    // One switch per operation: the engines share no code, only these entry points.
+    void keyPair(HaetaeParameterSet p, byte[] seed, byte[] pk, byte[] sk) {
+        switch (this) {
+            case FAST -> FastEngine.keyPair(HaetaeContext.forThread(p), seed, 0, pk, 0, sk, 0);
+            case COMPACT ->
+                CompactKeyGen.keyPair(p, CompactEngine.forThread(CompactEngine.Op.KEYGEN), seed, 0, pk, 0, sk, 0);
+        }
+    }
 
-    abstract void sign(
+    void sign(
             HaetaeParameterSet p,
             HaetaeSampler sampler,
             byte[] sk,
@@ -168,9 +69,20 @@ public enum HaetaeEngine {
             int cLen,
             byte[] rnd,
             byte[] sig,
-            int sigOff);
+            int sigOff) {
+        switch (this) {
+            case FAST -> {
+                HaetaeContext c = HaetaeContext.forThread(p);
+                FastEngine.sign(c, sampler, sk, 0, msg, mOff, mLen, ctx, cOff, cLen, rnd, 0, sig, sigOff);
+            }
+            case COMPACT -> {
+                CompactEngine.Context c = CompactEngine.forThread(CompactEngine.Op.SIGN);
+                CompactSign.sign(p, sampler, c, sk, 0, msg, mOff, mLen, ctx, cOff, cLen, rnd, 0, sig, sigOff);
+            }
+        }
+    }
 
-    abstract boolean verify(
+    boolean verify(
             HaetaeParameterSet p,
             byte[] pk,
             byte[] msg,
@@ -181,5 +93,16 @@ public enum HaetaeEngine {
             int cLen,
             byte[] sig,
             int sOff,
-            int sLen);
+            int sLen) {
+        return switch (this) {
+            case FAST -> {
+                HaetaeContext c = HaetaeContext.forThread(p);
+                yield FastEngine.verify(c, pk, 0, msg, mOff, mLen, ctx, cOff, cLen, sig, sOff, sLen);
+            }
+            case COMPACT -> {
+                CompactEngine.Context c = CompactEngine.forThread(CompactEngine.Op.VERIFY);
+                yield CompactVerify.verify(p, c, pk, 0, msg, mOff, mLen, ctx, cOff, cLen, sig, sOff, sLen);
+            }
+        };
+    }
 }

@@ -87,93 +87,89 @@ public record BenchOptions(
     }
 
     public BenchOptions withSchemes(List<String> s) {
-        return new BenchOptions(
-                s,
-                warmupMs,
-                minWarmup,
-                measureMs,
-                minSamples,
-                maxSamples,
-                bouncyCastle,
-                hashCounts,
-                hashSigns,
-                opcua,
-                opcuaReadings,
-                opcuaWarmup,
-                command,
-                log);
+        return with(d -> d.schemes = s);
     }
 
     public BenchOptions withOpcua(boolean on) {
-        return new BenchOptions(
-                schemes,
-                warmupMs,
-                minWarmup,
-                measureMs,
-                minSamples,
-                maxSamples,
-                bouncyCastle,
-                hashCounts,
-                hashSigns,
-                on,
-                opcuaReadings,
-                opcuaWarmup,
-                command,
-                log);
+        return with(d -> d.opcua = on);
     }
 
     public BenchOptions withHashCounts(boolean on) {
-        return new BenchOptions(
-                schemes,
-                warmupMs,
-                minWarmup,
-                measureMs,
-                minSamples,
-                maxSamples,
-                bouncyCastle,
-                on,
-                hashSigns,
-                opcua,
-                opcuaReadings,
-                opcuaWarmup,
-                command,
-                log);
+        return with(d -> d.hashCounts = on);
     }
 
     public BenchOptions withBouncyCastle(boolean on) {
-        return new BenchOptions(
-                schemes,
-                warmupMs,
-                minWarmup,
-                measureMs,
-                minSamples,
-                maxSamples,
-                on,
-                hashCounts,
-                hashSigns,
-                opcua,
-                opcuaReadings,
-                opcuaWarmup,
-                command,
-                log);
+        return with(d -> d.bouncyCastle = on);
     }
 
     /** Fixed sample counts and no time budget beyond them, for tests: {@code warmup} calls, {@code samples} samples. */
     public BenchOptions withIterations(int warmup, int samples) {
-        return new BenchOptions(
-                schemes,
-                0,
-                warmup,
-                0,
-                samples,
-                samples,
-                bouncyCastle,
-                hashCounts,
-                Math.max(1, samples),
-                opcua,
-                opcuaReadings,
-                opcuaWarmup,
-                command,
-                log);
+        return with(d -> {
+            d.warmupMs = 0;
+            d.minWarmup = warmup;
+            d.measureMs = 0;
+            d.minSamples = samples;
+            d.maxSamples = samples;
+            d.hashSigns = Math.max(1, samples);
+        });
+    }
+
+    private BenchOptions with(Consumer<Draft> change) {
+        Draft d = new Draft(this);
+        change.accept(d);
+        return d.build();
+    }
+
+    /** A copy of the options that a {@code with…} method changes in place before building the result. */
+    private static final class Draft {
+        List<String> schemes;
+        long warmupMs;
+        int minWarmup;
+        long measureMs;
+        int minSamples;
+        int maxSamples;
+        boolean bouncyCastle;
+        boolean hashCounts;
+        int hashSigns;
+        boolean opcua;
+        final int opcuaReadings;
+        final int opcuaWarmup;
+        final String command;
+        final Consumer<String> log;
+
+        Draft(BenchOptions o) {
+            schemes = o.schemes;
+            warmupMs = o.warmupMs;
+            minWarmup = o.minWarmup;
+            measureMs = o.measureMs;
+            minSamples = o.minSamples;
+            maxSamples = o.maxSamples;
+            bouncyCastle = o.bouncyCastle;
+            hashCounts = o.hashCounts;
+            hashSigns = o.hashSigns;
+            opcua = o.opcua;
+            opcuaReadings = o.opcuaReadings;
+            opcuaWarmup = o.opcuaWarmup;
+            command = o.command;
+            log = o.log;
+        }
+
+        BenchOptions build() {
+            return new BenchOptions(
+                    schemes,
+                    warmupMs,
+                    minWarmup,
+                    measureMs,
+                    minSamples,
+                    maxSamples,
+                    bouncyCastle,
+                    hashCounts,
+                    hashSigns,
+                    opcua,
+                    opcuaReadings,
+                    opcuaWarmup,
+                    command,
+                    log);
+        }
     }
 }

@@ -28,136 +28,88 @@ public final class JsonReport {
         b.append("{\n\"results\":[");
         sep(b, r.results().size(), i -> {
             BenchReport.Result x = r.results().get(i);
-            b.append("{\"scheme\":")
-                    .append(str(x.scheme()))
-                    .append(",\"op\":")
-                    .append(str(x.op()))
-                    .append(",\"impl\":")
-                    .append(str(x.impl()))
-                    .append(",\"threads\":")
-                    .append(x.threads())
-                    .append(",\"median_ms\":")
-                    .append(num(x.stats().median()))
-                    .append(",\"p99_ms\":")
-                    .append(num(x.stats().p99()))
-                    .append(",\"max_ms\":")
-                    .append(num(x.stats().max()))
-                    .append(",\"mean_ms\":")
-                    .append(num(x.stats().mean()))
-                    .append(",\"n\":")
-                    .append(x.stats().n())
-                    .append('}');
+            row(b, x.scheme(), x.op(), x.impl())
+                    .field("threads", x.threads())
+                    .field("median_ms", x.stats().median())
+                    .field("p99_ms", x.stats().p99())
+                    .field("max_ms", x.stats().max())
+                    .field("mean_ms", x.stats().mean())
+                    .field("n", x.stats().n())
+                    .end();
         });
         b.append("],\n\"sizes\":[");
         sep(b, r.sizes().size(), i -> {
             BenchReport.Sizes s = r.sizes().get(i);
-            b.append("{\"scheme\":")
-                    .append(str(s.scheme()))
-                    .append(",\"impl\":")
-                    .append(str(s.impl()))
-                    .append(",\"public_key_bytes\":")
-                    .append(s.publicKeyBytes())
-                    .append(",\"private_key_bytes\":")
-                    .append(s.privateKeyBytes())
-                    .append(",\"state_bytes\":")
-                    .append(s.stateBytes() < 0 ? "null" : Integer.toString(s.stateBytes()))
-                    .append(",\"signature_bytes_min\":")
-                    .append(s.signatureMin())
-                    .append(",\"signature_bytes_max\":")
-                    .append(s.signatureMax())
-                    .append('}');
+            new JsonObject(b)
+                    .field("scheme", s.scheme())
+                    .field("impl", s.impl())
+                    .field("public_key_bytes", s.publicKeyBytes())
+                    .field("private_key_bytes", s.privateKeyBytes())
+                    .raw("state_bytes", s.stateBytes() < 0 ? "null" : Integer.toString(s.stateBytes()))
+                    .field("signature_bytes_min", s.signatureMin())
+                    .field("signature_bytes_max", s.signatureMax())
+                    .end();
         });
         b.append("],\n\"working_set\":[");
         sep(b, r.workingSets().size(), i -> {
             BenchReport.WorkingSet w = r.workingSets().get(i);
-            b.append("{\"scheme\":")
-                    .append(str(w.scheme()))
-                    .append(",\"op\":")
-                    .append(str(w.op()))
-                    .append(",\"impl\":")
-                    .append(str(w.impl()))
-                    .append(",\"bytes\":")
-                    .append(w.bytes())
-                    .append('}');
+            row(b, w.scheme(), w.op(), w.impl()).field("bytes", w.bytes()).end();
         });
         b.append("],\n\"working_set_note\":").append(str(r.workingSetNote()));
         b.append(",\n\"hash_counts\":[");
         sep(b, r.hashCounts().size(), i -> {
             BenchReport.HashCount h = r.hashCounts().get(i);
-            b.append("{\"scheme\":")
-                    .append(str(h.scheme()))
-                    .append(",\"op\":")
-                    .append(str(h.op()))
-                    .append(",\"n\":")
-                    .append(h.n())
-                    .append(",\"calls_mean\":")
-                    .append(num(h.callsMean()))
-                    .append(",\"sha256_compressions_mean\":")
-                    .append(num(h.compressionsMean()))
-                    .append(",\"sha256_compressions_max\":")
-                    .append(h.compressionsMax())
-                    .append('}');
+            new JsonObject(b)
+                    .field("scheme", h.scheme())
+                    .field("op", h.op())
+                    .field("n", h.n())
+                    .field("calls_mean", h.callsMean())
+                    .field("sha256_compressions_mean", h.compressionsMean())
+                    .field("sha256_compressions_max", h.compressionsMax())
+                    .end();
         });
         b.append("],\n\"hash_counts_note\":").append(str(r.hashCountNote()));
         b.append(",\n\"allocation\":[");
         sep(b, r.results().size(), i -> {
             BenchReport.Result x = r.results().get(i);
-            b.append("{\"scheme\":")
-                    .append(str(x.scheme()))
-                    .append(",\"op\":")
-                    .append(str(x.op()))
-                    .append(",\"impl\":")
-                    .append(str(x.impl()))
-                    .append(",\"threads\":")
-                    .append(x.threads())
-                    .append(",\"bytes_per_op_median\":")
-                    .append(x.allocatedBytes() < 0 ? "null" : Long.toString(x.allocatedBytes()))
-                    .append('}');
+            row(b, x.scheme(), x.op(), x.impl())
+                    .field("threads", x.threads())
+                    .raw("bytes_per_op_median", x.allocatedBytes() < 0 ? "null" : Long.toString(x.allocatedBytes()))
+                    .end();
         });
         b.append("],\n\"opcua\":[");
         sep(b, r.opcua().size(), i -> {
             BenchReport.OpcuaRun o = r.opcua().get(i);
-            b.append("{\"link\":")
-                    .append(str(o.link()))
-                    .append(",\"scheme\":")
-                    .append(str(o.scheme()))
-                    .append(",\"readings\":")
-                    .append(o.readings())
-                    .append(",\"accepted\":")
-                    .append(o.accepted())
-                    .append(",\"signature_bytes\":")
-                    .append(o.signatureBytes())
-                    .append(",\"sign_ms\":")
-                    .append(stats(o.sign()))
-                    .append(",\"verify_ms\":")
-                    .append(stats(o.verify()))
-                    .append(",\"transfer_ms\":")
-                    .append(stats(o.transfer()))
-                    .append(",\"end_to_end_ms\":")
-                    .append(stats(o.endToEnd()))
-                    .append(",\"end_to_end_samples_ms\":[");
+            StringBuilder samples = new StringBuilder("[");
             for (int k = 0; k < o.endToEndSamplesMs().size(); k++) {
-                b.append(k == 0 ? "" : ",").append(num(o.endToEndSamplesMs().get(k)));
+                samples.append(k == 0 ? "" : ",")
+                        .append(num(o.endToEndSamplesMs().get(k)));
             }
-            b.append("]}");
+            new JsonObject(b)
+                    .field("link", o.link())
+                    .field("scheme", o.scheme())
+                    .field("readings", o.readings())
+                    .field("accepted", o.accepted())
+                    .field("signature_bytes", o.signatureBytes())
+                    .raw("sign_ms", stats(o.sign()))
+                    .raw("verify_ms", stats(o.verify()))
+                    .raw("transfer_ms", stats(o.transfer()))
+                    .raw("end_to_end_ms", stats(o.endToEnd()))
+                    .raw("end_to_end_samples_ms", samples.append(']').toString())
+                    .end();
         });
         b.append("],\n\"opcua_note\":").append(str(r.opcuaNote()));
         BenchReport.Machine m = r.machine();
-        b.append(",\n\"machine\":{\"cores\":")
-                .append(m.cores())
-                .append(",\"cpu_model\":")
-                .append(str(m.cpuModel()))
-                .append(",\"jvm\":")
-                .append(str(m.jvm()))
-                .append(",\"os\":")
-                .append(str(m.os()))
-                .append(",\"max_heap_bytes\":")
-                .append(m.maxHeapBytes())
-                .append(",\"load_average_start\":")
-                .append(num(m.loadStart()))
-                .append(",\"load_average_end\":")
-                .append(num(m.loadEnd()))
-                .append('}');
+        b.append(",\n\"machine\":");
+        new JsonObject(b)
+                .field("cores", m.cores())
+                .field("cpu_model", m.cpuModel())
+                .field("jvm", m.jvm())
+                .field("os", m.os())
+                .field("max_heap_bytes", m.maxHeapBytes())
+                .field("load_average_start", m.loadStart())
+                .field("load_average_end", m.loadEnd())
+                .end();
         b.append(",\n\"command\":")
                 .append(str(r.command()))
                 .append(",\"started_utc\":")
@@ -168,6 +120,45 @@ public final class JsonReport {
         sep(b, r.notes().size(), i -> b.append(str(r.notes().get(i))));
         b.append("]\n}\n");
         return b.toString();
+    }
+
+    /** An object that starts with the fields every per-case row has: scheme, operation, implementation. */
+    private static JsonObject row(StringBuilder b, String scheme, String op, String impl) {
+        return new JsonObject(b).field("scheme", scheme).field("op", op).field("impl", impl);
+    }
+
+    /** Writes one JSON object's fields, in the order given, straight into the report. */
+    private static final class JsonObject {
+        private final StringBuilder b;
+        private boolean first = true;
+
+        JsonObject(StringBuilder b) {
+            this.b = b;
+            b.append('{');
+        }
+
+        /** {@code json} is written as it is: an object, an array or {@code null}. */
+        JsonObject raw(String name, String json) {
+            b.append(first ? "" : ",").append(str(name)).append(':').append(json);
+            first = false;
+            return this;
+        }
+
+        JsonObject field(String name, String value) {
+            return raw(name, str(value));
+        }
+
+        JsonObject field(String name, long value) {
+            return raw(name, Long.toString(value));
+        }
+
+        JsonObject field(String name, double value) {
+            return raw(name, num(value));
+        }
+
+        void end() {
+            b.append('}');
+        }
     }
 
     private static String stats(Stats s) {

@@ -46,61 +46,42 @@ public final class ConsoleMetrics {
     private final Map<String, String> connectionStates = new HashMap<>();
 
     public ConsoleMetrics() {
-        readings = Counter.builder()
-                .name("pqsign_readings_total")
-                .help("Readings received, by sensor, verdict word and reason")
-                .labelNames("sensor", "verdict", "reason")
-                .register(registry);
-        gaps = Counter.builder()
-                .name("pqsign_gaps_total")
-                .help("Gaps (runs of missing indices) noticed, by sensor")
-                .labelNames("sensor")
-                .register(registry);
-        missing = Counter.builder()
-                .name("pqsign_missing_readings_total")
-                .help("Indices that never arrived (sum of gap sizes), by sensor")
-                .labelNames("sensor")
-                .register(registry);
-        alarms = Counter.builder()
-                .name("pqsign_alarms_total")
-                .help("Alarms raised, by sensor")
-                .labelNames("sensor")
-                .register(registry);
-        handovers = Counter.builder()
-                .name("pqsign_handovers_total")
-                .help("Key handovers, by sensor")
-                .labelNames("sensor")
-                .register(registry);
-        keyRemaining = Gauge.builder()
-                .name("pqsign_key_remaining_signatures")
-                .help("Signatures the sensor's current key can still make")
-                .labelNames("sensor")
-                .register(registry);
-        keySecondsLeft = Gauge.builder()
-                .name("pqsign_key_seconds_left")
-                .help("Estimated seconds until the sensor's current key is exhausted")
-                .labelNames("sensor")
-                .register(registry);
-        keyNextReady = Gauge.builder()
-                .name("pqsign_key_next_ready")
-                .help("1 if the sensor's next key is ready for a handover, else 0")
-                .labelNames("sensor")
-                .register(registry);
-        keyGeneration = Gauge.builder()
-                .name("pqsign_key_generation")
-                .help("The sensor's current key generation")
-                .labelNames("sensor")
-                .register(registry);
-        connection = Gauge.builder()
-                .name("pqsign_connection_state")
-                .help("1 for the sensor's current connection state, 0 for states it has left")
-                .labelNames("sensor", "state")
-                .register(registry);
+        readings = counter(
+                "pqsign_readings_total",
+                "Readings received, by sensor, verdict word and reason",
+                "sensor",
+                "verdict",
+                "reason");
+        gaps = counter("pqsign_gaps_total", "Gaps (runs of missing indices) noticed, by sensor", "sensor");
+        missing = counter(
+                "pqsign_missing_readings_total", "Indices that never arrived (sum of gap sizes), by sensor", "sensor");
+        alarms = counter("pqsign_alarms_total", "Alarms raised, by sensor", "sensor");
+        handovers = counter("pqsign_handovers_total", "Key handovers, by sensor", "sensor");
+        keyRemaining = gauge(
+                "pqsign_key_remaining_signatures", "Signatures the sensor's current key can still make", "sensor");
+        keySecondsLeft = gauge(
+                "pqsign_key_seconds_left", "Estimated seconds until the sensor's current key is exhausted", "sensor");
+        keyNextReady =
+                gauge("pqsign_key_next_ready", "1 if the sensor's next key is ready for a handover, else 0", "sensor");
+        keyGeneration = gauge("pqsign_key_generation", "The sensor's current key generation", "sensor");
+        connection = gauge(
+                "pqsign_connection_state",
+                "1 for the sensor's current connection state, 0 for states it has left",
+                "sensor",
+                "state");
         sign = histogram("pqsign_sign_seconds", "Sensor time to reserve an index and sign");
         transfer = histogram("pqsign_transfer_seconds", "Publication to receipt at the operator");
         verify = histogram("pqsign_verify_seconds", "Operator verification including the durable replay update");
         endToEnd = histogram("pqsign_end_to_end_seconds", "Start of signing to verdict");
         JvmMetrics.builder().register(registry);
+    }
+
+    private Counter counter(String name, String help, String... labels) {
+        return Counter.builder().name(name).help(help).labelNames(labels).register(registry);
+    }
+
+    private Gauge gauge(String name, String help, String... labels) {
+        return Gauge.builder().name(name).help(help).labelNames(labels).register(registry);
     }
 
     private Histogram histogram(String name, String help) {
