@@ -13,7 +13,12 @@ import dev.pqsign.haetae.HaetaePublicKey;
 import dev.pqsign.haetae.HaetaeSampler;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.haetae.HaetaeVerifier;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * HAETAE public and private key parsing (docs/formats/haetae-keys.md, haetae-private-key.md).
@@ -25,8 +30,19 @@ import java.util.Arrays;
  * c = mode / 2 picks the set (c mod 3), the engine ((c / 3) mod 2) and the sampler ((c / 6) mod 2).
  * It must parse or throw {@link KeyFormatException}; a parsed key re-encodes to the same bytes and
  * must sign (fixed randomness) without an exception or a hang, giving a signature of the set's length.
+ *
+ * <p>Signing is almost all of this target's time, so a key is signed with only once per (set,
+ * engine, sampler): the mode byte maps many values to the same choice, and libFuzzer repeats
+ * inputs. Skipping the repeat cannot hide a finding: with the fixed message, context and
+ * randomness, signing is a pure function of the set, engine, sampler and key bytes, so the repeat
+ * would run exactly the signing that already ended with a signature of the right length (a throw
+ * or a hang the first time is already a finding). The key is still parsed and re-encoded every time.
  */
 class HaetaeKeyFuzzTest {
+    /** Keys signed with at most remembered; when full the memory is emptied. */
+    private static final int REMEMBERED = 1 << 16;
+
+    private static final Set<ByteBuffer> SIGNED = new HashSet<>();
     private static final byte[][] SEED_SIGNATURES = new byte[FuzzKeys.HAETAE_SETS.size()][];
 
     private static synchronized byte[] seedSignature(HaetaeParameterSet set) {
@@ -88,9 +104,32 @@ class HaetaeKeyFuzzTest {
         assertArrayEquals(encoded, again, "a parsed private key re-encodes to its input");
         Arrays.fill(again, (byte) 0);
         assertSame(set, sk.parameterSet());
+        if (!firstSigning(set, engine, sampler, encoded)) {
+            sk.destroy();
+            return;
+        }
         HaetaeSigner signer = new HaetaeSigner(
                 sk, FuzzKeys.CONTEXT, sampler, engine, new DeterministicRandom("haetae key fuzz randomness"));
         assertEquals(set.signatureBytes(), signer.sign(FuzzKeys.MESSAGE).length);
         sk.destroy();
+    }
+
+    /** Whether no earlier input signed with this key under the same choices (remembers it if so). */
+    private static synchronized boolean firstSigning(
+            HaetaeParameterSet set, HaetaeEngine engine, HaetaeSampler sampler, byte[] encoded) {
+        MessageDigest d;
+        try {
+            d = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        d.update((byte) set.ordinal());
+        d.update((byte) engine.ordinal());
+        d.update((byte) sampler.ordinal());
+        d.update(encoded);
+        if (SIGNED.size() >= REMEMBERED) {
+            SIGNED.clear();
+        }
+        return SIGNED.add(ByteBuffer.wrap(d.digest()));
     }
 }

@@ -278,6 +278,12 @@ public final class MarkFile implements AutoCloseable {
                     }
                     if (r.index < 0) {
                         r.outcome = new Outcome(false, s[1]);
+                    } else if (r.index >= s[1] && s[0] == Long.MAX_VALUE) {
+                        // generation + 1 would wrap to a negative one, which no reader counts as valid:
+                        // after a reopen the old mark would be back and this index accepted again.
+                        // No writer of this format gets here (2^63 writes): the record is corrupted.
+                        r.failure = new IOException("mark file " + file + ": the mark of key " + r.key.hex()
+                                + " has the largest generation (corrupted); refusing to advance it");
                     } else if (r.index >= s[1]) {
                         s[1] = r.index + 1;
                         s[2] = 1;

@@ -121,6 +121,12 @@ public final class SlotFileStore implements StateStore {
         Objects.requireNonNull(fn, "fn");
         return locked(() -> {
             Slot cur = current();
+            if (cur.generation() == Long.MAX_VALUE) {
+                // generation + 1 would wrap to a negative one, which the reader ignores: after a reopen
+                // the old state would be back. No writer gets here (2^63 writes): the file is corrupted.
+                throw new IOException(
+                        "state file " + file + " has the largest generation (corrupted); refusing to update it");
+            }
             byte[] next = fn.apply(cur.payload().clone());
             checkSize(next);
             ByteBuffer slot = ByteBuffer.wrap(encodeSlot(cur.generation() + 1, next));
@@ -230,7 +236,7 @@ public final class SlotFileStore implements StateStore {
         return best;
     }
 
-    private static byte[] encodeSlot(long generation, byte[] payload) {
+    static byte[] encodeSlot(long generation, byte[] payload) {
         ByteBuffer b = ByteBuffer.allocate(SLOT_BYTES);
         b.put(MAGIC).putLong(generation).putInt(payload.length).put(payload);
         CRC32C crc = new CRC32C();

@@ -155,6 +155,23 @@ class MarkFileTest {
     }
 
     @Test
+    void advance_markWithLargestGeneration_refusedAndNotAcceptedAfterReopen() throws IOException {
+        try (MarkFile m = open()) {
+            assertEquals(0, m.read(key(1))); // claims pair 0
+        }
+        // found by ReplayMarkFuzzTest: generation + 1 wrapped to a negative generation, which no
+        // reader counts, so after a reopen the old mark was back and index 0 was accepted again
+        overwrite(record(0, 0), MarkFile.encodeRecord(MarkFile.KIND_MARK, Long.MAX_VALUE, key(1).bytes(), 0));
+        try (MarkFile m = open()) {
+            assertThrows(IOException.class, () -> m.advance(key(1), 0));
+            assertEquals(0, m.read(key(1)), "reading the mark still works");
+        }
+        try (MarkFile m = open()) {
+            assertThrows(IOException.class, () -> m.advance(key(1), 0));
+        }
+    }
+
+    @Test
     void recordOfAnotherKeyInAKnownPair_refused() throws IOException {
         try (MarkFile m = open()) {
             m.advance(key(1), 3);

@@ -82,6 +82,26 @@ class SlotFileStoreTest {
     }
 
     @Test
+    void update_stateWithLargestGeneration_refusedAndStateKept() throws IOException {
+        Path f = dir.resolve("s.marks");
+        try (SlotFileStore s = SlotFileStore.open(f)) {
+            s.create(bytes(1));
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
+            raf.seek(SlotFileStore.SLOT_BYTES);
+            raf.write(SlotFileStore.encodeSlot(Long.MAX_VALUE, bytes(7)));
+        }
+        try (SlotFileStore s = SlotFileStore.open(f)) {
+            assertArrayEquals(bytes(7), s.read());
+            // generation + 1 would wrap to a negative one, which the reader ignores: state 7 would come back
+            assertThrows(IOException.class, () -> s.update(cur -> bytes(8)));
+        }
+        try (SlotFileStore s = SlotFileStore.open(f)) {
+            assertArrayEquals(bytes(7), s.read());
+        }
+    }
+
+    @Test
     void noValidSlotOrWrongSize_refused() throws IOException {
         Path f = dir.resolve("s.marks");
         Files.write(f, new byte[SlotFileStore.FILE_BYTES]);
