@@ -2,7 +2,7 @@
 """One operator process, K sensor processes (loopback), each fed lines through a FIFO as fast as it
 signs. Phase 1 warms the JVMs up (W lines per sensor), phase 2 is measured (N lines per sensor):
 wall readings/s at the operator, CPU ms per reading of the operator and of all sensors.
-Usage: plant.py JARDIR K W N [PARAMS]"""
+Usage: [PLANT_OPERATOR_JFR=FILE] plant.py JARDIR K W N [PARAMS]"""
 import json, os, subprocess, sys, tempfile, time
 jar, K, W, N = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 PS = sys.argv[5] if len(sys.argv) > 5 else "XMSSMT-SHA2_10/2_256"
@@ -19,7 +19,10 @@ for i in range(K):
     keyfile = "key.sk" if os.path.exists(f"{T}/k{i}/key.sk") else "key.state"
     sensors.append({"name": f"s{i}", "url": f"opc.tcp://127.0.0.1:{48500+i}/pqsign", "pub": f"{T}/k{i}/key.pub", "params": PS})
 json.dump({"sensors": sensors}, open(f"{T}/sensors.json", "w"))
-op = subprocess.Popen(P + ["operator", "--sensors", f"{T}/sensors.json", "--jsonl", f"{T}/v.jsonl",
+# PLANT_OPERATOR_JFR=FILE: the operator runs under Java Flight Recorder (profile settings), dumped to FILE at exit.
+JFR = os.environ.get("PLANT_OPERATOR_JFR")
+PO = ["java", f"-XX:StartFlightRecording=filename={JFR},settings=profile,dumponexit=true", "-jar", jar + "/pqsign.jar"] if JFR else P
+op = subprocess.Popen(PO + ["operator", "--sensors", f"{T}/sensors.json", "--jsonl", f"{T}/v.jsonl",
                            "--connect-timeout", "300", "--data-dir", f"{T}/od"],
                       stdout=open(f"{T}/op.out", "w"), stderr=subprocess.STDOUT)
 sps = [subprocess.Popen(P + ["sensor", "--key", f"{T}/k{i}/{keyfile}", "--port", str(48500+i), "--source", f"{T}/f{i}",
