@@ -110,6 +110,11 @@ public final class SensorKeyDirectory implements AutoCloseable {
     private XmssStatefulSigner nextSigner;
     /** The generation the last handover retired whose state {@link #destroyRetired} has not destroyed yet, or -1. */
     private long retiredPending = -1;
+    // The retired key's signer and store, closed by destroyRetired (in the background when a
+    // KeyRollover hands over): closing waits for the signer's upkeep and releases the state file,
+    // which need not delay the new key's first signature.
+    private volatile XmssStatefulSigner retiredSigner;
+    private volatile FileStateStore retiredStore;
 
     private Optional<SignedKeyHandover> latestHandover;
 
@@ -492,7 +497,9 @@ public final class SensorKeyDirectory implements AutoCloseable {
         DurableFiles.createAtomically(nextDir.resolve(HANDOVER), signed.encode());
         options.observer.stepDone(RolloverStep.HANDOVER_DURABLE, next);
         long retired = generation;
-        closeCurrent();
+        closeRetired(); // a previous handover's, if nobody destroyed it yet
+        retiredSigner = currentSigner;
+        retiredStore = currentStore;
         generation = next;
         currentKey = nextKey;
         latestHandover = Optional.of(signed);
@@ -515,6 +522,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * {@link #handOver} runs.
      */
     public void destroyRetired() throws IOException {
+        closeRetired();
         long retired = retiredPending;
         if (retired < 0) {
             return;
@@ -627,7 +635,26 @@ public final class SensorKeyDirectory implements AutoCloseable {
         try {
             closeCurrent();
         } finally {
-            closeNext();
+            try {
+                closeNext();
+            } finally {
+                closeRetired();
+            }
+        }
+    }
+
+    private void closeRetired() {
+        XmssStatefulSigner signer = retiredSigner;
+        FileStateStore store = retiredStore;
+        retiredSigner = null;
+        retiredStore = null;
+        if (store == null) {
+            return;
+        }
+        try {
+            signer.close();
+        } finally {
+            store.close();
         }
     }
 
