@@ -73,7 +73,8 @@ final class DemoKafka {
                     SensorTrust.of(pinned));
             out.printf(
                     "pqsign demo --kafka: %d readings, %d accepted (%d verdicts in pqsign.verified), %d rejected"
-                            + " (%d injected tampered), %d dead letters (%d injected garbage), lag at end %d, %.1f s%n",
+                            + " (%d injected tampered), %d dead letters (%d injected garbage), lag at end %d, %.1f s;"
+                            + " verifier CPU %.3f ms per reading; end to end p50 %.1f ms, p99 %.1f ms%n",
                     r.readings(),
                     r.accepted(),
                     r.verified(),
@@ -82,7 +83,10 @@ final class DemoKafka {
                     r.deadLetter(),
                     r.garbage(),
                     r.lagAtEnd(),
-                    r.seconds());
+                    r.seconds(),
+                    r.toJson().path("verifier_cpu_ms_per_reading").asDouble(),
+                    r.toJson().path("end_to_end_ms_p50").asDouble(),
+                    r.toJson().path("end_to_end_ms_p99").asDouble());
             out.flush();
             return r;
         } finally {

@@ -45,5 +45,12 @@ class DemoKafkaCliTest {
         assertEquals(2, k.path("rejected").asLong(), k::toString); // one tampered copy per sensor
         assertEquals(2, k.path("dead_letter").asLong(), k::toString); // one garbage record per sensor
         assertEquals(0, k.path("lag_at_end").asLong(), k::toString);
+        // measured, so only their sanity: the stream threads were found and did work; latencies ordered
+        assertTrue(k.path("verifier_cpu_ms_per_reading").asDouble() > 0, k::toString);
+        assertTrue(k.path("end_to_end_ms_p50").asDouble() > 0, k::toString);
+        assertTrue(
+                k.path("end_to_end_ms_p99").asDouble()
+                        >= k.path("end_to_end_ms_p50").asDouble(),
+                k::toString);
     }
 }

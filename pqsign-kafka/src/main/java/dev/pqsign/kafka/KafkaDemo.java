@@ -11,10 +11,15 @@ import dev.pqsign.telemetry.RollingSensorKey;
 import dev.pqsign.telemetry.SignedReading;
 import dev.pqsign.telemetry.SignedRecord;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -75,6 +80,12 @@ public final class KafkaDemo {
      * @param injected tampered records written into the readings topic
      * @param garbage garbage records written into the readings topic
      * @param lagAtEnd records of the readings topic the verifiers' group had not committed at the end
+     * @param seconds from the bridge's start to the last verdict counted
+     * @param bootstrapServers the cluster used
+     * @param verifierCpuMillis CPU time of the verifier instances' stream threads during the run
+     *     (verification, state stores, producing the verdicts), in milliseconds
+     * @param endToEndMillis for each accepted reading: the wall-clock time its verdict was read from
+     *     the verdict topic minus the reading's source time (one host here, so one clock), ascending
      */
     public record Result(
             int verifierInstances,
@@ -87,7 +98,14 @@ public final class KafkaDemo {
             long garbage,
             long lagAtEnd,
             double seconds,
-            String bootstrapServers) {
+            String bootstrapServers,
+            double verifierCpuMillis,
+            List<Double> endToEndMillis) {
+        /** Validates and copies. */
+        public Result {
+            endToEndMillis = List.copyOf(endToEndMillis);
+        }
+
         /** The {@code kafka} object of the demo's JSON. */
         public ObjectNode toJson() {
             ObjectNode o = MAPPER.createObjectNode();
@@ -102,6 +120,9 @@ public final class KafkaDemo {
             o.put("lag_at_end", lagAtEnd);
             o.put("seconds", seconds);
             o.put("verified_readings_per_second", seconds > 0 ? accepted / seconds : 0);
+            o.put("verifier_cpu_ms_per_reading", accepted > 0 ? verifierCpuMillis / accepted : 0);
+            o.put("end_to_end_ms_p50", percentile(endToEndMillis, 0.50));
+            o.put("end_to_end_ms_p99", percentile(endToEndMillis, 0.99));
             return o;
         }
     }
@@ -150,6 +171,7 @@ public final class KafkaDemo {
                 Thread.sleep(100);
             }
             KafkaConsumer<byte[], byte[]> reader = reader(bootstrap, appId);
+            long cpu0 = streamThreadsCpuNanos(appId);
             long t0 = System.nanoTime();
             bridge = Bridge.start(
                     new Operator.Config(options.dataDir().resolve("kafka-bridge-opcua"), TransportSecurity.NONE, 2),
@@ -189,10 +211,13 @@ public final class KafkaDemo {
             }
             long readings = (long) options.readingsPerSensor() * sensors.size();
             Map<String, Long> counts;
+            List<Double> latencies = new ArrayList<>();
             try (reader) {
-                counts = collect(reader, readings, injected, garbage);
+                counts = collect(reader, readings, injected, garbage, latencies);
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
+            long cpu = streamThreadsCpuNanos(appId) - cpu0;
+            latencies.sort(null);
             return new Result(
                     options.verifierInstances(),
                     readings,
@@ -204,7 +229,9 @@ public final class KafkaDemo {
                     garbage,
                     KafkaTopics.readingsLag(bootstrap, appId),
                     seconds,
-                    bootstrap);
+                    bootstrap,
+                    cpu / 1e6,
+                    latencies);
         } finally {
             if (bridge != null) {
                 bridge.close();
@@ -257,31 +284,71 @@ public final class KafkaDemo {
     }
 
     private static Map<String, Long> collect(
-            KafkaConsumer<byte[], byte[]> c, long readings, long injected, long garbage) throws IOException {
+            KafkaConsumer<byte[], byte[]> c, long readings, long injected, long garbage, List<Double> latencies)
+            throws IOException {
         Map<String, Long> counts = new HashMap<>();
         long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
         while (System.nanoTime() < end
                 && (counts.getOrDefault("accepted", 0L) < readings
                         || counts.getOrDefault(KafkaTopics.REJECTED, 0L) < injected
                         || counts.getOrDefault(KafkaTopics.DEAD_LETTER, 0L) < garbage)) {
-            count(c, counts);
+            count(c, counts, latencies);
         }
         // a moment more: anything unexpected (a double acceptance, a false alarm) would show now
         long settle = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
         while (System.nanoTime() < settle) {
-            count(c, counts);
+            count(c, counts, latencies);
         }
         return counts;
     }
 
-    /** One poll: records per topic, and accepted readings under {@code "accepted"}. */
-    private static void count(KafkaConsumer<byte[], byte[]> c, Map<String, Long> counts) throws IOException {
+    /**
+     * One poll: records per topic, accepted readings under {@code "accepted"}, and each accepted
+     * reading's end-to-end latency.
+     */
+    private static void count(KafkaConsumer<byte[], byte[]> c, Map<String, Long> counts, List<Double> latencies)
+            throws IOException {
         for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+            Instant now = Instant.now();
             JsonNode j = MAPPER.readTree(r.value());
             counts.merge(r.topic(), 1L, Long::sum);
             if ("ACCEPTED".equals(j.path("verdict").asText())) {
                 counts.merge("accepted", 1L, Long::sum);
+                try {
+                    Instant source = Instant.parse(j.path("source_time").asText());
+                    latencies.add(Duration.between(source, now).toNanos() / 1e6);
+                } catch (DateTimeParseException e) {
+                    // an accepted verdict always carries the source time; without one there is no latency
+                }
             }
         }
+    }
+
+    /**
+     * CPU time of this run's verifier stream threads (Kafka Streams names them after the
+     * application id), so that the broker, bridge and sensors in the same JVM are not counted.
+     */
+    private static long streamThreadsCpuNanos(String appId) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        if (!threads.isThreadCpuTimeSupported()) {
+            return 0;
+        }
+        long total = 0;
+        for (ThreadInfo t : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (t != null
+                    && t.getThreadName().startsWith(appId)
+                    && t.getThreadName().contains("StreamThread")) {
+                long cpu = threads.getThreadCpuTime(t.getThreadId());
+                total += Math.max(0, cpu);
+            }
+        }
+        return total;
+    }
+
+    private static double percentile(List<Double> sorted, double q) {
+        if (sorted.isEmpty()) {
+            return 0;
+        }
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(q * sorted.size()) - 1));
     }
 }
