@@ -648,9 +648,17 @@ public final class SensorKeyDirectory implements AutoCloseable {
         FileStateStore store = retiredStore;
         retiredSigner = null;
         retiredStore = null;
-        if (store == null) {
-            return;
+        if (store != null) {
+            close(signer, store);
         }
+    }
+
+    private void closeCurrent() {
+        close(currentSigner, currentStore);
+    }
+
+    /** Closes a signer and then, whatever happened, its store (which releases the state file). */
+    private static void close(XmssStatefulSigner signer, FileStateStore store) {
         try {
             signer.close();
         } finally {
@@ -658,24 +666,14 @@ public final class SensorKeyDirectory implements AutoCloseable {
         }
     }
 
-    private void closeCurrent() {
-        try {
-            currentSigner.close();
-        } finally {
-            currentStore.close();
-        }
-    }
-
     private void closeNext() {
         if (nextSigner == null) {
             return;
         }
-        try {
-            nextSigner.close();
-        } finally {
-            nextStore.close();
-            nextSigner = null;
-            nextStore = null;
-        }
+        XmssStatefulSigner signer = nextSigner;
+        FileStateStore store = nextStore;
+        nextSigner = null;
+        nextStore = null;
+        close(signer, store);
     }
 }
