@@ -21,20 +21,19 @@ import java.util.concurrent.locks.LockSupport;
  * Latency of signing across key rollovers, as the sensor signs: one reading after the other on a
  * real {@link SensorKeyDirectory} (real files, fsync) with {@link KeyRollover} deciding when to
  * prepare and hand over, the signer options of {@code pqsign sensor} (batch 1, reservation ahead).
- * One sample is what the signing thread spends per reading: the signature plus
- * {@link KeyRollover#afterSignature()} (which, at a handover, signs the statement, stores it and
- * switches keys). Reports the median over all readings and, for each rollover, the median, p99 and
- * maximum of the {@value #WINDOW} readings before and after the handover, and the maximum against
- * the overall median.
+ * One sample is what the signing thread spends per reading: {@link KeyRollover#beforeSignature()}
+ * (which waits for a handover still under way), the signature, and {@link
+ * KeyRollover#afterSignature()} (which, when a handover is due, starts it on the background
+ * thread). Reports the median over all readings and, for each rollover, the median, p99 and maximum
+ * of the {@value #WINDOW} readings before and after the reading that took the handover over, the
+ * maximum against the overall median, and that reading's own time ("handover ms").
  *
  * <p>Two modes. Back to back (rate 0, the default): each reading is signed as soon as the previous
- * one is done, so everything the handover does on the signing thread delays the next reading — the
+ * one is done, so the reading after the one that made the handover due waits for all of it — the
  * worst case, readings arriving faster than a handover takes. Paced (rate R readings/s): reading n
  * arrives at {@code start + n / R}, as from a sensor's source; a sample is the time from its arrival
- * to the end of its signature and {@code afterSignature}, so time a reading spends waiting for the
- * previous reading's handover counts against it, and the handover's own work counts against the
- * reading that triggered it (conservative: {@code pqsign sensor} publishes that reading before the
- * handover, which then holds the publication lock).
+ * to the end of its {@code afterSignature}, so time a reading spends waiting for a handover counts
+ * against it.
  *
  * <pre>java -cp pqsign-bench/target/benchmarks.jar dev.pqsign.bench.RolloverLatency [rollovers] [set] [dir] [rate]</pre>
  */
@@ -79,8 +78,10 @@ public final class RolloverLatency {
                 byte[] reading = ("rpm=1500.25;n=" + n).getBytes(StandardCharsets.US_ASCII);
                 long t0 = period > 0 ? awaitArrival(start + n * period) : System.nanoTime();
                 n++;
+                // as the sensor does: a handover under way is completed before the reading is signed
+                Optional<?> h = rollover.beforeSignature();
                 keys.currentSigner().sign(reading);
-                Optional<?> h = rollover.afterSignature();
+                rollover.afterSignature();
                 samples.add((System.nanoTime() - t0) / 1e6);
                 if (h.isPresent()) {
                     handoverAt.add(samples.size() - 1);

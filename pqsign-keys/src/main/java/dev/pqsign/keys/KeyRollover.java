@@ -2,6 +2,7 @@ package dev.pqsign.keys;
 
 import dev.pqsign.x509.PqPublicKey;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,8 +18,15 @@ import java.util.concurrent.Executors;
  * When a sensor rolls its key over: the next key is prepared in the background once the current key
  * has {@code prepareAt} signatures left, and the handover happens when {@code switchAt} are left,
  * so the current key is used almost to the end and a few indices stay spare for a handover that a
- * crash interrupted. The sensor calls {@link #afterSignature} after each reading it signs, under its
- * publication lock, and publishes the handover it returns before the next reading.
+ * crash interrupted.
+ *
+ * <p>The sensor calls {@link #beforeSignature} before and {@link #afterSignature} after each
+ * reading it signs, under its publication lock. The handover runs on a background thread: the
+ * reading that makes it due returns at once, the current key signs the statement and the statement
+ * is stored durably while that reading is being published, and the next reading waits for it only
+ * if it comes before the handover is durable. {@link #beforeSignature} returns the handover, which
+ * the sensor publishes before that reading; a sensor that wants it published without waiting for
+ * its next reading registers {@link #onHandover}.
  *
  * <p>Preparing early costs nothing but a stored key; preparing late risks a key that runs out (a
  * single-tree key of height 20 takes minutes to generate). So by default the next key is prepared
@@ -74,9 +82,18 @@ public final class KeyRollover implements AutoCloseable {
     private final long switchAt;
     private final Clock clock;
     private final ExecutorService background;
+    /** Runs the listener's calls, so that it never holds up the background thread. */
+    private final ExecutorService notifier;
+
     private CompletableFuture<Void> preparing;
     /** Destroying the retired key's state after a handover, in the background, or null. */
     private CompletableFuture<Void> retiring;
+    /** The handover under way on the background thread, until a caller has taken it; guarded by this. */
+    private CompletableFuture<SignedKeyHandover> handing;
+    /** The key's status when the handover under way started (the directory is busy meanwhile). */
+    private Status statusDuringHandover;
+
+    private volatile Runnable handoverListener = () -> {};
 
     private volatile String preparationFailure;
     private Instant lastFailure = Instant.MIN;
@@ -89,6 +106,11 @@ public final class KeyRollover implements AutoCloseable {
         this.clock = clock;
         this.background = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "pqsign-key-rollover");
+            t.setDaemon(true);
+            return t;
+        });
+        this.notifier = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "pqsign-key-handover-listener");
             t.setDaemon(true);
             return t;
         });
@@ -142,14 +164,25 @@ public final class KeyRollover implements AutoCloseable {
     }
 
     /**
-     * Starts preparing the next key if it is time, and hands over if it is time and the next key is
-     * ready (waiting for a preparation still running). Call after each signature.
+     * Call after each signature: starts preparing the next key when it is time, and when it is
+     * time to hand over and the next key is ready, starts the handover on the background thread
+     * (the current key signs the statement with its next index, the statement is stored durably).
+     * Returns without waiting for either, except when the handover is due and the next key's
+     * preparation has not finished (then it waits for the preparation).
      *
-     * @return the handover to publish before the next reading, if one happened
-     * @throws IOException if the handover statement could not be stored (the current key stays
-     *     current; its burned index is lost, and the next call tries again)
+     * <p>Until {@link #beforeSignature} has returned the handover, the current key must not sign
+     * again: the statement takes the key's next index, and the key is retired at that index.
+     *
+     * @throws IOException if the handover is due and the next key, prepared but not certified by
+     *     the background attempt, cannot be certified now (no handover without its certificate;
+     *     the next call tries again)
      */
-    public Optional<SignedKeyHandover> afterSignature() throws IOException {
+    public void afterSignature() throws IOException {
+        synchronized (this) {
+            if (handing != null) {
+                return; // a handover is under way: the next beforeSignature completes it
+            }
+        }
         if (preparing != null && preparing.isDone()) {
             awaitPreparation();
         }
@@ -158,48 +191,134 @@ public final class KeyRollover implements AutoCloseable {
             startPreparing(remaining <= switchAt);
         }
         if (remaining > switchAt) {
-            return Optional.empty();
+            return;
         }
         if (preparing != null) {
             awaitPreparation();
         }
         if (!dir.nextKeyReady()) {
-            return Optional.empty();
+            return;
         }
         if (!nextCertified) {
             certifyNext(); // the background attempt failed: no handover without the certificate
         }
-        awaitRetiring();
-        SignedKeyHandover h = dir.handOver(clock.instant());
-        nextCertified = false;
-        // Wiping the retired state costs fsyncs: not on the signing thread (a crash before it is
-        // done leaves the state for the next open to destroy).
-        retiring = CompletableFuture.runAsync(
-                () -> {
-                    try {
-                        dir.destroyRetired();
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                },
-                background);
+        Status before = status();
+        Instant now = clock.instant();
+        synchronized (this) {
+            statusDuringHandover = before;
+            // After a retirement still running (same single background thread): the directory
+            // is never used by two background tasks at once.
+            handing = CompletableFuture.supplyAsync(
+                    () -> {
+                        try {
+                            return dir.handOver(now);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    },
+                    background);
+            CompletableFuture<?> unused = handing.whenCompleteAsync((h, e) -> handoverListener.run(), notifier);
+        }
+    }
+
+    /**
+     * Call before each signature: if a handover is under way, waits until it is durable and
+     * returns it, once. The caller publishes it before the reading it is about to sign; the
+     * directory's current key is then the new one.
+     *
+     * @return the handover to publish first, or empty if none was under way
+     * @throws IOException if the handover failed (its statement could not be signed or stored):
+     *     the current key stays current and has lost the index the statement took; the next
+     *     {@link #afterSignature} tries again
+     */
+    public Optional<SignedKeyHandover> beforeSignature() throws IOException {
+        return complete(true);
+    }
+
+    /**
+     * As {@link #beforeSignature}, but without waiting: returns the handover only if it is
+     * already durable. For a sensor that publishes a finished handover at once instead of with
+     * its next reading (see {@link #onHandover}).
+     *
+     * @return the handover to publish, or empty if none is under way or it is not durable yet
+     * @throws IOException if the handover failed, as for {@link #beforeSignature}
+     */
+    public Optional<SignedKeyHandover> handoverIfDone() throws IOException {
+        return complete(false);
+    }
+
+    /**
+     * Runs {@code listener} (on a thread of its own, never the caller's) each time a handover
+     * started by {@link #afterSignature} has finished, durable or failed; the listener then
+     * typically calls {@link #handoverIfDone} under the sensor's publication lock. Replaces the
+     * previous listener.
+     */
+    public void onHandover(Runnable listener) {
+        this.handoverListener = Objects.requireNonNull(listener, "listener");
+    }
+
+    private Optional<SignedKeyHandover> complete(boolean wait) throws IOException {
+        CompletableFuture<SignedKeyHandover> f;
+        synchronized (this) {
+            f = handing;
+        }
+        if (f == null || (!wait && !f.isDone())) {
+            return Optional.empty();
+        }
+        SignedKeyHandover h;
+        try {
+            h = f.get();
+        } catch (ExecutionException e) {
+            synchronized (this) {
+                if (handing == f) {
+                    handing = null;
+                    statusDuringHandover = null;
+                }
+            }
+            Throwable cause = e.getCause() instanceof UncheckedIOException u ? u.getCause() : e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException("key handover failed: " + cause, cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for the key handover");
+        }
+        synchronized (this) {
+            if (handing != f) {
+                return Optional.empty(); // another thread took it
+            }
+            handing = null;
+            statusDuringHandover = null;
+            nextCertified = false;
+            // Wiping the retired state costs fsyncs: not on the signing thread (a crash before it
+            // is done leaves the state for the next open to destroy).
+            retiring = CompletableFuture.runAsync(
+                    () -> {
+                        try {
+                            dir.destroyRetired();
+                        } catch (IOException | RuntimeException e) {
+                            // The state stays on disk; the next open destroys it.
+                            System.getLogger(KeyRollover.class.getName())
+                                    .log(
+                                            System.Logger.Level.WARNING,
+                                            "cannot destroy the retired key state: {0}",
+                                            e.toString());
+                        }
+                    },
+                    background);
+        }
         return Optional.of(h);
     }
 
     private void awaitRetiring() {
-        if (retiring == null) {
-            return;
-        }
-        try {
-            retiring.get();
-        } catch (ExecutionException e) {
-            // The state stays on disk; the next open destroys it.
-            System.getLogger(KeyRollover.class.getName())
-                    .log(System.Logger.Level.WARNING, "cannot destroy the retired key state: {0}", e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
+        CompletableFuture<Void> r;
+        synchronized (this) {
+            r = retiring;
             retiring = null;
+        }
+        if (r != null) {
+            r.join(); // the task logs its own failure
         }
     }
 
@@ -249,8 +368,16 @@ public final class KeyRollover implements AutoCloseable {
         }
     }
 
-    /** The current key's state as the sensor publishes it. */
+    /**
+     * The current key's state as the sensor publishes it (while a handover is under way: the state
+     * when it started, since the directory is busy).
+     */
     public Status status() {
+        synchronized (this) {
+            if (statusDuringHandover != null) {
+                return statusDuringHandover;
+            }
+        }
         var key = dir.currentKey();
         return new Status(
                 key.parameterSet().setName(),
@@ -261,13 +388,25 @@ public final class KeyRollover implements AutoCloseable {
                 Optional.ofNullable(preparationFailure));
     }
 
-    /** Waits for a running preparation and stops the background thread; the directory stays open. */
+    /**
+     * Waits for a running preparation and a handover under way (which is durable then, and the
+     * directory's current key the new one, though nobody published it: a sensor that opens the
+     * directory again publishes its latest handover) and stops the background threads; the
+     * directory stays open.
+     */
     @Override
     public void close() {
         if (preparing != null) {
             awaitPreparation();
         }
+        try {
+            complete(true);
+        } catch (IOException e) {
+            System.getLogger(KeyRollover.class.getName())
+                    .log(System.Logger.Level.WARNING, "key handover failed: {0}", e.getMessage());
+        }
         awaitRetiring();
         background.shutdown();
+        notifier.shutdown();
     }
 }

@@ -46,7 +46,8 @@ import java.util.TreeMap;
  * {@link #open} finds the same current key (the highest generation with a durable handover), deletes
  * what a crash left half made, and destroys retired states, so no index of either key is ever reused.
  *
- * <p>Not thread-safe: the sensor calls it under its publication lock.
+ * <p>Not thread-safe: one thread at a time uses it ({@link KeyRollover} hands over on its
+ * background thread while the sensor waits).
  */
 public final class SensorKeyDirectory implements AutoCloseable {
     public static final String PUBLIC_KEY = "key.pub";
@@ -116,7 +117,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
     private volatile XmssStatefulSigner retiredSigner;
     private volatile FileStateStore retiredStore;
 
-    private Optional<SignedKeyHandover> latestHandover;
+    private volatile Optional<SignedKeyHandover> latestHandover;
 
     private SensorKeyDirectory(Path dir, Options options, PqPublicKey firstKey) {
         this.dir = dir;

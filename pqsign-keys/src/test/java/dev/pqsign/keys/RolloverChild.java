@@ -63,6 +63,16 @@ public final class RolloverChild {
             }
             int done = countSignatures(out);
             while (done < wanted) {
+                // As a sensor does: a handover under way is completed and published before the next signature.
+                Optional<SignedKeyHandover> h = rollover.beforeSignature();
+                if (h.isPresent()) {
+                    publish(out, h.get());
+                    synchronized (o) {
+                        o.println("HANDOVER " + h.get().statement().sequence() + " "
+                                + Hex.encode(h.get().statement().newKeyId()));
+                        o.flush();
+                    }
+                }
                 long g = keys.generation();
                 var s = keys.currentSigner().signIndexed(i -> message(g, i));
                 Path tmp = out.resolve(".tmp-" + run);
@@ -73,15 +83,7 @@ public final class RolloverChild {
                     o.flush();
                 }
                 done++;
-                Optional<SignedKeyHandover> h = rollover.afterSignature();
-                if (h.isPresent()) {
-                    publish(out, h.get());
-                    synchronized (o) {
-                        o.println("HANDOVER " + h.get().statement().sequence() + " "
-                                + Hex.encode(h.get().statement().newKeyId()));
-                        o.flush();
-                    }
-                }
+                rollover.afterSignature();
             }
         }
         o.println("DONE");

@@ -140,6 +140,8 @@ public final class SensorServer implements AutoCloseable {
 
     private boolean started;
     private boolean closed;
+    /** Set (under the publication lock) when close begins: nothing is published after it. */
+    private boolean stopping;
 
     private SensorServer(Config config, SensorKey key, ReadingHistory history) throws IOException {
         this.config = config;
@@ -336,6 +338,7 @@ public final class SensorServer implements AutoCloseable {
         synchronized (publishLock) {
             Instant source = Instant.now();
             long t0 = System.nanoTime();
+            completeHandover(true); // a reading that comes while a handover is under way waits for it
             SignedReading r = signer.sign(reading);
             long signNanos = System.nanoTime() - t0;
             Publication p = publishLocked(r, signNanos, t0, source);
@@ -359,6 +362,15 @@ public final class SensorServer implements AutoCloseable {
         Objects.requireNonNull(keys, "keys");
         synchronized (publishLock) {
             rolling = keys;
+            // A handover is published as soon as it is durable, not only before the next reading:
+            // a slow sensor's operators learn the new key (and its key-state nodes change) at once.
+            keys.onHandover(() -> {
+                synchronized (publishLock) {
+                    if (!stopping) {
+                        completeHandover(false);
+                    }
+                }
+            });
             switchKey(keys.current());
             keepHandoversInHistory(keys);
             namespace.keyCertificates(g -> {
@@ -408,54 +420,75 @@ public final class SensorServer implements AutoCloseable {
         }
     }
 
+    /** After a reading: lets the rolling key prepare the next key and start a handover when due. */
     private void rollIfDue() {
+        RollingSensorKey keys = rolling;
+        if (keys == null) {
+            return;
+        }
+        try {
+            keys.afterSignature();
+        } catch (IOException e) {
+            // The current key stays current; the rollover is tried again after the next reading.
+            LOG.log(Level.ERROR, "key handover failed, still signing with the current key: {0}", e.getMessage());
+        }
+        publishKeyState();
+    }
+
+    /**
+     * Publishes a handover that the rolling key has made durable, and switches to the new key;
+     * with {@code wait}, first waits for a handover still under way. Called under the publication
+     * lock: before each reading, and from the rolling key's listener as soon as a handover is done.
+     */
+    private void completeHandover(boolean wait) {
         RollingSensorKey keys = rolling;
         if (keys == null) {
             return;
         }
         Optional<SignedKeyHandover> h;
         try {
-            h = keys.afterSignature();
+            h = wait ? keys.beforeSignature() : keys.handoverIfDone();
         } catch (IOException e) {
             // The current key stays current; the rollover is tried again after the next reading.
             LOG.log(Level.ERROR, "key handover failed, still signing with the current key: {0}", e.getMessage());
             publishKeyState();
             return;
         }
-        if (h.isPresent()) {
-            byte[] record = h.get().encode();
-            Optional<byte[]> certificates = keys.certificates().map(KeyCertificateChain::encode);
-            if (certificates.isPresent()) {
-                // Before the handover on the record node: an operator in certificate mode has the
-                // new key's chain at hand when the handover arrives.
-                LinkedHashMap<String, Variant> c = new LinkedHashMap<>();
-                c.put(SensorNodes.RECORD, new Variant(ByteString.of(certificates.get())));
-                namespace.update(c);
-            }
-            if (history != null) {
-                try {
-                    // before the notification, like a reading: the history holds every handover in order
-                    history.addHandover(nextSourceTime(Instant.now()), h.get());
-                } catch (IOException e) {
-                    LOG.log(
-                            Level.WARNING,
-                            "history file: {0} (the handover stays in the history in memory)",
-                            e.getMessage());
-                }
-            }
-            LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
-            v.put(SensorNodes.RECORD, new Variant(ByteString.of(record)));
-            v.put(SensorNodes.KEY_HANDOVER, new Variant(ByteString.of(record)));
-            v.put(SensorNodes.KEY_CERTIFICATES, new Variant(ByteString.of(certificates.orElse(new byte[0]))));
-            namespace.update(v);
-            switchKey(keys.current());
-            LOG.log(
-                    Level.INFO,
-                    "key handed over to generation {0} ({1}); the old key is retired at index {2}",
-                    h.get().statement().sequence(),
-                    keys.current().keyId().hex().substring(0, 16) + "…",
-                    h.get().statement().handoverIndex());
+        if (h.isEmpty()) {
+            return;
         }
+        byte[] record = h.get().encode();
+        Optional<byte[]> certificates = keys.certificates().map(KeyCertificateChain::encode);
+        if (certificates.isPresent()) {
+            // Before the handover on the record node: an operator in certificate mode has the
+            // new key's chain at hand when the handover arrives.
+            LinkedHashMap<String, Variant> c = new LinkedHashMap<>();
+            c.put(SensorNodes.RECORD, new Variant(ByteString.of(certificates.get())));
+            namespace.update(c);
+        }
+        if (history != null) {
+            try {
+                // before the notification, like a reading: the history holds every handover in order
+                history.addHandover(nextSourceTime(Instant.now()), h.get());
+            } catch (IOException e) {
+                LOG.log(
+                        Level.WARNING,
+                        "history file: {0} (the handover stays in the history in memory)",
+                        e.getMessage());
+            }
+        }
+        LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
+        v.put(SensorNodes.RECORD, new Variant(ByteString.of(record)));
+        v.put(SensorNodes.KEY_HANDOVER, new Variant(ByteString.of(record)));
+        v.put(SensorNodes.KEY_CERTIFICATES, new Variant(ByteString.of(certificates.orElse(new byte[0]))));
+        namespace.update(v);
+        switchKey(keys.current());
+        LOG.log(
+                Level.INFO,
+                "key handed over to generation {0} ({1}); the old key is retired at index {2}",
+                h.get().statement().sequence(),
+                keys.current().keyId().hex().substring(0, 16) + "…",
+                h.get().statement().handoverIndex());
         publishKeyState();
     }
 
@@ -545,6 +578,7 @@ public final class SensorServer implements AutoCloseable {
         synchronized (publishLock) {
             Instant source = Instant.now();
             long t0 = System.nanoTime();
+            completeHandover(true);
             SignedReading r = signer.sign(reading);
             long signNanos = System.nanoTime() - t0;
             Publication p = publishLocked(r.withTamperedReading(), signNanos, t0, source);
@@ -632,6 +666,11 @@ public final class SensorServer implements AutoCloseable {
             return;
         }
         closed = true;
+        synchronized (publishLock) {
+            // A handover under way is durable once this returns; publish it with the last readings.
+            completeHandover(true);
+            stopping = true;
+        }
         try {
             if (started) {
                 linger();

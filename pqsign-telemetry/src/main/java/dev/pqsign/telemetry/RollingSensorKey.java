@@ -19,10 +19,9 @@ import java.util.Optional;
 
 /**
  * A sensor key that rolls over by itself: the current key of a {@link SensorKeyDirectory}, moved to
- * the next one by a {@link KeyRollover} policy. The sensor signs with {@link #current()}, calls
- * {@link #afterSignature()} after each reading under its publication lock, and when that returns a
- * handover it publishes the handover record and switches to {@link #current()} before the next
- * reading. Also estimates the time left from the observed signing rate.
+ * the next one by a {@link KeyRollover} policy. Under its publication lock the sensor calls {@link
+ * #beforeSignature()}, publishes the handover it returns (if any), signs with {@link #current()},
+ * and calls {@link #afterSignature()}. Also estimates the time left from the observed signing rate.
  */
 public final class RollingSensorKey implements AutoCloseable {
     private final SensorKeyDirectory dir;
@@ -93,19 +92,53 @@ public final class RollingSensorKey implements AutoCloseable {
     }
 
     /**
-     * Called after each signature: updates the rate estimate, prepares the next key when due and
-     * hands over when due.
+     * Call after each signature: updates the rate estimate, prepares the next key when due and
+     * starts the handover when due (see {@link KeyRollover#afterSignature}).
      *
-     * @return the handover to publish before the next reading; {@link #current()} is then the new key
+     * @throws IOException if the handover is due and the next key cannot be certified
      */
-    public synchronized Optional<SignedKeyHandover> afterSignature() throws IOException {
+    public synchronized void afterSignature() throws IOException {
         long now = System.nanoTime();
         if (lastNanos != 0) {
             double instant = 1e9 / Math.max(1, now - lastNanos);
             rate = rate == 0 ? instant : 0.95 * rate + 0.05 * instant;
         }
         lastNanos = now;
-        Optional<SignedKeyHandover> h = rollover.afterSignature();
+        rollover.afterSignature();
+    }
+
+    /**
+     * Call before each signature: waits for a handover under way and returns it, once; the caller
+     * publishes it before the reading it is about to sign, which {@link #current()} (then the new
+     * key) signs.
+     *
+     * @return the handover to publish first, or empty if none was under way
+     * @throws IOException if the handover failed: the current key stays current
+     */
+    public Optional<SignedKeyHandover> beforeSignature() throws IOException {
+        return switched(rollover.beforeSignature());
+    }
+
+    /**
+     * As {@link #beforeSignature}, but only if the handover is durable already (no waiting): for
+     * a sensor publishing a finished handover at once.
+     *
+     * @return the handover to publish, or empty if none is durable yet
+     * @throws IOException if the handover failed: the current key stays current
+     */
+    public Optional<SignedKeyHandover> handoverIfDone() throws IOException {
+        return switched(rollover.handoverIfDone());
+    }
+
+    /**
+     * Runs {@code listener} on a thread of its own when a handover has finished (see {@link
+     * KeyRollover#onHandover}).
+     */
+    public void onHandover(Runnable listener) {
+        rollover.onHandover(listener);
+    }
+
+    private synchronized Optional<SignedKeyHandover> switched(Optional<SignedKeyHandover> h) {
         if (h.isPresent()) {
             try {
                 current = sensorKey();
@@ -134,7 +167,7 @@ public final class RollingSensorKey implements AutoCloseable {
      * sensor publishes it, and operators warn when it gets short without a next key ready.
      */
     public synchronized double secondsLeft() {
-        return rate > 0 ? dir.currentSigner().remaining() / rate : Double.NaN;
+        return rate > 0 ? rollover.status().remaining() / rate : Double.NaN;
     }
 
     /** The key directory. */
