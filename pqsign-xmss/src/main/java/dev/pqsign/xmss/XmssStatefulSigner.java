@@ -31,7 +31,8 @@ import java.util.function.LongFunction;
  * <p><b>Reserving ahead</b> (optional, {@link Options#withReserveAhead(boolean)}): as soon as a
  * signature uses the last reserved index, the next batch is reserved on a background thread, so the
  * durable write (an fsync or two, often longer than the signature itself) overlaps the time until
- * the next message instead of delaying it. The rule is unchanged: no index is used before its
+ * the next message instead of delaying it; the first batch is reserved that way as soon as the key
+ * is opened. The rule is unchanged: no index is used before its
  * reservation is on disk; a sign that finds no reserved index waits for the reservation. The price
  * is one index more lost on a crash (up to {@code batch} reserved but unused indices instead of
  * {@code batch - 1}; batch 1: at most one), and a persistence failure is
@@ -267,6 +268,11 @@ public final class XmssStatefulSigner implements StatefulSigner {
         if (state.remaining() > 0) {
             s.cache.prepare(state.nextIndex(), state.endIndex());
             s.signing.prepareUpperLayers(state.nextIndex(), s.cache);
+            if (s.ahead != null) {
+                // The first batch too is reserved before anyone asks, so the first signature
+                // (a sensor's first reading, a rolled-over key's first) does not wait for an fsync.
+                s.ahead.execute(s::workAhead);
+            }
         }
         return s;
     }

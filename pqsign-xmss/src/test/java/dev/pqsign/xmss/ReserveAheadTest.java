@@ -74,6 +74,18 @@ class ReserveAheadTest {
     }
 
     @Test
+    void open_reserveAhead_firstIndexDurableBeforeTheFirstSign_givenBackOnClose() throws Exception {
+        MemoryStateStore store =
+                MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
+        try (XmssStatefulSigner ahead =
+                XmssStatefulSigner.open(store, Options.defaults().withThreads(1).withReserveAhead(true))) {
+            await(() -> storedNext(store) == 1, "reservation of index 0 after open");
+            assertEquals(1, ahead.reservedUnused());
+        }
+        assertEquals(0, storedNext(store), "a clean close without a signature loses no index");
+    }
+
+    @Test
     void backToBackSignatures_raceTheBackgroundUpkeep_equalSynchronousSigner() throws Exception {
         MemoryStateStore syncStore =
                 MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
