@@ -8,7 +8,11 @@ import java.util.Arrays;
 public final class Digests {
     private Digests() {}
 
-    /** A fresh SHA-256 digest (every Java platform has one). */
+    /**
+     * A fresh SHA-256 digest (every Java platform has one).
+     *
+     * @return a new, unshared SHA-256 instance
+     */
     public static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
@@ -20,6 +24,11 @@ public final class Digests {
     /**
      * The first {@code outLen} bytes of SHA-256 over {@code b[0..len)}: the check value that pqsign's
      * self-defined binary formats append to detect corruption.
+     *
+     * @param b the encoded bytes
+     * @param len how many bytes of {@code b}, from its start, the check value covers
+     * @param outLen the check value's length in bytes, 0 to 32
+     * @return a new array of {@code outLen} bytes
      */
     public static byte[] checkValue(byte[] b, int len, int outLen) {
         MessageDigest md = sha256();

@@ -6,10 +6,25 @@ public final class Hex {
 
     private Hex() {}
 
+    /**
+     * Encodes all of {@code bytes}.
+     *
+     * @param bytes the bytes to encode
+     * @return two lower-case hex digits per byte
+     */
     public static String encode(byte[] bytes) {
         return encode(bytes, 0, bytes.length);
     }
 
+    /**
+     * Encodes {@code bytes[off..off+len)}.
+     *
+     * @param bytes the array holding the bytes to encode
+     * @param off the index of the first byte to encode
+     * @param len the number of bytes to encode
+     * @return two lower-case hex digits per byte
+     * @throws ArrayIndexOutOfBoundsException if the range lies outside {@code bytes}
+     */
     public static String encode(byte[] bytes, int off, int len) {
         char[] out = new char[2 * len];
         for (int i = 0; i < len; i++) {
@@ -21,8 +36,10 @@ public final class Hex {
     }
 
     /**
-     * Decodes hex, ignoring surrounding whitespace.
+     * Decodes hex, ignoring surrounding whitespace. Upper- and lower-case digits are accepted.
      *
+     * @param hex the hex digits, two per byte
+     * @return the decoded bytes (empty for an empty or blank string)
      * @throws IllegalArgumentException on odd length or a non-hex character (the message gives its position)
      */
     public static byte[] decode(CharSequence hex) {

@@ -10,6 +10,14 @@ import java.util.Objects;
  * @param signature the signature bytes (the array is the caller's to keep)
  */
 public record IndexedSignature(long index, byte[] signature) {
+    /**
+     * Checks the components; the signature array is kept, not copied.
+     *
+     * @param index the index that was durably reserved for this signature, at least 0
+     * @param signature the signature bytes
+     * @throws IllegalArgumentException if {@code index} is negative
+     * @throws NullPointerException if {@code signature} is {@code null}
+     */
     public IndexedSignature {
         if (index < 0) {
             throw new IllegalArgumentException("index must be non-negative, got " + index);

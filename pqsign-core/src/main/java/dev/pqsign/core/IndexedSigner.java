@@ -13,11 +13,17 @@ public interface IndexedSigner {
      * Reserves the next index, asks {@code messageForIndex} for the message to sign under it, and
      * signs that message.
      *
+     * @param messageForIndex builds the message to sign from the reserved index; called once
+     * @return the reserved index and the signature over the message built for it
      * @throws KeyExhaustedException if no index is left
      * @throws StatePersistenceException if the reservation could not be made durable
      */
     IndexedSignature signIndexed(LongFunction<byte[]> messageForIndex);
 
-    /** The parameter set of the key. */
+    /**
+     * The parameter set of the key.
+     *
+     * @return the key's parameter set
+     */
     ParameterSet parameterSet();
 }

@@ -19,6 +19,10 @@ public interface Signer {
      */
     byte[] sign(byte[] message);
 
-    /** The parameter set this signer uses. */
+    /**
+     * The parameter set this signer uses.
+     *
+     * @return the key's parameter set
+     */
     ParameterSet parameterSet();
 }

@@ -7,10 +7,21 @@ package dev.pqsign.core;
 public class StatePersistenceException extends PqSignException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Creates the exception.
+     *
+     * @param message which store failed and how, without secret material
+     */
     public StatePersistenceException(String message) {
         super(message);
     }
 
+    /**
+     * Creates the exception with its cause.
+     *
+     * @param message which store failed and how, without secret material
+     * @param cause the underlying failure
+     */
     public StatePersistenceException(String message, Throwable cause) {
         super(message, cause);
     }

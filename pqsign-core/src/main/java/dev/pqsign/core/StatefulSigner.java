@@ -10,17 +10,33 @@ package dev.pqsign.core;
  */
 public interface StatefulSigner extends Signer, IndexedSigner, AutoCloseable {
 
-    /** The parameter set of the key. */
+    /**
+     * The parameter set of the key.
+     *
+     * @return the key's parameter set
+     */
     @Override
     ParameterSet parameterSet();
 
-    /** Number of signatures this key can still produce. */
+    /**
+     * Number of signatures this key can still produce.
+     *
+     * @return the count of unused indices, 0 when exhausted
+     */
     long remaining();
 
-    /** The index the next signature will use (the lowest index not yet burned). */
+    /**
+     * The index the next signature will use (the lowest index not yet burned).
+     *
+     * @return the next index
+     */
     long nextIndex();
 
-    /** {@code false} after a persistence failure or after {@link #close()}. */
+    /**
+     * Whether the signer may still sign.
+     *
+     * @return {@code false} after a persistence failure or after {@link #close()}
+     */
     boolean isUsable();
 
     /** Releases caches and locks; the persisted state is left intact. */

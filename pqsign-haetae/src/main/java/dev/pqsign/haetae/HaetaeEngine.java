@@ -35,6 +35,8 @@ public enum HaetaeEngine {
      * {@code --add-modules jdk.incubator.vector} ({@code PQSIGN_VECTOR=1} in the {@code pqsign}
      * launcher). Both paths give identical bytes; this only says which one the timings of this JVM
      * measure.
+     *
+     * @return the number of Keccak states per vector permutation, or 0 on the scalar path
      */
     public static int fastVectorLanes() {
         return VectorSupport.LANES;
@@ -43,6 +45,8 @@ public enum HaetaeEngine {
     /**
      * Which code path {@link #FAST} uses in this JVM, and why, in one line (for reports such as the
      * benchmark's JVM line and the demo's summary), e.g. "scalar path (the default; ...)".
+     *
+     * @return a one-line description of the FAST engine's path
      */
     public static String fastPathDescription() {
         return VectorSupport.describe();

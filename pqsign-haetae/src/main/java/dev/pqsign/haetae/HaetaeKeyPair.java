@@ -12,12 +12,20 @@ public final class HaetaeKeyPair {
         this.privateKey = Objects.requireNonNull(privateKey);
     }
 
-    /** The verification key. */
+    /**
+     * The verification key.
+     *
+     * @return the public key
+     */
     public HaetaePublicKey publicKey() {
         return publicKey;
     }
 
-    /** The signing key (its {@code toString()} shows no secret bytes). */
+    /**
+     * The signing key (its {@code toString()} shows no secret bytes).
+     *
+     * @return the private key
+     */
     public HaetaePrivateKey privateKey() {
         return privateKey;
     }

@@ -15,12 +15,25 @@ public final class HaetaeKeyPairGenerator {
 
     private HaetaeKeyPairGenerator() {}
 
-    /** A fresh key pair from 32 bytes of {@code random}. */
+    /**
+     * A fresh key pair from 32 bytes of {@code random}, computed by {@link HaetaeEngine#FAST}.
+     *
+     * @param params HAETAE-2, -3 or -5
+     * @param random the source of the key generation seed
+     * @return the new key pair
+     */
     public static HaetaeKeyPair generate(HaetaeParameterSet params, SecureRandom random) {
         return generate(params, random, HaetaeEngine.FAST);
     }
 
-    /** As {@link #generate(HaetaeParameterSet, SecureRandom)} with a chosen engine. */
+    /**
+     * As {@link #generate(HaetaeParameterSet, SecureRandom)} with a chosen engine.
+     *
+     * @param params HAETAE-2, -3 or -5
+     * @param random the source of the key generation seed
+     * @param engine the engine that computes the keys (both give the same bytes)
+     * @return the new key pair
+     */
     public static HaetaeKeyPair generate(HaetaeParameterSet params, SecureRandom random, HaetaeEngine engine) {
         byte[] seed = new byte[SEED_BYTES];
         try {
@@ -31,12 +44,27 @@ public final class HaetaeKeyPairGenerator {
         }
     }
 
-    /** The key pair determined by a 32-byte seed. */
+    /**
+     * The key pair determined by a 32-byte seed, computed by {@link HaetaeEngine#FAST}.
+     *
+     * @param params HAETAE-2, -3 or -5
+     * @param seed the {@value #SEED_BYTES}-byte key generation seed; not modified
+     * @return the key pair
+     * @throws IllegalArgumentException if {@code seed} is not {@value #SEED_BYTES} bytes long
+     */
     public static HaetaeKeyPair fromSeed(HaetaeParameterSet params, byte[] seed) {
         return fromSeed(params, seed, HaetaeEngine.FAST);
     }
 
-    /** The key pair determined by a 32-byte seed, computed by {@code engine} (both give the same bytes). */
+    /**
+     * The key pair determined by a 32-byte seed, computed by {@code engine} (both give the same bytes).
+     *
+     * @param params HAETAE-2, -3 or -5
+     * @param seed the {@value #SEED_BYTES}-byte key generation seed; not modified
+     * @param engine the engine that computes the keys
+     * @return the key pair
+     * @throws IllegalArgumentException if {@code seed} is not {@value #SEED_BYTES} bytes long
+     */
     public static HaetaeKeyPair fromSeed(HaetaeParameterSet params, byte[] seed, HaetaeEngine engine) {
         Objects.requireNonNull(params, "params");
         if (seed.length != SEED_BYTES) {

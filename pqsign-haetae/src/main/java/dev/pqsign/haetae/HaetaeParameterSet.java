@@ -188,12 +188,20 @@ public enum HaetaeParameterSet implements ParameterSet {
         return displayName;
     }
 
-    /** The algorithm name used in KAT files, e.g. {@code haetae_mode2}. */
+    /**
+     * The algorithm name used in KAT files.
+     *
+     * @return e.g. {@code haetae_mode2}
+     */
     public String katName() {
         return katName;
     }
 
-    /** The BouncyCastle 1.87 OID (dotted decimal) for this set. */
+    /**
+     * The BouncyCastle 1.87 OID for this set.
+     *
+     * @return the OID in dotted decimal, e.g. {@code 1.3.6.1.4.1.22554.2.18.1}
+     */
     public String oid() {
         return oid;
     }
@@ -208,7 +216,11 @@ public enum HaetaeParameterSet implements ParameterSet {
         return pkBytes;
     }
 
-    /** Length in bytes of the private key encoding (reference {@code sk}). */
+    /**
+     * Length in bytes of the private key encoding (reference {@code sk}).
+     *
+     * @return the private key length in bytes
+     */
     public int privateKeyBytes() {
         return skBytes;
     }
@@ -218,17 +230,29 @@ public enum HaetaeParameterSet implements ParameterSet {
         return false;
     }
 
-    /** Module rank k (rows of A). */
+    /**
+     * Module rank k (rows of A).
+     *
+     * @return k: 2, 3 or 4
+     */
     public int k() {
         return k;
     }
 
-    /** Module rank l (columns of A, including the b column). */
+    /**
+     * Module rank l (columns of A, including the b column).
+     *
+     * @return l: 4, 6 or 7
+     */
     public int l() {
         return l;
     }
 
-    /** Hamming weight of the challenge polynomial (modes 2 and 3; mode 5 uses a balanced challenge). */
+    /**
+     * Hamming weight of the challenge polynomial (modes 2 and 3; mode 5 uses a balanced challenge).
+     *
+     * @return tau: 58 or 80; for HAETAE-5 128, the largest weight of its balanced challenge
+     */
     public int tau() {
         return tau;
     }
@@ -242,6 +266,8 @@ public enum HaetaeParameterSet implements ParameterSet {
      * Looks a set up by its canonical name ({@code HAETAE-2}), Java name ({@code HAETAE_2}), KAT name
      * ({@code haetae_mode2}) or OID; case-insensitive.
      *
+     * @param name the name to look up; surrounding whitespace is ignored
+     * @return the set
      * @throws IllegalArgumentException listing the accepted names
      */
     public static HaetaeParameterSet fromName(String name) {

@@ -30,6 +30,9 @@ public final class HaetaePrivateKey implements Destroyable {
      * Parses a private key of the given set. The input is copied; wipe your array afterwards if it
      * should not linger.
      *
+     * @param params the set the key belongs to
+     * @param encoded the reference encoding {@code vk || s1 || s2 || K}
+     * @return the private key
      * @throws KeyFormatException on a wrong length or an out-of-range secret coefficient
      */
     public static HaetaePrivateKey fromEncoded(HaetaeParameterSet params, byte[] encoded) {
@@ -69,17 +72,30 @@ public final class HaetaePrivateKey implements Destroyable {
         return new HaetaePrivateKey(params, encoded);
     }
 
-    /** The parameter set this key belongs to. */
+    /**
+     * The parameter set this key belongs to.
+     *
+     * @return the parameter set
+     */
     public HaetaeParameterSet parameterSet() {
         return params;
     }
 
-    /** The matching public key (the prefix of the encoding). */
+    /**
+     * The matching public key (the prefix of the encoding); still available after {@link #destroy()}.
+     *
+     * @return the public key
+     */
     public HaetaePublicKey publicKey() {
         return publicKey;
     }
 
-    /** The reference encoding, a fresh copy the caller must wipe. */
+    /**
+     * The reference encoding, a fresh copy the caller must wipe.
+     *
+     * @return {@code vk || s1 || s2 || K}
+     * @throws IllegalStateException if the key was destroyed
+     */
     public byte[] getEncoded() {
         ensureLive();
         return encoded.clone();

@@ -21,6 +21,9 @@ public final class HaetaePublicKey {
     /**
      * Parses a public key of the given set.
      *
+     * @param params the set the key belongs to
+     * @param encoded the reference encoding {@code rho || b}; copied
+     * @return the public key
      * @throws KeyFormatException if the length is wrong or a HAETAE-5 coefficient is not below q
      */
     public static HaetaePublicKey fromEncoded(HaetaeParameterSet params, byte[] encoded) {
@@ -33,7 +36,13 @@ public final class HaetaePublicKey {
         return new HaetaePublicKey(params, copy);
     }
 
-    /** Parses a public key, identifying the set by the length (992, 1472 or 2080 bytes). */
+    /**
+     * Parses a public key, identifying the set by the length (992, 1472 or 2080 bytes).
+     *
+     * @param encoded the reference encoding {@code rho || b}; copied
+     * @return the public key
+     * @throws KeyFormatException if no set has keys of that length or a HAETAE-5 coefficient is not below q
+     */
     public static HaetaePublicKey fromEncoded(byte[] encoded) {
         HaetaeParameterSet p = HaetaeParameterSet.byPublicKeyLength(encoded.length);
         if (p == null) {
@@ -61,12 +70,20 @@ public final class HaetaePublicKey {
         return new HaetaePublicKey(p, encoded);
     }
 
-    /** The parameter set this key belongs to. */
+    /**
+     * The parameter set this key belongs to.
+     *
+     * @return the parameter set
+     */
     public HaetaeParameterSet parameterSet() {
         return params;
     }
 
-    /** The reference encoding (a fresh copy). */
+    /**
+     * The reference encoding.
+     *
+     * @return a fresh copy of {@code rho || b}
+     */
     public byte[] getEncoded() {
         return encoded.clone();
     }

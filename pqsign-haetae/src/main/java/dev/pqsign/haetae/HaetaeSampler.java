@@ -21,7 +21,11 @@ public enum HaetaeSampler {
         this.drawBytes = drawBytes;
     }
 
-    /** The default sampler of this implementation. */
+    /**
+     * The default sampler of this implementation.
+     *
+     * @return {@link #V1_2_0}
+     */
     public static HaetaeSampler defaultSampler() {
         return V1_2_0;
     }

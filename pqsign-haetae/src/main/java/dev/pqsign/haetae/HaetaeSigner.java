@@ -26,7 +26,11 @@ public final class HaetaeSigner implements Signer {
     private final HaetaeEngine engine;
     private final SecureRandom random;
 
-    /** Signer with the empty context, the v1.2.0 sampler, the fast engine and a new {@link SecureRandom}. */
+    /**
+     * Signer with the empty context, the v1.2.0 sampler, the fast engine and a new {@link SecureRandom}.
+     *
+     * @param key the signing key; it is used, not copied, so destroying it stops the signer
+     */
     public HaetaeSigner(HaetaePrivateKey key) {
         this(key, EMPTY, HaetaeSampler.defaultSampler(), HaetaeEngine.FAST, new SecureRandom());
     }
@@ -34,7 +38,11 @@ public final class HaetaeSigner implements Signer {
     /**
      * Fully configured signer.
      *
+     * @param key the signing key; it is used, not copied, so destroying it stops the signer
      * @param context default context string (at most 255 bytes), copied
+     * @param sampler the hyperball sampler version
+     * @param engine the engine that computes the signatures (both give the same bytes)
+     * @param random the source of the 32 random bytes of each signature
      * @throws IllegalArgumentException if the context is longer than 255 bytes
      */
     public HaetaeSigner(
@@ -60,7 +68,15 @@ public final class HaetaeSigner implements Signer {
         return sign(message, context);
     }
 
-    /** Signs with an explicit context string (at most 255 bytes). */
+    /**
+     * Signs with an explicit context string.
+     *
+     * @param message the message, not modified
+     * @param ctx the context string, at most 255 bytes
+     * @return a new array of {@link HaetaeParameterSet#signatureBytes()} bytes
+     * @throws IllegalArgumentException if {@code ctx} is longer than 255 bytes
+     * @throws IllegalStateException if the private key was destroyed
+     */
     public byte[] sign(byte[] message, byte[] ctx) {
         byte[] sig = new byte[key.parameterSet().sigBytes];
         sign(message, 0, message.length, ctx, sig, 0);
@@ -70,7 +86,16 @@ public final class HaetaeSigner implements Signer {
     /**
      * Signs {@code message[off..off+len)} into {@code out[outOff..outOff + signatureBytes)}.
      *
+     * @param message the array holding the message, not modified
+     * @param off the start of the message in {@code message}
+     * @param len the message length in bytes
+     * @param ctx the context string, at most 255 bytes
+     * @param out the array that receives the signature
+     * @param outOff where the signature starts in {@code out}
      * @return the number of bytes written (always {@link HaetaeParameterSet#signatureBytes()})
+     * @throws IndexOutOfBoundsException if the message or the signature range lies outside its array
+     * @throws IllegalArgumentException if {@code ctx} is longer than 255 bytes
+     * @throws IllegalStateException if the private key was destroyed
      */
     public int sign(byte[] message, int off, int len, byte[] ctx, byte[] out, int outOff) {
         Objects.checkFromIndexSize(off, len, message.length);
@@ -92,7 +117,11 @@ public final class HaetaeSigner implements Signer {
         return key.parameterSet();
     }
 
-    /** The hyperball sampler version this signer uses. */
+    /**
+     * The hyperball sampler version this signer uses.
+     *
+     * @return the sampler
+     */
     public HaetaeSampler sampler() {
         return sampler;
     }

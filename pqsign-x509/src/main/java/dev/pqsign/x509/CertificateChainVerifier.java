@@ -45,7 +45,14 @@ public final class CertificateChainVerifier {
 
     private CertificateChainVerifier() {}
 
-    /** Verifies {@code leaf} issued directly by {@code trustedRoot} (or {@code leaf} = the root itself). */
+    /**
+     * Verifies {@code leaf} issued directly by {@code trustedRoot} (or {@code leaf} = the root itself).
+     *
+     * @param leaf the certificate whose key will be used
+     * @param trustedRoot the trust anchor, obtained out of band
+     * @param now the time to check validity periods at
+     * @return valid, or the first reason the chain was rejected
+     */
     public static ChainVerificationResult verify(PqCertificate leaf, PqCertificate trustedRoot, Instant now) {
         return verify(List.of(leaf), trustedRoot, now);
     }
@@ -57,6 +64,8 @@ public final class CertificateChainVerifier {
      *        certificate is allowed and checks the root alone)
      * @param trustedRoot the trust anchor, obtained out of band
      * @param now the time to check validity periods at
+     * @return valid, or the first reason the chain was rejected
+     * @throws IllegalArgumentException if {@code chain} is empty
      */
     public static ChainVerificationResult verify(List<PqCertificate> chain, PqCertificate trustedRoot, Instant now) {
         Objects.requireNonNull(trustedRoot, "trustedRoot");

@@ -16,7 +16,10 @@ public class CertificateFormatException extends PqSignException {
         super(message);
     }
 
-    /** @param message what is wrong, never secret material */
+    /**
+     * @param message what is wrong, never secret material
+     * @param cause the parser's exception
+     */
     public CertificateFormatException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -42,6 +42,10 @@ public final class CertificateTemplate {
     /**
      * A template with explicit validity (truncated to whole seconds, as X.509 times are).
      *
+     * @param subjectDn the subject's distinguished name in RFC 4514 form, e.g. {@code CN=sensor-17,O=Plant A}
+     * @param notBefore the start of validity
+     * @param notAfter the end of validity
+     * @return a template for an end-entity certificate
      * @throws IllegalArgumentException if the DN cannot be parsed or notAfter is not after notBefore
      */
     public static CertificateTemplate of(String subjectDn, Instant notBefore, Instant notAfter) {
@@ -52,7 +56,15 @@ public final class CertificateTemplate {
         return t;
     }
 
-    /** Valid from now (minus {@link #BACKDATE}) for {@code validity}. */
+    /**
+     * Valid from now (minus {@link #BACKDATE}) for {@code validity}.
+     *
+     * @param subjectDn the subject's distinguished name in RFC 4514 form, e.g. {@code CN=sensor-17,O=Plant A}
+     * @param validity how long the certificate is valid from now; positive
+     * @param clock gives now
+     * @return a template for an end-entity certificate
+     * @throws IllegalArgumentException if the DN cannot be parsed or {@code validity} is not positive
+     */
     public static CertificateTemplate valid(String subjectDn, Duration validity, Clock clock) {
         if (validity.isNegative() || validity.isZero()) {
             throw new IllegalArgumentException("validity must be positive, got " + validity);
@@ -61,7 +73,15 @@ public final class CertificateTemplate {
         return of(subjectDn, now.minus(BACKDATE), now.plus(validity));
     }
 
-    /** Valid from now (minus {@link #BACKDATE}) for {@code days} days. */
+    /**
+     * Valid from now (minus {@link #BACKDATE}) for {@code days} days.
+     *
+     * @param subjectDn the subject's distinguished name in RFC 4514 form, e.g. {@code CN=sensor-17,O=Plant A}
+     * @param days the number of days the certificate is valid from now, at least 1
+     * @param clock gives now
+     * @return a template for an end-entity certificate
+     * @throws IllegalArgumentException if the DN cannot be parsed or {@code days < 1}
+     */
     public static CertificateTemplate forDays(String subjectDn, int days, Clock clock) {
         if (days < 1) {
             throw new IllegalArgumentException("validity must be at least 1 day, got " + days);
@@ -85,13 +105,24 @@ public final class CertificateTemplate {
         }
     }
 
-    /** Marks the certificate as a CA (basic constraints cA = TRUE). */
+    /**
+     * Marks the certificate as a CA (basic constraints cA = TRUE) or as an end entity.
+     *
+     * @param isCa true for a CA certificate
+     * @return this template
+     */
     public CertificateTemplate ca(boolean isCa) {
         this.ca = isCa;
         return this;
     }
 
-    /** pathLenConstraint for a CA certificate. */
+    /**
+     * pathLenConstraint for a CA certificate.
+     *
+     * @param n the number of intermediate CA certificates allowed below this one, at least 0
+     * @return this template
+     * @throws IllegalArgumentException if {@code n} is negative
+     */
     public CertificateTemplate pathLength(int n) {
         if (n < 0) {
             throw new IllegalArgumentException("path length must be non-negative, got " + n);
@@ -100,7 +131,13 @@ public final class CertificateTemplate {
         return this;
     }
 
-    /** Explicit key usage bits (checked against RFC 9802's rules when signing). */
+    /**
+     * Explicit key usage bits (checked against RFC 9802's rules when signing).
+     *
+     * @param bits the usages, at least one; copied
+     * @return this template
+     * @throws IllegalArgumentException if {@code bits} is empty
+     */
     public CertificateTemplate keyUsage(Set<KeyUsageBit> bits) {
         if (bits.isEmpty()) {
             throw new IllegalArgumentException("key usage must name at least one usage");
@@ -109,7 +146,13 @@ public final class CertificateTemplate {
         return this;
     }
 
-    /** An explicit serial number (positive). */
+    /**
+     * An explicit serial number instead of a random one.
+     *
+     * @param s the serial number, positive
+     * @return this template
+     * @throws IllegalArgumentException if {@code s} is not positive
+     */
     public CertificateTemplate serial(BigInteger s) {
         if (s.signum() <= 0) {
             throw new IllegalArgumentException("serial number must be positive");
@@ -122,17 +165,29 @@ public final class CertificateTemplate {
         return subject;
     }
 
-    /** Start of validity, whole seconds. */
+    /**
+     * Start of validity.
+     *
+     * @return notBefore, in whole seconds
+     */
     public Instant notBefore() {
         return notBefore;
     }
 
-    /** End of validity, whole seconds. */
+    /**
+     * End of validity.
+     *
+     * @return notAfter, in whole seconds
+     */
     public Instant notAfter() {
         return notAfter;
     }
 
-    /** Whether the certificate will be a CA. */
+    /**
+     * Whether the certificate will be a CA.
+     *
+     * @return true for a CA certificate
+     */
     public boolean isCa() {
         return ca;
     }
@@ -141,7 +196,11 @@ public final class CertificateTemplate {
         return Optional.ofNullable(pathLength);
     }
 
-    /** The explicit or default key usage. */
+    /**
+     * The explicit or default key usage.
+     *
+     * @return a copy of the bits set, or {keyCertSign, cRLSign} for a CA and {digitalSignature} otherwise
+     */
     public Set<KeyUsageBit> keyUsage() {
         if (keyUsage != null) {
             return EnumSet.copyOf(keyUsage);

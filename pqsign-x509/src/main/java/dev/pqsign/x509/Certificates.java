@@ -47,7 +47,17 @@ import org.bouncycastle.cert.X509v3CertificateBuilder;
 public final class Certificates {
     private Certificates() {}
 
-    /** A self-signed CA certificate for the signer's own XMSS / XMSS^MT key, valid for {@code days}. */
+    /**
+     * A self-signed CA certificate for the signer's own XMSS / XMSS^MT key, valid for {@code days}.
+     * Uses one index of the key.
+     *
+     * @param ca the signer of the CA's key; its public key becomes the subject key
+     * @param subjectDn the subject's distinguished name in RFC 4514 form, e.g. {@code CN=Plant Root CA,O=Example}
+     * @param days the number of days the certificate is valid from now, at least 1
+     * @return the certificate, verified under its own key
+     * @throws IllegalArgumentException if the DN is malformed or {@code days < 1}
+     * @throws UnsupportedAlgorithmException for a private-use XMSS set
+     */
     public static PqCertificate selfSigned(XmssStatefulSigner ca, String subjectDn, int days) {
         return selfSigned(
                 ca,
@@ -55,7 +65,17 @@ public final class Certificates {
                 CertificateTemplate.forDays(subjectDn, days, Clock.systemUTC()).ca(true));
     }
 
-    /** A self-signed CA certificate for the signer's own XMSS / XMSS^MT key, valid for {@code validity}. */
+    /**
+     * A self-signed CA certificate for the signer's own XMSS / XMSS^MT key, valid for {@code validity}.
+     * Uses one index of the key.
+     *
+     * @param ca the signer of the CA's key; its public key becomes the subject key
+     * @param subjectDn the subject's distinguished name in RFC 4514 form, e.g. {@code CN=Plant Root CA,O=Example}
+     * @param validity how long the certificate is valid from now; positive
+     * @return the certificate, verified under its own key
+     * @throws IllegalArgumentException if the DN is malformed or {@code validity} is not positive
+     * @throws UnsupportedAlgorithmException for a private-use XMSS set
+     */
     public static PqCertificate selfSigned(XmssStatefulSigner ca, String subjectDn, Duration validity) {
         return selfSigned(
                 ca,
@@ -67,6 +87,14 @@ public final class Certificates {
     /**
      * A self-signed certificate: issuer = subject, signed by {@code signer}, whose public key is
      * {@code key} (checked by verifying the result).
+     *
+     * @param signer an {@link XmssStatefulSigner} or a {@link dev.pqsign.haetae.HaetaeSigner}
+     * @param key the signer's public key, which becomes the subject key
+     * @param template subject, validity, CA flag, key usage and serial
+     * @return the certificate, verified under {@code key}
+     * @throws IllegalArgumentException if the template's key usage breaks RFC 9802's rules or the
+     *         signature does not verify under {@code key}
+     * @throws UnsupportedAlgorithmException for a private-use XMSS set
      */
     public static PqCertificate selfSigned(Signer signer, PqPublicKey key, CertificateTemplate template) {
         X500Name name = template.subject();
@@ -74,13 +102,35 @@ public final class Certificates {
         return sign(signer, key, name, keyId, key, template);
     }
 
-    /** Issues a certificate for an XMSS / XMSS^MT key; see {@link #issue(Signer, PqCertificate, PqPublicKey, String, int, boolean)}. */
+    /**
+     * Issues a certificate for an XMSS / XMSS^MT key; see {@link #issue(Signer, PqCertificate, PqPublicKey, String,
+     * int, boolean)}.
+     *
+     * @param signer the issuer's signer
+     * @param caCert the issuer's certificate
+     * @param subjectKey the key the certificate is for
+     * @param subjectDn the subject's distinguished name, e.g. {@code CN=sensor-17}
+     * @param days the number of days the certificate is valid from now, at least 1
+     * @param ca whether the new certificate is itself a CA
+     * @return the certificate, verified under the issuer's key
+     */
     public static PqCertificate issue(
             Signer signer, PqCertificate caCert, XmssPublicKey subjectKey, String subjectDn, int days, boolean ca) {
         return issue(signer, caCert, PqPublicKey.of(subjectKey), subjectDn, days, ca);
     }
 
-    /** Issues a certificate for a HAETAE key; see {@link #issue(Signer, PqCertificate, PqPublicKey, String, int, boolean)}. */
+    /**
+     * Issues a certificate for a HAETAE key; see {@link #issue(Signer, PqCertificate, PqPublicKey, String, int,
+     * boolean)}.
+     *
+     * @param signer the issuer's signer
+     * @param caCert the issuer's certificate
+     * @param subjectKey the key the certificate is for
+     * @param subjectDn the subject's distinguished name, e.g. {@code CN=sensor-17}
+     * @param days the number of days the certificate is valid from now, at least 1
+     * @param ca whether the new certificate is itself a CA
+     * @return the certificate, verified under the issuer's key
+     */
     public static PqCertificate issue(
             Signer signer, PqCertificate caCert, HaetaePublicKey subjectKey, String subjectDn, int days, boolean ca) {
         return issue(signer, caCert, PqPublicKey.of(subjectKey), subjectDn, days, ca);
@@ -92,7 +142,11 @@ public final class Certificates {
      * @param signer the issuer's signer: an {@link XmssStatefulSigner} or a
      *        {@link dev.pqsign.haetae.HaetaeSigner}, whose key is the subject key of {@code caCert}
      * @param caCert the issuer's certificate; must be a CA allowed to sign certificates
+     * @param subjectKey the key the certificate is for
+     * @param subjectDn the subject's distinguished name, e.g. {@code CN=sensor-17}
+     * @param days the number of days the certificate is valid from now, at least 1
      * @param ca whether the new certificate is itself a CA
+     * @return the certificate, verified under the issuer's key
      * @throws IllegalArgumentException if {@code caCert} is not a CA, the validity would outlast it,
      *         the DN is malformed, or the signer's key does not match {@code caCert}
      * @throws UnsupportedAlgorithmException for private-use XMSS sets (either key)
@@ -106,7 +160,19 @@ public final class Certificates {
                 CertificateTemplate.forDays(subjectDn, days, Clock.systemUTC()).ca(ca));
     }
 
-    /** Issues a certificate described by {@code template}; see the other {@code issue} methods. */
+    /**
+     * Issues a certificate described by {@code template}; see the other {@code issue} methods.
+     *
+     * @param signer the issuer's signer, whose key is the subject key of {@code caCert}
+     * @param caCert the issuer's certificate; must be a CA allowed to sign certificates
+     * @param subjectKey the key the certificate is for
+     * @param template subject, validity, CA flag, key usage and serial
+     * @return the certificate, verified under the issuer's key
+     * @throws IllegalArgumentException if {@code caCert} is not a CA or lacks keyCertSign, the validity
+     *         would outlast it, the key usage breaks RFC 9802's rules, or the signer's key does not match
+     *         {@code caCert}
+     * @throws UnsupportedAlgorithmException for private-use XMSS sets (either key)
+     */
     public static PqCertificate issue(
             Signer signer, PqCertificate caCert, PqPublicKey subjectKey, CertificateTemplate template) {
         Objects.requireNonNull(caCert, "caCert");

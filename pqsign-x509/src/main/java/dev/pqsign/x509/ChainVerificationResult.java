@@ -10,6 +10,7 @@ import java.util.Optional;
 public final class ChainVerificationResult {
     /** Why a chain was rejected ({@link #VALID} if it was not). */
     public enum Reason {
+        /** Every check passed. */
         VALID,
         /** now is after a certificate's notAfter. */
         EXPIRED,
@@ -62,22 +63,38 @@ public final class ChainVerificationResult {
         return new ChainVerificationResult(reason, "certificate '" + cert.subject() + "': " + message, cert);
     }
 
-    /** {@code true} only if every check passed. */
+    /**
+     * Whether the chain is valid.
+     *
+     * @return {@code true} only if every check passed
+     */
     public boolean isValid() {
         return reason == Reason.VALID;
     }
 
-    /** The first failed check, or {@link Reason#VALID}. */
+    /**
+     * Why the chain was rejected.
+     *
+     * @return the first failed check, or {@link Reason#VALID}
+     */
     public Reason reason() {
         return reason;
     }
 
-    /** A sentence for logs and the CLI. */
+    /**
+     * A sentence for logs and the CLI.
+     *
+     * @return "chain is valid", or the failed certificate's subject and what was expected
+     */
     public String message() {
         return message;
     }
 
-    /** The certificate that failed, if any. */
+    /**
+     * The certificate that failed, if any.
+     *
+     * @return the failed certificate, or empty for a valid chain
+     */
     public Optional<PqCertificate> failedCertificate() {
         return Optional.ofNullable(failed);
     }

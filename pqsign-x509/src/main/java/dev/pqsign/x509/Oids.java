@@ -31,17 +31,32 @@ public final class Oids {
 
     private Oids() {}
 
-    /** The RFC 9802 OID of an XMSS family. */
+    /**
+     * The RFC 9802 OID of an XMSS family.
+     *
+     * @param family XMSS or XMSS^MT
+     * @return {@link #ID_ALG_XMSS_HASHSIG} or {@link #ID_ALG_XMSSMT_HASHSIG}
+     */
     public static ASN1ObjectIdentifier of(XmssParameterSet.Family family) {
         return family == XmssParameterSet.Family.XMSS ? ID_ALG_XMSS_HASHSIG : ID_ALG_XMSSMT_HASHSIG;
     }
 
-    /** The OID of a HAETAE parameter set. */
+    /**
+     * The OID of a HAETAE parameter set.
+     *
+     * @param set HAETAE-2, -3 or -5
+     * @return an OID equal to {@link #HAETAE_2}, {@link #HAETAE_3} or {@link #HAETAE_5}
+     */
     public static ASN1ObjectIdentifier of(HaetaeParameterSet set) {
         return new ASN1ObjectIdentifier(set.oid());
     }
 
-    /** An AlgorithmIdentifier with absent parameters, as RFC 9802 requires (and BouncyCastle writes for HAETAE). */
+    /**
+     * An AlgorithmIdentifier with absent parameters, as RFC 9802 requires (and BouncyCastle writes for HAETAE).
+     *
+     * @param oid the algorithm
+     * @return the AlgorithmIdentifier without parameters
+     */
     public static AlgorithmIdentifier algorithmIdentifier(ASN1ObjectIdentifier oid) {
         return new AlgorithmIdentifier(oid);
     }
@@ -67,7 +82,12 @@ public final class Oids {
         return null;
     }
 
-    /** A readable name for an OID pqsign knows, else the dotted form. */
+    /**
+     * A readable name for an OID pqsign knows, else the dotted form.
+     *
+     * @param oid any OID
+     * @return e.g. {@code id-alg-xmss-hashsig (1.3.6.1.5.5.7.6.34)}
+     */
     public static String describe(ASN1ObjectIdentifier oid) {
         if (ID_ALG_XMSS_HASHSIG.equals(oid)) {
             return "id-alg-xmss-hashsig (" + oid.getId() + ")";

@@ -40,12 +40,20 @@ public final class Pem {
             this.der = der;
         }
 
-        /** The label between BEGIN and the dashes, e.g. {@code CERTIFICATE}. */
+        /**
+         * The label between BEGIN and the dashes.
+         *
+         * @return e.g. {@code CERTIFICATE}
+         */
         public String label() {
             return label;
         }
 
-        /** The decoded bytes (a copy). */
+        /**
+         * The decoded bytes.
+         *
+         * @return a copy of the block's Base64-decoded content
+         */
         public byte[] der() {
             return der.clone();
         }
@@ -65,6 +73,8 @@ public final class Pem {
     /**
      * Decodes every PEM block in {@code text}.
      *
+     * @param text PEM text, possibly with other text around the blocks
+     * @return the blocks in the order they appear, at least one
      * @throws CertificateFormatException for a BEGIN without END, mismatched labels, bad Base64, or
      *         text with no block at all
      */
@@ -131,7 +141,14 @@ public final class Pem {
         return n < 0 ? s.length() : n;
     }
 
-    /** Reads exactly one {@code CERTIFICATE} block (other text is ignored, other blocks are an error). */
+    /**
+     * Reads exactly one {@code CERTIFICATE} block (other text is ignored, other blocks are an error).
+     *
+     * @param text PEM text
+     * @return the certificate
+     * @throws CertificateFormatException if the text holds no block, another block, more than one
+     *         certificate, or a certificate that cannot be parsed
+     */
     public static PqCertificate readCertificate(String text) {
         List<PqCertificate> all = readCertificates(text);
         if (all.size() != 1) {
@@ -140,7 +157,14 @@ public final class Pem {
         return all.get(0);
     }
 
-    /** Reads every {@code CERTIFICATE} block, in order (a chain file); other labels are an error. */
+    /**
+     * Reads every {@code CERTIFICATE} block, in order (a chain file); other labels are an error.
+     *
+     * @param text PEM text
+     * @return the certificates in file order, at least one
+     * @throws CertificateFormatException if the text holds no block, a block with another label, or a
+     *         certificate that cannot be parsed
+     */
     public static List<PqCertificate> readCertificates(String text) {
         List<PqCertificate> out = new ArrayList<>();
         for (Block b : readBlocks(text)) {
@@ -153,12 +177,27 @@ public final class Pem {
         return out;
     }
 
-    /** Reads one certificate from a PEM or DER file. */
+    /**
+     * Reads one certificate from a PEM or DER file.
+     *
+     * @param file the certificate file
+     * @return the certificate
+     * @throws IOException if the file cannot be read
+     * @throws CertificateFormatException if the content is not one certificate
+     */
     public static PqCertificate read(Path file) throws IOException {
         return PqCertificate.read(Files.readAllBytes(file));
     }
 
-    /** Reads one {@code PUBLIC KEY} block as a pqsign public key. */
+    /**
+     * Reads one {@code PUBLIC KEY} block as a pqsign public key.
+     *
+     * @param text PEM text holding one SubjectPublicKeyInfo block
+     * @return the public key
+     * @throws CertificateFormatException if the text does not hold exactly one {@code PUBLIC KEY} block
+     *         or the key is malformed
+     * @throws UnsupportedAlgorithmException for keys pqsign does not handle
+     */
     public static PqPublicKey readPublicKey(String text) {
         List<Block> blocks = readBlocks(text);
         if (blocks.size() != 1 || !PUBLIC_KEY.equals(blocks.get(0).label())) {
@@ -167,12 +206,22 @@ public final class Pem {
         return PublicKeys.decode(blocks.get(0).der);
     }
 
-    /** PEM text of a certificate. */
+    /**
+     * PEM text of a certificate.
+     *
+     * @param cert the certificate
+     * @return one {@code CERTIFICATE} block
+     */
     public static String write(PqCertificate cert) {
         return encode(CERTIFICATE, cert.encoded());
     }
 
-    /** PEM text of a chain (leaf first is the usual order). */
+    /**
+     * PEM text of a chain (leaf first is the usual order).
+     *
+     * @param chain the certificates, written in list order
+     * @return one {@code CERTIFICATE} block per certificate
+     */
     public static String write(List<PqCertificate> chain) {
         StringBuilder sb = new StringBuilder();
         for (PqCertificate c : chain) {
@@ -181,17 +230,36 @@ public final class Pem {
         return sb.toString();
     }
 
-    /** PEM text of a public key as a SubjectPublicKeyInfo. */
+    /**
+     * PEM text of a public key as a SubjectPublicKeyInfo.
+     *
+     * @param key the public key
+     * @return one {@code PUBLIC KEY} block
+     * @throws UnsupportedAlgorithmException for a private-use XMSS set
+     */
     public static String write(PqPublicKey key) {
         return encode(PUBLIC_KEY, PublicKeys.encode(key));
     }
 
-    /** Writes a certificate as PEM to {@code file} (replacing it). */
+    /**
+     * Writes a certificate as PEM to {@code file} (replacing it).
+     *
+     * @param file the file to write
+     * @param cert the certificate
+     * @throws IOException if the file cannot be written
+     */
     public static void write(Path file, PqCertificate cert) throws IOException {
         Files.writeString(file, write(cert), StandardCharsets.US_ASCII);
     }
 
-    /** Any DER bytes as a PEM block with 64-character lines (RFC 7468 strict form). */
+    /**
+     * Any DER bytes as a PEM block with 64-character lines (RFC 7468 strict form).
+     *
+     * @param label the block's label: upper case, without dashes, e.g. {@code CERTIFICATE}
+     * @param der the bytes to encode
+     * @return the PEM block, ending with a newline
+     * @throws IllegalArgumentException if {@code label} is empty, not upper case or contains a dash
+     */
     public static String encode(String label, byte[] der) {
         if (label.isEmpty() || !label.equals(label.toUpperCase(Locale.ROOT)) || label.contains("-")) {
             throw new IllegalArgumentException("PEM label must be upper case without dashes, got '" + label + "'");

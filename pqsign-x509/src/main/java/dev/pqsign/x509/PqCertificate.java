@@ -45,6 +45,8 @@ public final class PqCertificate {
     /**
      * Parses one DER certificate.
      *
+     * @param der the DER encoding; copied
+     * @return the certificate
      * @throws CertificateFormatException on truncated, trailing or non-DER bytes, or a structure that
      *         is not a certificate
      */
@@ -100,7 +102,13 @@ public final class PqCertificate {
         }
     }
 
-    /** Reads DER or PEM (a single {@code CERTIFICATE} block), whichever {@code data} is. */
+    /**
+     * Reads DER or PEM (a single {@code CERTIFICATE} block), whichever {@code data} is.
+     *
+     * @param data a certificate file's content
+     * @return the certificate
+     * @throws CertificateFormatException if {@code data} is not one readable certificate
+     */
     public static PqCertificate read(byte[] data) {
         if (Pem.looksLikePem(data)) {
             return Pem.readCertificate(new String(data, java.nio.charset.StandardCharsets.US_ASCII));
@@ -108,7 +116,13 @@ public final class PqCertificate {
         return fromDer(data);
     }
 
-    /** Wraps a certificate parsed by a JCA provider (its encoding is re-read; BouncyCastle's keeps it intact). */
+    /**
+     * Wraps a certificate parsed by a JCA provider (its encoding is re-read; BouncyCastle's keeps it intact).
+     *
+     * @param cert a certificate from any provider
+     * @return the certificate
+     * @throws CertificateFormatException if the certificate cannot be encoded or its encoding parsed
+     */
     public static PqCertificate fromX509(X509Certificate cert) {
         try {
             return fromDer(cert.getEncoded());
@@ -117,7 +131,13 @@ public final class PqCertificate {
         }
     }
 
-    /** Wraps a BouncyCastle certificate holder. */
+    /**
+     * Wraps a BouncyCastle certificate holder.
+     *
+     * @param holder the certificate
+     * @return the certificate, re-parsed from the holder's encoding
+     * @throws CertificateFormatException if the holder's encoding cannot be parsed
+     */
     public static PqCertificate fromHolder(X509CertificateHolder holder) {
         try {
             return fromDer(holder.getEncoded());
@@ -126,12 +146,20 @@ public final class PqCertificate {
         }
     }
 
-    /** The DER encoding (a copy). */
+    /**
+     * The DER encoding (a copy).
+     *
+     * @return a copy of the DER encoding
+     */
     public byte[] encoded() {
         return der.clone();
     }
 
-    /** The BouncyCastle view, for callers that need more than this class offers. */
+    /**
+     * The BouncyCastle view, for callers that need more than this class offers.
+     *
+     * @return the certificate holder
+     */
     public X509CertificateHolder holder() {
         return holder;
     }
@@ -140,6 +168,9 @@ public final class PqCertificate {
      * A {@link X509Certificate} from BouncyCastle's certificate factory, which keeps the original
      * encoding (the JDK's factory would not, see the class comment). Its {@code verify} needs a
      * provider that knows the algorithm (BouncyCastle for XMSS / XMSS^MT).
+     *
+     * @return a new {@link X509Certificate} with this certificate's encoding
+     * @throws CertificateFormatException if BouncyCastle cannot read the certificate
      */
     public X509Certificate toX509Certificate() {
         try {
@@ -150,27 +181,47 @@ public final class PqCertificate {
         }
     }
 
-    /** Subject distinguished name in RFC 4514 style (BouncyCastle's rendering). */
+    /**
+     * Subject distinguished name in RFC 4514 style (BouncyCastle's rendering).
+     *
+     * @return the subject name, e.g. {@code CN=sensor-17,O=Plant A}
+     */
     public String subject() {
         return holder.getSubject().toString();
     }
 
-    /** Issuer distinguished name in RFC 4514 style. */
+    /**
+     * Issuer distinguished name in RFC 4514 style.
+     *
+     * @return the issuer name
+     */
     public String issuer() {
         return holder.getIssuer().toString();
     }
 
-    /** The serial number (positive for certificates pqsign issues). */
+    /**
+     * The serial number (positive for certificates pqsign issues).
+     *
+     * @return the serial number
+     */
     public BigInteger serialNumber() {
         return holder.getSerialNumber();
     }
 
-    /** Start of the validity period (inclusive). */
+    /**
+     * Start of the validity period (inclusive).
+     *
+     * @return notBefore
+     */
     public Instant notBefore() {
         return holder.getNotBefore().toInstant();
     }
 
-    /** End of the validity period (inclusive). */
+    /**
+     * End of the validity period (inclusive).
+     *
+     * @return notAfter
+     */
     public Instant notAfter() {
         return holder.getNotAfter().toInstant();
     }
@@ -178,6 +229,7 @@ public final class PqCertificate {
     /**
      * The subject public key.
      *
+     * @return the decoded key
      * @throws UnsupportedAlgorithmException for keys pqsign does not handle (RSA, EC, private-use XMSS)
      * @throws CertificateFormatException for a malformed key
      */
@@ -185,17 +237,29 @@ public final class PqCertificate {
         return PublicKeys.fromSubjectPublicKeyInfo(holder.getSubjectPublicKeyInfo());
     }
 
-    /** The OID of the outer signatureAlgorithm. */
+    /**
+     * The OID of the outer signatureAlgorithm.
+     *
+     * @return the signature algorithm's OID
+     */
     public ASN1ObjectIdentifier signatureAlgorithmOid() {
         return holder.getSignatureAlgorithm().getAlgorithm();
     }
 
-    /** The signature value (a copy). */
+    /**
+     * The signature value (a copy).
+     *
+     * @return a copy of the signature bytes
+     */
     public byte[] signature() {
         return holder.getSignature();
     }
 
-    /** The DER tbsCertificate, exactly the bytes the signature covers. */
+    /**
+     * The DER tbsCertificate, exactly the bytes the signature covers.
+     *
+     * @return a new array with the DER tbsCertificate
+     */
     public byte[] tbsCertificate() {
         try {
             return holder.toASN1Structure().getTBSCertificate().getEncoded(org.bouncycastle.asn1.ASN1Encoding.DER);
@@ -208,6 +272,8 @@ public final class PqCertificate {
      * For a certificate signed with XMSS / XMSS^MT, the one-time index the issuer used (read from the
      * start of the signature); empty for other algorithms, or if the signature length matches no
      * registered set.
+     *
+     * @return the issuer's index, or empty
      */
     public Optional<Long> signatureIndex() {
         XmssParameterSet.Family family = Oids.xmssFamily(signatureAlgorithmOid());
@@ -234,13 +300,21 @@ public final class PqCertificate {
         return Optional.of(idx);
     }
 
-    /** {@code true} if the basic constraints extension says cA = TRUE. */
+    /**
+     * {@code true} if the basic constraints extension says cA = TRUE.
+     *
+     * @return whether this is a CA certificate
+     */
     public boolean isCa() {
         BasicConstraints bc = BasicConstraints.fromExtensions(extensions());
         return bc != null && bc.isCA();
     }
 
-    /** The pathLenConstraint of a CA certificate, if present. */
+    /**
+     * The pathLenConstraint of a CA certificate, if present.
+     *
+     * @return the constraint, or empty for an end entity or a CA without one
+     */
     public Optional<Integer> pathLengthConstraint() {
         BasicConstraints bc = BasicConstraints.fromExtensions(extensions());
         if (bc == null || !bc.isCA() || bc.getPathLenConstraint() == null) {
@@ -249,7 +323,11 @@ public final class PqCertificate {
         return Optional.of(bc.getPathLenConstraint().intValueExact());
     }
 
-    /** The key usage bits, or empty if the extension is absent (which RFC 5280 reads as "unrestricted"). */
+    /**
+     * The key usage bits, or empty if the extension is absent (which RFC 5280 reads as "unrestricted").
+     *
+     * @return the bits set, or empty
+     */
     public Optional<Set<KeyUsageBit>> keyUsage() {
         KeyUsage ku = KeyUsage.fromExtensions(extensions());
         if (ku == null) {
@@ -264,13 +342,21 @@ public final class PqCertificate {
         return Optional.of(bits);
     }
 
-    /** The subject key identifier extension value, if present (a fresh array). */
+    /**
+     * The subject key identifier extension value, if present (a fresh array).
+     *
+     * @return the key identifier, or empty
+     */
     public Optional<byte[]> subjectKeyIdentifier() {
         SubjectKeyIdentifier ski = SubjectKeyIdentifier.fromExtensions(extensions());
         return ski == null ? Optional.empty() : Optional.of(ski.getKeyIdentifier());
     }
 
-    /** The keyIdentifier of the authority key identifier extension, if present (a fresh array). */
+    /**
+     * The keyIdentifier of the authority key identifier extension, if present (a fresh array).
+     *
+     * @return the issuer's key identifier, or empty
+     */
     public Optional<byte[]> authorityKeyIdentifier() {
         AuthorityKeyIdentifier aki = AuthorityKeyIdentifier.fromExtensions(extensions());
         return aki == null || aki.getKeyIdentifierObject() == null
@@ -278,7 +364,11 @@ public final class PqCertificate {
                 : Optional.of(aki.getKeyIdentifierOctets());
     }
 
-    /** {@code true} if subject and issuer names are equal. */
+    /**
+     * {@code true} if subject and issuer names are equal.
+     *
+     * @return whether subject and issuer names are equal
+     */
     public boolean isSelfIssued() {
         return holder.getSubject().equals(holder.getIssuer());
     }

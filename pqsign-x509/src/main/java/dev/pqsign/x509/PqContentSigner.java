@@ -20,6 +20,9 @@ public final class PqContentSigner implements ContentSigner {
     private boolean used;
 
     /**
+     * Wraps {@code signer}; its parameter set fixes the algorithm identifier.
+     *
+     * @param signer an XMSS / XMSS^MT or HAETAE signer
      * @throws UnsupportedAlgorithmException for private-use XMSS sets or unsupported signers
      */
     public PqContentSigner(Signer signer) {

@@ -23,42 +23,76 @@ public final class PqPublicKey {
         this.haetae = haetae;
     }
 
-    /** Wraps an XMSS / XMSS^MT key. */
+    /**
+     * Wraps an XMSS / XMSS^MT key.
+     *
+     * @param key the key
+     * @return the wrapped key
+     */
     public static PqPublicKey of(XmssPublicKey key) {
         return new PqPublicKey(Objects.requireNonNull(key, "key"), null);
     }
 
-    /** Wraps a HAETAE key. */
+    /**
+     * Wraps a HAETAE key.
+     *
+     * @param key the key
+     * @return the wrapped key
+     */
     public static PqPublicKey of(HaetaePublicKey key) {
         return new PqPublicKey(null, Objects.requireNonNull(key, "key"));
     }
 
-    /** The XMSS key, if this is one. */
+    /**
+     * The XMSS key, if this is one.
+     *
+     * @return the XMSS / XMSS^MT key, or empty for a HAETAE key
+     */
     public Optional<XmssPublicKey> xmss() {
         return Optional.ofNullable(xmss);
     }
 
-    /** The HAETAE key, if this is one. */
+    /**
+     * The HAETAE key, if this is one.
+     *
+     * @return the HAETAE key, or empty for an XMSS / XMSS^MT key
+     */
     public Optional<HaetaePublicKey> haetae() {
         return Optional.ofNullable(haetae);
     }
 
-    /** {@code true} for XMSS / XMSS^MT (stateful) keys. */
+    /**
+     * {@code true} for XMSS / XMSS^MT (stateful) keys.
+     *
+     * @return whether this is an XMSS / XMSS^MT key
+     */
     public boolean isXmss() {
         return xmss != null;
     }
 
-    /** The key's parameter set ({@code XmssParameterSet} or {@code HaetaeParameterSet}). */
+    /**
+     * The key's parameter set ({@code XmssParameterSet} or {@code HaetaeParameterSet}).
+     *
+     * @return the parameter set
+     */
     public ParameterSet parameterSet() {
         return xmss != null ? xmss.parameterSet() : haetae.parameterSet();
     }
 
-    /** The algorithm OID of the SubjectPublicKeyInfo (and of signatures made with this key). */
+    /**
+     * The algorithm OID of the SubjectPublicKeyInfo (and of signatures made with this key).
+     *
+     * @return one of the OIDs in {@link Oids}
+     */
     public ASN1ObjectIdentifier algorithmOid() {
         return xmss != null ? Oids.of(xmss.parameterSet().family()) : Oids.of(haetae.parameterSet());
     }
 
-    /** The raw key: RFC 8391 encoding for XMSS, reference {@code vk} for HAETAE. */
+    /**
+     * The raw key: RFC 8391 encoding for XMSS, reference {@code vk} for HAETAE.
+     *
+     * @return a new array with the raw key
+     */
     public byte[] rawEncoding() {
         return xmss != null ? xmss.encoded() : haetae.getEncoded();
     }
@@ -67,6 +101,8 @@ public final class PqPublicKey {
      * A verifier for plain messages under this key: {@link XmssVerifier}, or {@link HaetaeVerifier}
      * with the empty context (pqsign's convention for telemetry). Certificate signatures are checked
      * by {@link CertificateChainVerifier}, which applies the X.509 convention instead.
+     *
+     * @return a new verifier
      */
     public Verifier verifier() {
         return xmss != null ? new XmssVerifier(xmss) : new HaetaeVerifier(haetae);

@@ -44,7 +44,13 @@ import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 public final class PublicKeys {
     private PublicKeys() {}
 
-    /** The SubjectPublicKeyInfo of {@code key}. */
+    /**
+     * The SubjectPublicKeyInfo of {@code key}.
+     *
+     * @param key an XMSS / XMSS^MT or HAETAE key
+     * @return the SubjectPublicKeyInfo, parameters absent
+     * @throws UnsupportedAlgorithmException for a private-use XMSS set
+     */
     public static SubjectPublicKeyInfo toSubjectPublicKeyInfo(PqPublicKey key) {
         AlgorithmIdentifier alg = Oids.algorithmIdentifier(key.algorithmOid());
         if (key.isXmss()) {
@@ -59,7 +65,13 @@ public final class PublicKeys {
         }
     }
 
-    /** The DER SubjectPublicKeyInfo of {@code key} (the X.509 encoding a JCA {@code PublicKey} returns). */
+    /**
+     * The DER SubjectPublicKeyInfo of {@code key} (the X.509 encoding a JCA {@code PublicKey} returns).
+     *
+     * @param key an XMSS / XMSS^MT or HAETAE key
+     * @return a new array with the DER encoding
+     * @throws UnsupportedAlgorithmException for a private-use XMSS set
+     */
     public static byte[] encode(PqPublicKey key) {
         try {
             return toSubjectPublicKeyInfo(key).getEncoded(ASN1Encoding.DER);
@@ -71,6 +83,8 @@ public final class PublicKeys {
     /**
      * Parses a DER SubjectPublicKeyInfo.
      *
+     * @param der the DER encoding
+     * @return the public key
      * @throws CertificateFormatException if the bytes are not one DER SubjectPublicKeyInfo, have
      *         parameters, or the key has the wrong length
      * @throws UnsupportedAlgorithmException for an algorithm or XMSS type code pqsign cannot use
@@ -86,7 +100,15 @@ public final class PublicKeys {
         return fromSubjectPublicKeyInfo(spki);
     }
 
-    /** As {@link #decode(byte[])}, for an already parsed structure. */
+    /**
+     * As {@link #decode(byte[])}, for an already parsed structure.
+     *
+     * @param spki the SubjectPublicKeyInfo, e.g. a certificate's
+     * @return the public key
+     * @throws CertificateFormatException if the algorithm has parameters, the BIT STRING has unused
+     *         bits, or the key has the wrong length or out-of-range values
+     * @throws UnsupportedAlgorithmException for an algorithm or XMSS type code pqsign cannot use
+     */
     public static PqPublicKey fromSubjectPublicKeyInfo(SubjectPublicKeyInfo spki) {
         AlgorithmIdentifier alg = spki.getAlgorithm();
         ASN1ObjectIdentifier oid = alg.getAlgorithm();
@@ -180,6 +202,7 @@ public final class PublicKeys {
     /**
      * Refuses XMSS sets whose type code is from RFC 8391's private-use range.
      *
+     * @param set the set to check
      * @throws UnsupportedAlgorithmException naming a registered alternative
      */
     public static void requireRegistered(XmssParameterSet set) {
@@ -196,6 +219,9 @@ public final class PublicKeys {
      * (2^10 signatures) XMSS-SHA2_10_256, the same capacity with smaller signatures; for
      * XMSSMT-SHA2_30/6_256 (subtrees of height 5) XMSSMT-SHA2_40/8_256, the same subtree height and
      * signing cost with more capacity. A registered set is its own alternative.
+     *
+     * @param set any XMSS / XMSS^MT set
+     * @return a set with a registered type code
      */
     public static XmssParameterSet registeredAlternative(XmssParameterSet set) {
         if (!set.isPrivateUse()) {
@@ -222,6 +248,8 @@ public final class PublicKeys {
      * context, as pqsign's telemetry signs). This does not check the certificate itself; do that
      * first with {@link CertificateChainVerifier}.
      *
+     * @param cert the certificate whose subject key verifies
+     * @return a new verifier
      * @throws UnsupportedAlgorithmException if the certificate holds a key of another algorithm
      * @throws CertificateFormatException if its key is malformed
      */
@@ -233,6 +261,9 @@ public final class PublicKeys {
      * A human-readable multi-line summary for {@code pqsign inspect}: subject, issuer, serial,
      * validity, key algorithm and parameter set, signature algorithm, CA flag, key usage, key
      * identifiers and the SHA-256 fingerprint. Never fails on an unsupported key: it says so instead.
+     *
+     * @param cert the certificate to describe
+     * @return the summary, one field per line
      */
     public static String describe(PqCertificate cert) {
         StringBuilder sb = new StringBuilder();

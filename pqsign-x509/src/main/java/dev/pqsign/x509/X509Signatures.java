@@ -26,7 +26,13 @@ import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 public final class X509Signatures {
     private X509Signatures() {}
 
-    /** The signature algorithm OID for keys of {@code set}; refuses private-use XMSS sets. */
+    /**
+     * The signature algorithm OID for keys of {@code set}; refuses private-use XMSS sets.
+     *
+     * @param set the signing key's parameter set
+     * @return the RFC 9802 family OID for XMSS / XMSS^MT, BouncyCastle's OID for HAETAE
+     * @throws UnsupportedAlgorithmException for a private-use XMSS set or another scheme
+     */
     public static ASN1ObjectIdentifier algorithmFor(ParameterSet set) {
         if (set instanceof XmssParameterSet) {
             XmssParameterSet x = (XmssParameterSet) set;
@@ -42,6 +48,11 @@ public final class X509Signatures {
     /**
      * Signs a DER tbs structure. For XMSS this consumes one index of the signer's durable state.
      *
+     * @param signer an XMSS / XMSS^MT signer or a {@link HaetaeSigner}
+     * @param tbs the DER tbsCertificate (or other tbs structure) to sign
+     * @return the signature value
+     * @throws IllegalArgumentException for HAETAE, if {@code tbs} is not a DER SEQUENCE long enough to
+     *         be a tbs structure
      * @throws UnsupportedAlgorithmException if the signer is neither XMSS nor a {@link HaetaeSigner}
      */
     public static byte[] sign(Signer signer, byte[] tbs) {
@@ -65,7 +76,14 @@ public final class X509Signatures {
                         + "); pqsign signs them with XMSS / XMSS^MT signers or HaetaeSigner");
     }
 
-    /** Verifies an X.509 signature over {@code tbs} by {@code key}. Never throws for bad signatures. */
+    /**
+     * Verifies an X.509 signature over {@code tbs} by {@code key}. Never throws for bad signatures.
+     *
+     * @param key the issuer's public key
+     * @param tbs the DER tbs structure the signature covers
+     * @param signature the signature value
+     * @return whether the signature is valid
+     */
     public static boolean verify(PqPublicKey key, byte[] tbs, byte[] signature) {
         if (key.isXmss()) {
             return new XmssVerifier(key.xmss().orElseThrow()).verify(tbs, signature);

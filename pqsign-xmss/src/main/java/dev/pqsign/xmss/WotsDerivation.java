@@ -24,7 +24,11 @@ public enum WotsDerivation {
         this.code = code;
     }
 
-    /** The name used on the command line: {@code sp800-208} or {@code rfc8391}. */
+    /**
+     * The name used on the command line.
+     *
+     * @return {@code sp800-208} or {@code rfc8391}
+     */
     public String cliName() {
         return cliName;
     }
@@ -43,7 +47,12 @@ public enum WotsDerivation {
         return Optional.empty();
     }
 
-    /** Parses {@code sp800-208} / {@code rfc8391} (case-insensitive). */
+    /**
+     * Parses {@code sp800-208} / {@code rfc8391} (case-insensitive, surrounding whitespace ignored).
+     *
+     * @param name the command-line name
+     * @return the derivation, or empty for any other name
+     */
     public static Optional<WotsDerivation> byCliName(String name) {
         String s = name.trim().toLowerCase(Locale.ROOT);
         for (WotsDerivation d : values()) {

@@ -30,16 +30,29 @@ public enum XmssHash {
         this.paddingLen = paddingLen;
     }
 
-    /** Output length in bytes (the security parameter n). */
+    /**
+     * Output length in bytes (the security parameter n).
+     *
+     * @return n: 24, 32 or 64
+     */
     public int n() {
         return n;
     }
 
-    /** Length of the domain-separating prefix toByte(x, paddingLen) in every hash input. */
+    /**
+     * Length of the domain-separating prefix toByte(x, paddingLen) in every hash input.
+     *
+     * @return the prefix length in bytes: 4 for the 192-bit sets, n otherwise
+     */
     public int paddingLen() {
         return paddingLen;
     }
 
+    /**
+     * A readable name for messages and reports, e.g. {@code SHA2-256/192}.
+     *
+     * @return the display name
+     */
     public String displayName() {
         return displayName;
     }

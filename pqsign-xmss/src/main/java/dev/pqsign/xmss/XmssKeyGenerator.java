@@ -20,7 +20,12 @@ import java.util.function.LongConsumer;
 public final class XmssKeyGenerator {
     private XmssKeyGenerator() {}
 
-    /** A new key from a {@link SecureRandom}, SP 800-208 derivation, all available cores. */
+    /**
+     * A new key from a {@link SecureRandom}, SP 800-208 derivation, all available cores.
+     *
+     * @param params the parameter set
+     * @return the new private key
+     */
     public static XmssPrivateKey generate(XmssParameterSet params) {
         return generate(
                 params,
@@ -30,7 +35,16 @@ public final class XmssKeyGenerator {
                 null);
     }
 
-    /** A new key from {@code random}. */
+    /**
+     * A new key whose 3n seed bytes are drawn from {@code random}.
+     *
+     * @param params the parameter set
+     * @param derivation how the WOTS+ secret keys are derived from SK_SEED
+     * @param random the source of the seeds
+     * @param threads how many threads build the top tree; values below 1 mean 1
+     * @param progress receives the cumulative number of top-tree leaves done, or {@code null}
+     * @return the new private key
+     */
     public static XmssPrivateKey generate(
             XmssParameterSet params,
             WotsDerivation derivation,
@@ -50,6 +64,14 @@ public final class XmssKeyGenerator {
      * A key from explicit seeds {@code SK_SEED || SK_PRF || PUB_SEED} (3n bytes), as the reference
      * implementation's {@code xmssmt_core_seed_keypair} takes them. For tests and reproducibility only:
      * a key whose seed is known to anyone else is not secret.
+     *
+     * @param params the parameter set
+     * @param derivation how the WOTS+ secret keys are derived from SK_SEED
+     * @param seed {@code SK_SEED || SK_PRF || PUB_SEED}, 3n bytes; copied, not wiped
+     * @param threads how many threads build the top tree; values below 1 mean 1
+     * @param progress receives the cumulative number of top-tree leaves done, or {@code null}
+     * @return the new private key
+     * @throws IllegalArgumentException if {@code seed} is not 3n bytes long
      */
     public static XmssPrivateKey fromSeed(
             XmssParameterSet params, WotsDerivation derivation, byte[] seed, int threads, LongConsumer progress) {

@@ -47,16 +47,29 @@ public final class XmssKeySplit {
         /**
          * Throws if part {@code part} cannot be created because its destination already exists. Called
          * for every new part under the original's lock, before the original is changed.
+         *
+         * @param part the part's number, 2..N
+         * @throws IOException if the destination exists or cannot be checked; the split then writes nothing
          */
         void checkAbsent(int part) throws IOException;
 
         /**
          * Durably creates part {@code part} (2..N) with the encoded state; must fail rather than
          * overwrite an existing file. The array is wiped after the call.
+         *
+         * @param part the part's number, 2..N
+         * @param encodedState the part's complete key state, in the {@link XmssKeyState} encoding
+         * @throws IOException if the part was not durably created; the split reports it as a
+         *     {@link PartWriteException}
          */
         void create(int part, byte[] encodedState) throws IOException;
 
-        /** Where part {@code part} goes, for messages (never secret). */
+        /**
+         * Where part {@code part} goes, for messages (never secret).
+         *
+         * @param part the part's number, 2..N
+         * @return e.g. the destination file's path
+         */
         String describe(int part);
     }
 
@@ -81,7 +94,11 @@ public final class XmssKeySplit {
      * @param location the original's {@link StateStore#describe()} or {@link PartWriter#describe(int)}
      */
     public record Part(int number, long nextIndex, long endIndex, String location) {
-        /** Number of indices in the range. */
+        /**
+         * Number of indices in the range.
+         *
+         * @return endIndex - nextIndex
+         */
         public long size() {
             return endIndex - nextIndex;
         }
@@ -91,6 +108,9 @@ public final class XmssKeySplit {
      * Splits the key in {@code original} into {@code parts} ranges (see {@link XmssKeyState#split}):
      * shrinks the original durably under its lock, then creates parts 2..N through {@code writer}.
      *
+     * @param original the store of the key to split; it keeps part 1
+     * @param parts the number of ranges N, at least 2
+     * @param writer creates parts 2..N
      * @return the ranges, part 1 (the original) first
      * @throws IllegalArgumentException if {@code parts < 2} or more than the remaining indices;
      *     nothing is written

@@ -58,6 +58,8 @@ public final class XmssKeyState {
      * {@link XmssStatefulSigner#create}. Store it once: two fresh states of one key would hand out the
      * same indices (only the benchmarks, whose signatures are thrown away, do that on purpose).
      *
+     * @param key a key just made by {@link XmssKeyGenerator}
+     * @return the state with range [0, 2^h)
      * @throws IllegalArgumentException if {@code key} was read from a key state: some of its indices
      *     may be used already, and a fresh state would hand them out again
      * @throws IllegalStateException if {@code key} was destroyed
@@ -71,22 +73,38 @@ public final class XmssKeyState {
         return new XmssKeyState(key, 0, key.parameterSet().maxSignatures());
     }
 
-    /** The key's secret material (the same object for every state derived from this one). */
+    /**
+     * The key's secret material (the same object for every state derived from this one).
+     *
+     * @return the private key
+     */
     public XmssPrivateKey key() {
         return key;
     }
 
-    /** The lowest index not yet burned. */
+    /**
+     * The lowest index not yet burned.
+     *
+     * @return the next index
+     */
     public long nextIndex() {
         return nextIndex;
     }
 
-    /** The end of this file's range (exclusive): 2^h for a key that was never split. */
+    /**
+     * The end of this file's range (exclusive).
+     *
+     * @return the end index: 2^h for a key that was never split
+     */
     public long endIndex() {
         return endIndex;
     }
 
-    /** Signatures left in this file's range. */
+    /**
+     * Signatures left in this file's range.
+     *
+     * @return endIndex - nextIndex
+     */
     public long remaining() {
         return endIndex - nextIndex;
     }
@@ -143,7 +161,12 @@ public final class XmssKeyState {
         return Collections.unmodifiableList(out);
     }
 
-    /** Encoded length for a set with output length n. */
+    /**
+     * Encoded length for a set with output length n.
+     *
+     * @param n the set's security parameter in bytes
+     * @return the state's length in bytes, 44 + 4n
+     */
     public static int encodedLength(int n) {
         return HEADER + 4 * n + CHECK;
     }
@@ -151,6 +174,7 @@ public final class XmssKeyState {
     /**
      * The state file bytes (they contain the secret seeds: wipe them after writing).
      *
+     * @return a new array of {@link #encodedLength(int)} bytes
      * @throws IllegalStateException if the key was destroyed
      */
     public byte[] encode() {
@@ -178,6 +202,8 @@ public final class XmssKeyState {
      * Decodes a state file. Every field is checked before use; the message says what is wrong (never
      * what the secret bytes are).
      *
+     * @param b the state file's content; not modified
+     * @return the decoded state
      * @throws KeyFormatException if the bytes are not a valid pqsign XMSS state of a known set
      */
     public static XmssKeyState decode(byte[] b) {
@@ -241,7 +267,12 @@ public final class XmssKeyState {
         }
     }
 
-    /** {@code true} if {@code b} starts with this format's magic (for "what is this file" checks). */
+    /**
+     * Whether {@code b} starts with this format's magic (for "what is this file" checks).
+     *
+     * @param b a file's content, or its first bytes
+     * @return {@code true} if {@code b} starts with "PQXS"
+     */
     public static boolean hasMagic(byte[] b) {
         return b.length >= 4 && Arrays.equals(b, 0, 4, MAGIC, 0, 4);
     }

@@ -57,10 +57,20 @@ public final class XmssPrivateKey implements Destroyable {
         this.fromState = fromState;
     }
 
+    /**
+     * The key's parameter set (readable after {@link #destroy()}: it is not secret).
+     *
+     * @return the parameter set
+     */
     public XmssParameterSet parameterSet() {
         return params;
     }
 
+    /**
+     * How the key's WOTS+ secret keys are derived from SK_SEED.
+     *
+     * @return the derivation
+     */
     public WotsDerivation derivation() {
         return derivation;
     }
@@ -68,6 +78,7 @@ public final class XmssPrivateKey implements Destroyable {
     /**
      * The public key.
      *
+     * @return the public key: type code, root and PUB_SEED
      * @throws IllegalStateException if the key was destroyed
      */
     public XmssPublicKey publicKey() {

@@ -32,7 +32,14 @@ public final class XmssPublicKey {
         this.pubSeed = pubSeed.clone();
     }
 
-    /** Decodes the RFC 8391 encoding for a known family; the type code must name a set of that family. */
+    /**
+     * Decodes the RFC 8391 encoding for a known family; the type code must name a set of that family.
+     *
+     * @param family XMSS or XMSS^MT, known from the context (e.g. the certificate's algorithm OID)
+     * @param encoded {@code typeCode || root || PUB_SEED}
+     * @return the public key
+     * @throws KeyFormatException if the type code is unknown in {@code family} or the length is wrong
+     */
     public static XmssPublicKey decode(XmssParameterSet.Family family, byte[] encoded) {
         if (encoded.length < 4) {
             throw new KeyFormatException("public key too short: " + encoded.length + " bytes, need at least 4");
@@ -44,7 +51,14 @@ public final class XmssPublicKey {
         return decode(p, encoded);
     }
 
-    /** Decodes the RFC 8391 encoding and checks that its type code is that of {@code params}. */
+    /**
+     * Decodes the RFC 8391 encoding and checks that its type code is that of {@code params}.
+     *
+     * @param params the expected parameter set
+     * @param encoded {@code typeCode || root || PUB_SEED}
+     * @return the public key
+     * @throws KeyFormatException if the length or the type code does not match {@code params}
+     */
     public static XmssPublicKey decode(XmssParameterSet params, byte[] encoded) {
         if (encoded.length != params.publicKeyBytes()) {
             throw new KeyFormatException(params.setName() + " public key must be " + params.publicKeyBytes()
@@ -60,7 +74,14 @@ public final class XmssPublicKey {
                 params, Arrays.copyOfRange(encoded, 4, 4 + n), Arrays.copyOfRange(encoded, 4 + n, 4 + 2 * n));
     }
 
-    /** Decodes {@code root || PUB_SEED} without a type code, for a set given out of band. */
+    /**
+     * Decodes {@code root || PUB_SEED} without a type code, for a set given out of band.
+     *
+     * @param params the parameter set
+     * @param raw {@code root || PUB_SEED}, 2n bytes
+     * @return the public key
+     * @throws KeyFormatException if {@code raw} is not 2n bytes long
+     */
     public static XmssPublicKey decodeRaw(XmssParameterSet params, byte[] raw) {
         int n = params.n();
         if (raw.length != 2 * n) {
@@ -70,7 +91,12 @@ public final class XmssPublicKey {
         return new XmssPublicKey(params, Arrays.copyOfRange(raw, 0, n), Arrays.copyOfRange(raw, n, 2 * n));
     }
 
-    /** Every parameter set (of either family) whose type code and length match {@code encoded}. */
+    /**
+     * Every parameter set (of either family) whose type code and length match {@code encoded}.
+     *
+     * @param encoded a candidate RFC 8391 public key encoding
+     * @return the matching sets in registry order; empty if none match, two if both families fit
+     */
     public static List<XmssParameterSet> candidates(byte[] encoded) {
         List<XmssParameterSet> out = new ArrayList<>();
         if (encoded.length < 4) {
@@ -89,14 +115,29 @@ public final class XmssPublicKey {
         return ((b[off] & 0xff) << 24) | ((b[off + 1] & 0xff) << 16) | ((b[off + 2] & 0xff) << 8) | (b[off + 3] & 0xff);
     }
 
+    /**
+     * The key's parameter set.
+     *
+     * @return the parameter set
+     */
     public XmssParameterSet parameterSet() {
         return params;
     }
 
+    /**
+     * The root of the top-layer tree.
+     *
+     * @return a copy of the n-byte root
+     */
     public byte[] root() {
         return root.clone();
     }
 
+    /**
+     * The public seed that keys every hash of the scheme.
+     *
+     * @return a copy of the n-byte PUB_SEED
+     */
     public byte[] pubSeed() {
         return pubSeed.clone();
     }
@@ -109,7 +150,11 @@ public final class XmssPublicKey {
         return pubSeed;
     }
 
-    /** The RFC 8391 encoding: type code || root || PUB_SEED. */
+    /**
+     * The RFC 8391 encoding.
+     *
+     * @return a new array: type code || root || PUB_SEED
+     */
     public byte[] encoded() {
         int n = params.n();
         byte[] out = new byte[4 + 2 * n];
@@ -123,7 +168,11 @@ public final class XmssPublicKey {
         return out;
     }
 
-    /** root || PUB_SEED, without the type code (the "pk" of the reference implementation). */
+    /**
+     * The key without its type code (the "pk" of the reference implementation).
+     *
+     * @return a new array: root || PUB_SEED
+     */
     public byte[] encodedRaw() {
         byte[] out = new byte[2 * params.n()];
         System.arraycopy(root, 0, out, 0, root.length);
@@ -131,7 +180,11 @@ public final class XmssPublicKey {
         return out;
     }
 
-    /** Key identity: SHA-256 of the family name and the RFC 8391 encoding (unambiguous across families). */
+    /**
+     * Key identity: SHA-256 of the family name and the RFC 8391 encoding (unambiguous across families).
+     *
+     * @return the 32-byte key identifier
+     */
     public byte[] keyId() {
         MessageDigest md = dev.pqsign.core.Digests.sha256();
         md.update(params.family().name().getBytes(java.nio.charset.StandardCharsets.US_ASCII));

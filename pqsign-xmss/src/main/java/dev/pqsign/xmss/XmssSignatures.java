@@ -6,7 +6,11 @@ public final class XmssSignatures {
 
     /**
      * The leaf index at the start of {@code signature} (big-endian, {@link XmssParameterSet#indexBytes()}
-     * bytes), or -1 if the signature has the wrong length or the index is 2^h or more.
+     * bytes).
+     *
+     * @param params the parameter set the signature claims to be of
+     * @param signature an encoded signature; not verified
+     * @return the index, or -1 if the signature has the wrong length or the index is 2^h or more
      */
     public static long index(XmssParameterSet params, byte[] signature) {
         if (signature.length != params.signatureBytes()) {

@@ -114,6 +114,8 @@ public final class XmssStatefulSigner implements StatefulSigner {
         /**
          * Batch 1 (no index lost on a crash), one tree-building thread per core, no reserving ahead,
          * allocation-free hashing, chain values kept.
+         *
+         * @return the default options
          */
         public static Options defaults() {
             return DEFAULTS;
@@ -124,6 +126,8 @@ public final class XmssStatefulSigner implements StatefulSigner {
          * and lose at most {@code batch - 1} unused indices on a crash ({@code batch} with reserving
          * ahead).
          *
+         * @param batch indices per reservation, at least 1
+         * @return a new value with only that option changed
          * @throws IllegalArgumentException if {@code batch < 1}
          */
         public Options withBatch(int batch) {
@@ -136,6 +140,8 @@ public final class XmssStatefulSigner implements StatefulSigner {
         /**
          * Threads used to rebuild tall trees when the key is opened.
          *
+         * @param threads the number of threads, at least 1
+         * @return a new value with only that option changed
          * @throws IllegalArgumentException if {@code threads < 1}
          */
         public Options withThreads(int threads) {
@@ -145,7 +151,13 @@ public final class XmssStatefulSigner implements StatefulSigner {
             return new Options(batch, threads, reserveAhead, midstates, keepChains);
         }
 
-        /** Reserve the next batch, and do each signature's upkeep, in the background (see the class description of the signer). */
+        /**
+         * Reserve the next batch, and do each signature's upkeep, in the background (see the class
+         * description of the signer).
+         *
+         * @param reserveAhead true to reserve and do the upkeep on a background thread
+         * @return a new value with only that option changed
+         */
         public Options withReserveAhead(boolean reserveAhead) {
             return new Options(batch, threads, reserveAhead, midstates, keepChains);
         }
@@ -153,6 +165,9 @@ public final class XmssStatefulSigner implements StatefulSigner {
         /**
          * Resume cached SHA-256 mid-states while signing (see the class description of the signer);
          * false: allocation-free hashing.
+         *
+         * @param midstates true to resume mid-states
+         * @return a new value with only that option changed
          */
         public Options withMidstates(boolean midstates) {
             return new Options(batch, threads, reserveAhead, midstates, keepChains);
@@ -161,32 +176,55 @@ public final class XmssStatefulSigner implements StatefulSigner {
         /**
          * Keep the bottom layer's WOTS+ chain values from when the next tree's leaves are computed
          * until they sign (see the class description of the signer); false: recompute them.
+         *
+         * @param keepChains true to keep the chain values
+         * @return a new value with only that option changed
          */
         public Options withKeepChains(boolean keepChains) {
             return new Options(batch, threads, reserveAhead, midstates, keepChains);
         }
 
-        /** Indices reserved per durable write. */
+        /**
+         * Indices reserved per durable write.
+         *
+         * @return the batch size, at least 1
+         */
         public int batch() {
             return batch;
         }
 
-        /** Tree-building threads (the number of available cores unless set). */
+        /**
+         * Tree-building threads.
+         *
+         * @return the number set, or the number of available cores unless set
+         */
         public int threads() {
             return threads == 0 ? Runtime.getRuntime().availableProcessors() : threads;
         }
 
-        /** Whether the next batch is reserved in the background. */
+        /**
+         * Whether the next batch is reserved in the background.
+         *
+         * @return true if reserving ahead
+         */
         public boolean reserveAhead() {
             return reserveAhead;
         }
 
-        /** Whether signing resumes cached SHA-256 mid-states. */
+        /**
+         * Whether signing resumes cached SHA-256 mid-states.
+         *
+         * @return true for mid-states, false for allocation-free hashing
+         */
         public boolean midstates() {
             return midstates;
         }
 
-        /** Whether the bottom layer's chain values are kept until they sign. */
+        /**
+         * Whether the bottom layer's chain values are kept until they sign.
+         *
+         * @return true if chain values are kept
+         */
         public boolean keepChains() {
             return keepChains;
         }
@@ -240,6 +278,8 @@ public final class XmssStatefulSigner implements StatefulSigner {
      * Opens the key in {@code store} with {@link Options#defaults()}: one index reserved per signature,
      * so no index is lost on a crash.
      *
+     * @param store the key's state store; the signer uses it until {@link #close()} and does not close it
+     * @return a signer positioned at the stored next index
      * @throws KeyFormatException if the stored bytes are not a valid key state
      * @throws StatePersistenceException if the store cannot be read
      */
@@ -250,6 +290,9 @@ public final class XmssStatefulSigner implements StatefulSigner {
     /**
      * Opens the key in {@code store} as {@code options} say.
      *
+     * @param store the key's state store; the signer uses it until {@link #close()} and does not close it
+     * @param options batch size, threads and signing options
+     * @return a signer positioned at the stored next index
      * @throws KeyFormatException if the stored bytes are not a valid key state
      * @throws StatePersistenceException if the store cannot be read
      */
@@ -280,6 +323,10 @@ public final class XmssStatefulSigner implements StatefulSigner {
     /**
      * Creates the state of a new key in {@code store} (fails if one exists) and returns it.
      *
+     * @param store the empty store that will hold the key's state
+     * @param key a key just made by {@link XmssKeyGenerator}
+     * @return the stored state, at index 0
+     * @throws IOException if a state already exists in {@code store} or it cannot be written durably
      * @throws IllegalArgumentException if {@code key} was read from a key state (see
      *     {@link XmssKeyState#fresh})
      * @throws IllegalStateException if {@code key} was destroyed
@@ -436,7 +483,11 @@ public final class XmssStatefulSigner implements StatefulSigner {
         return key.parameterSet();
     }
 
-    /** The key's public key (also after {@link #close()}). */
+    /**
+     * The key's public key (also after {@link #close()}).
+     *
+     * @return the public key
+     */
     public XmssPublicKey publicKey() {
         return publicKey;
     }
@@ -461,7 +512,11 @@ public final class XmssStatefulSigner implements StatefulSigner {
         }
     }
 
-    /** Indices reserved on disk but not yet used by this signer (lost if the process dies now). */
+    /**
+     * Indices reserved on disk but not yet used by this signer (lost if the process dies now).
+     *
+     * @return the number of reserved, unused indices
+     */
     public long reservedUnused() {
         lock.lock();
         try {

@@ -45,7 +45,12 @@ public final class XmssVerifier implements Verifier {
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
 
-    /** A verifier that recomputes every layer of every signature (no cache). */
+    /**
+     * A verifier that recomputes every layer of every signature (no cache).
+     *
+     * @param publicKey the key signatures are checked against
+     * @throws NullPointerException if {@code publicKey} is {@code null}
+     */
     public XmssVerifier(XmssPublicKey publicKey) {
         this(publicKey, 0);
     }
@@ -62,6 +67,9 @@ public final class XmssVerifier implements Verifier {
      * A verifier that remembers the upper layers of the last {@value #DEFAULT_CACHE_ENTRIES}
      * bottom trees it verified completely (see the class description). For XMSS (one layer) it is
      * the same as {@code new XmssVerifier(key)}.
+     *
+     * @param publicKey the key signatures are checked against
+     * @return the verifier
      */
     public static XmssVerifier withUpperLayerCache(XmssPublicKey publicKey) {
         return withUpperLayerCache(publicKey, DEFAULT_CACHE_ENTRIES);
@@ -70,6 +78,11 @@ public final class XmssVerifier implements Verifier {
     /**
      * Like {@link #withUpperLayerCache(XmssPublicKey)} with {@code entries} entries (1 … 1024); a
      * signer's stream needs one, several interleaved signers sharing one key need one each.
+     *
+     * @param publicKey the key signatures are checked against
+     * @param entries the number of bottom trees remembered, 1 … 1024
+     * @return the verifier
+     * @throws IllegalArgumentException if {@code entries} is outside 1 … 1024
      */
     public static XmssVerifier withUpperLayerCache(XmssPublicKey publicKey, int entries) {
         if (entries < 1 || entries > 1024) {
@@ -78,17 +91,29 @@ public final class XmssVerifier implements Verifier {
         return new XmssVerifier(publicKey, entries);
     }
 
-    /** Whether this verifier caches upper layers (XMSS^MT and built with a cache). */
+    /**
+     * Whether this verifier caches upper layers.
+     *
+     * @return true for an XMSS^MT key and a verifier built with a cache
+     */
     public boolean cachesUpperLayers() {
         return cache != null;
     }
 
-    /** Verifications whose upper layers were taken from the cache. */
+    /**
+     * Verifications whose upper layers were taken from the cache.
+     *
+     * @return the hit count since the verifier was made
+     */
     public long cacheHits() {
         return hits.sum();
     }
 
-    /** Verifications of a caching verifier that computed the upper layers (signature valid or not). */
+    /**
+     * Verifications of a caching verifier that computed the upper layers (signature valid or not).
+     *
+     * @return the miss count since the verifier was made
+     */
     public long cacheMisses() {
         return misses.sum();
     }
@@ -109,6 +134,11 @@ public final class XmssVerifier implements Verifier {
                 && Arrays.equals(sig, upperStart, sig.length, u.bytes(), 0, u.bytes().length);
     }
 
+    /**
+     * The key this verifier checks signatures against.
+     *
+     * @return the public key
+     */
     public XmssPublicKey publicKey() {
         return publicKey;
     }

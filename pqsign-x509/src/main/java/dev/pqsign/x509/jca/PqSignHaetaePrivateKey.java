@@ -26,17 +26,29 @@ public final class PqSignHaetaePrivateKey implements PrivateKey, Destroyable {
 
     private final transient HaetaePrivateKey key;
 
-    /** Wraps a HAETAE private key (not copied: {@link #destroy()} wipes it). */
+    /**
+     * Wraps a HAETAE private key (not copied: {@link #destroy()} wipes it).
+     *
+     * @param key the pqsign private key
+     */
     public PqSignHaetaePrivateKey(HaetaePrivateKey key) {
         this.key = Objects.requireNonNull(key, "key");
     }
 
-    /** The pqsign key inside (live until {@link #destroy()}). */
+    /**
+     * The pqsign key inside (live until {@link #destroy()}).
+     *
+     * @return the wrapped private key, not a copy
+     */
     public HaetaePrivateKey haetaePrivateKey() {
         return key;
     }
 
-    /** The matching public key. */
+    /**
+     * The matching public key.
+     *
+     * @return a new JCA public key
+     */
     public PqSignPublicKey publicKey() {
         return new PqSignPublicKey(PqPublicKey.of(key.publicKey()));
     }

@@ -85,6 +85,7 @@ public class PqSignKeyFactorySpi extends KeyFactorySpi {
 
     /** KeyFactory "XMSS". */
     public static final class Xmss extends PqSignKeyFactorySpi {
+        /** Created by the JCA for {@code KeyFactory.getInstance("XMSS", "PQSign")}. */
         public Xmss() {
             super(Algorithms.xmss(XmssParameterSet.Family.XMSS));
         }
@@ -92,6 +93,7 @@ public class PqSignKeyFactorySpi extends KeyFactorySpi {
 
     /** KeyFactory "XMSSMT". */
     public static final class XmssMt extends PqSignKeyFactorySpi {
+        /** Created by the JCA for {@code KeyFactory.getInstance("XMSSMT", "PQSign")}. */
         public XmssMt() {
             super(Algorithms.xmss(XmssParameterSet.Family.XMSSMT));
         }
@@ -99,6 +101,7 @@ public class PqSignKeyFactorySpi extends KeyFactorySpi {
 
     /** KeyFactory "HAETAE" (any set). */
     public static final class Haetae extends PqSignKeyFactorySpi {
+        /** Created by the JCA for {@code KeyFactory.getInstance("HAETAE", "PQSign")}. */
         public Haetae() {
             super(Algorithms.anyHaetae());
         }
@@ -106,6 +109,7 @@ public class PqSignKeyFactorySpi extends KeyFactorySpi {
 
     /** KeyFactory "HAETAE-2". */
     public static final class Haetae2 extends PqSignKeyFactorySpi {
+        /** Created by the JCA for {@code KeyFactory.getInstance("HAETAE-2", "PQSign")}. */
         public Haetae2() {
             super(Algorithms.haetae(HaetaeParameterSet.HAETAE_2));
         }
@@ -113,6 +117,7 @@ public class PqSignKeyFactorySpi extends KeyFactorySpi {
 
     /** KeyFactory "HAETAE-3". */
     public static final class Haetae3 extends PqSignKeyFactorySpi {
+        /** Created by the JCA for {@code KeyFactory.getInstance("HAETAE-3", "PQSign")}. */
         public Haetae3() {
             super(Algorithms.haetae(HaetaeParameterSet.HAETAE_3));
         }
@@ -120,6 +125,7 @@ public class PqSignKeyFactorySpi extends KeyFactorySpi {
 
     /** KeyFactory "HAETAE-5". */
     public static final class Haetae5 extends PqSignKeyFactorySpi {
+        /** Created by the JCA for {@code KeyFactory.getInstance("HAETAE-5", "PQSign")}. */
         public Haetae5() {
             super(Algorithms.haetae(HaetaeParameterSet.HAETAE_5));
         }

@@ -66,6 +66,7 @@ public class PqSignKeyPairGeneratorSpi extends KeyPairGeneratorSpi {
 
     /** KeyPairGenerator "HAETAE" (HAETAE-2 unless initialised otherwise). */
     public static final class Haetae extends PqSignKeyPairGeneratorSpi {
+        /** Created by the JCA for {@code KeyPairGenerator.getInstance("HAETAE", "PQSign")}. */
         public Haetae() {
             super(HaetaeParameterSet.HAETAE_2, false);
         }
@@ -73,6 +74,7 @@ public class PqSignKeyPairGeneratorSpi extends KeyPairGeneratorSpi {
 
     /** KeyPairGenerator "HAETAE-2". */
     public static final class Haetae2 extends PqSignKeyPairGeneratorSpi {
+        /** Created by the JCA for {@code KeyPairGenerator.getInstance("HAETAE-2", "PQSign")}. */
         public Haetae2() {
             super(HaetaeParameterSet.HAETAE_2, true);
         }
@@ -80,6 +82,7 @@ public class PqSignKeyPairGeneratorSpi extends KeyPairGeneratorSpi {
 
     /** KeyPairGenerator "HAETAE-3". */
     public static final class Haetae3 extends PqSignKeyPairGeneratorSpi {
+        /** Created by the JCA for {@code KeyPairGenerator.getInstance("HAETAE-3", "PQSign")}. */
         public Haetae3() {
             super(HaetaeParameterSet.HAETAE_3, true);
         }
@@ -87,6 +90,7 @@ public class PqSignKeyPairGeneratorSpi extends KeyPairGeneratorSpi {
 
     /** KeyPairGenerator "HAETAE-5". */
     public static final class Haetae5 extends PqSignKeyPairGeneratorSpi {
+        /** Created by the JCA for {@code KeyPairGenerator.getInstance("HAETAE-5", "PQSign")}. */
         public Haetae5() {
             super(HaetaeParameterSet.HAETAE_5, true);
         }

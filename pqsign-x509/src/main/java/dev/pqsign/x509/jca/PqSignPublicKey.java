@@ -18,12 +18,20 @@ public final class PqSignPublicKey implements PublicKey {
 
     private final transient PqPublicKey key;
 
-    /** Wraps a pqsign public key. */
+    /**
+     * Wraps a pqsign public key.
+     *
+     * @param key the public key
+     */
     public PqSignPublicKey(PqPublicKey key) {
         this.key = Objects.requireNonNull(key, "key");
     }
 
-    /** The pqsign key inside. */
+    /**
+     * The pqsign key inside.
+     *
+     * @return the wrapped public key
+     */
     public PqPublicKey pqPublicKey() {
         return key;
     }

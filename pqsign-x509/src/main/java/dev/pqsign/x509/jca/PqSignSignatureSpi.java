@@ -156,6 +156,7 @@ public class PqSignSignatureSpi extends SignatureSpi {
 
     /** Signature "XMSS" (RFC 9802 id-alg-xmss-hashsig). */
     public static final class Xmss extends PqSignSignatureSpi {
+        /** Created by the JCA for {@code Signature.getInstance("XMSS", "PQSign")}. */
         public Xmss() {
             super(Algorithms.xmss(XmssParameterSet.Family.XMSS));
         }
@@ -163,6 +164,7 @@ public class PqSignSignatureSpi extends SignatureSpi {
 
     /** Signature "XMSSMT" (RFC 9802 id-alg-xmssmt-hashsig). */
     public static final class XmssMt extends PqSignSignatureSpi {
+        /** Created by the JCA for {@code Signature.getInstance("XMSSMT", "PQSign")}. */
         public XmssMt() {
             super(Algorithms.xmss(XmssParameterSet.Family.XMSSMT));
         }
@@ -170,6 +172,7 @@ public class PqSignSignatureSpi extends SignatureSpi {
 
     /** Signature "HAETAE": the set is the key's. */
     public static final class Haetae extends PqSignSignatureSpi {
+        /** Created by the JCA for {@code Signature.getInstance("HAETAE", "PQSign")}. */
         public Haetae() {
             super(Algorithms.anyHaetae());
         }
@@ -177,6 +180,7 @@ public class PqSignSignatureSpi extends SignatureSpi {
 
     /** Signature "HAETAE-2". */
     public static final class Haetae2 extends PqSignSignatureSpi {
+        /** Created by the JCA for {@code Signature.getInstance("HAETAE-2", "PQSign")}. */
         public Haetae2() {
             super(Algorithms.haetae(HaetaeParameterSet.HAETAE_2));
         }
@@ -184,6 +188,7 @@ public class PqSignSignatureSpi extends SignatureSpi {
 
     /** Signature "HAETAE-3". */
     public static final class Haetae3 extends PqSignSignatureSpi {
+        /** Created by the JCA for {@code Signature.getInstance("HAETAE-3", "PQSign")}. */
         public Haetae3() {
             super(Algorithms.haetae(HaetaeParameterSet.HAETAE_3));
         }
@@ -191,6 +196,7 @@ public class PqSignSignatureSpi extends SignatureSpi {
 
     /** Signature "HAETAE-5". */
     public static final class Haetae5 extends PqSignSignatureSpi {
+        /** Created by the JCA for {@code Signature.getInstance("HAETAE-5", "PQSign")}. */
         public Haetae5() {
             super(Algorithms.haetae(HaetaeParameterSet.HAETAE_5));
         }

@@ -23,22 +23,38 @@ public final class XmssStatefulPrivateKey implements PrivateKey {
 
     private final transient XmssStatefulSigner signer;
 
-    /** Binds a JCA key to an open signer (and so to its state store). */
+    /**
+     * Binds a JCA key to an open signer (and so to its state store).
+     *
+     * @param signer the open signer; the caller keeps and closes it
+     */
     public XmssStatefulPrivateKey(XmssStatefulSigner signer) {
         this.signer = Objects.requireNonNull(signer, "signer");
     }
 
-    /** The signer this key signs through. */
+    /**
+     * The signer this key signs through.
+     *
+     * @return the signer
+     */
     public XmssStatefulSigner signer() {
         return signer;
     }
 
-    /** The matching public key. */
+    /**
+     * The matching public key.
+     *
+     * @return a new JCA public key
+     */
     public PqSignPublicKey publicKey() {
         return new PqSignPublicKey(PqPublicKey.of(signer.publicKey()));
     }
 
-    /** The key's XMSS / XMSS^MT parameter set. */
+    /**
+     * The key's XMSS / XMSS^MT parameter set.
+     *
+     * @return the parameter set
+     */
     public XmssParameterSet parameterSet() {
         return signer.parameterSet();
     }
