@@ -75,6 +75,9 @@ public record BenchReport(
     /**
      * Sizes in bytes.
      *
+     * @param scheme parameter-set name
+     * @param impl pqsign or bouncycastle
+     * @param publicKeyBytes encoded public key
      * @param privateKeyBytes encoded private key (pqsign XMSS: the persisted key state, which holds the seeds)
      * @param stateBytes persisted signing state (XMSS; pqsign: the 172-byte key state, BouncyCastle: its
      *     serialised private key with the BDS traversal state), -1 for stateless schemes
@@ -106,6 +109,7 @@ public record BenchReport(
     /**
      * SHA-256 work per XMSS operation, from {@code XmssHashCounter} in a child JVM.
      *
+     * @param scheme XMSS^MT set name
      * @param op keygen (1 thread), load (open the stateful signer: rebuild caches), sign, verify
      * @param n operations counted
      * @param callsMean mean hash-function calls per operation
@@ -162,7 +166,17 @@ public record BenchReport(
         }
     }
 
-    /** Machine description. */
+    /**
+     * Machine description.
+     *
+     * @param cores available processors
+     * @param cpuModel the CPU model name ({@code /proc/cpuinfo}), or unknown
+     * @param jvm JVM name, version and vendor, and which HAETAE FAST code path it runs
+     * @param os OS name, version and architecture
+     * @param maxHeapBytes the JVM's maximum heap
+     * @param loadStart system load average at the start (negative if unknown)
+     * @param loadEnd system load average at the end (negative if unknown)
+     */
     public record Machine(
             int cores, String cpuModel, String jvm, String os, long maxHeapBytes, double loadStart, double loadEnd) {}
 }
