@@ -32,7 +32,13 @@ public final class ConsoleOptions {
         this.feedSize = feedSize;
     }
 
-    /** Loopback on {@code port} (0 picks a free port). */
+    /**
+     * Loopback on {@code port} (0 picks a free port).
+     *
+     * @param port the TCP port, 0..65535
+     * @return the options, with the default history and feed size
+     * @throws IllegalArgumentException if the port is out of range
+     */
     public static ConsoleOptions loopback(int port) {
         return new ConsoleOptions(LOOPBACK, checkPort(port), DEFAULT_HISTORY, DEFAULT_FEED_SIZE);
     }
@@ -41,7 +47,10 @@ public final class ConsoleOptions {
      * Parses {@code [HOST:]PORT} as given on a command line: {@code 8080} binds loopback,
      * {@code 0.0.0.0:8080} or {@code [::]:8080} binds every interface because it was asked for.
      *
-     * @throws IllegalArgumentException with a one-line reason if the text is not {@code [HOST:]PORT}
+     * @param hostPort {@code PORT} or {@code HOST:PORT}; an IPv6 host in brackets
+     * @return the options, with the default history and feed size
+     * @throws IllegalArgumentException with a one-line reason if the text is not {@code [HOST:]PORT} or the port
+     *     is not 0..65535
      */
     public static ConsoleOptions parse(String hostPort) {
         Objects.requireNonNull(hostPort, "hostPort");
@@ -69,7 +78,13 @@ public final class ConsoleOptions {
         return new ConsoleOptions(host, checkPort(port), DEFAULT_HISTORY, DEFAULT_FEED_SIZE);
     }
 
-    /** These options with another bind address (a host name or IP literal, given explicitly). */
+    /**
+     * These options with another bind address (a host name or IP literal, given explicitly).
+     *
+     * @param address the host name or IP literal to bind
+     * @return the changed copy
+     * @throws IllegalArgumentException if {@code address} is blank
+     */
     public ConsoleOptions withBindAddress(String address) {
         Objects.requireNonNull(address, "address");
         if (address.isBlank()) {
@@ -78,7 +93,13 @@ public final class ConsoleOptions {
         return new ConsoleOptions(address, port, history, feedSize);
     }
 
-    /** These options with another chart history (1 s .. 24 h). */
+    /**
+     * These options with another chart history (1 s .. 24 h).
+     *
+     * @param d how far back the charts reach
+     * @return the changed copy
+     * @throws IllegalArgumentException if {@code d} is outside 1 s .. 24 h
+     */
     public ConsoleOptions withHistory(Duration d) {
         Objects.requireNonNull(d, "history");
         if (d.compareTo(Duration.ofSeconds(1)) < 0 || d.compareTo(Duration.ofHours(24)) > 0) {
@@ -87,7 +108,13 @@ public final class ConsoleOptions {
         return new ConsoleOptions(bindAddress, port, d, feedSize);
     }
 
-    /** These options with another feed length (1 .. 10,000 entries). */
+    /**
+     * These options with another feed length (1 .. 10,000 entries).
+     *
+     * @param n feed entries to keep
+     * @return the changed copy
+     * @throws IllegalArgumentException if {@code n} is outside 1 .. 10,000
+     */
     public ConsoleOptions withFeedSize(int n) {
         if (n < 1 || n > 10_000) {
             throw new IllegalArgumentException("feed size must be 1..10000, got " + n);
@@ -95,27 +122,47 @@ public final class ConsoleOptions {
         return new ConsoleOptions(bindAddress, port, history, n);
     }
 
-    /** The address to bind. */
+    /**
+     * The address to bind.
+     *
+     * @return the host name or IP literal, as given
+     */
     public String bindAddress() {
         return bindAddress;
     }
 
-    /** The TCP port (0: any free port). */
+    /**
+     * The TCP port (0: any free port).
+     *
+     * @return the port as configured; a started console reports the bound port in {@link ConsoleServer#port()}
+     */
     public int port() {
         return port;
     }
 
-    /** How far back the reading charts reach. */
+    /**
+     * How far back the reading charts reach.
+     *
+     * @return the chart history
+     */
     public Duration history() {
         return history;
     }
 
-    /** How many feed entries are kept. */
+    /**
+     * How many feed entries are kept.
+     *
+     * @return the feed length
+     */
     public int feedSize() {
         return feedSize;
     }
 
-    /** {@code true} if the bind address resolves to a loopback address. */
+    /**
+     * {@code true} if the bind address resolves to a loopback address.
+     *
+     * @return false also if the address cannot be resolved
+     */
     public boolean isLoopback() {
         try {
             return InetAddress.getByName(bindAddress).isLoopbackAddress();

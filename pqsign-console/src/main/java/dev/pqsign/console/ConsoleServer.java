@@ -49,6 +49,8 @@ public final class ConsoleServer implements AutoCloseable {
     /**
      * Starts the console.
      *
+     * @param options where to listen, chart history and feed length
+     * @return the running console; close it to stop
      * @throws IOException if the address cannot be bound (e.g. the port is taken)
      */
     public static ConsoleServer start(ConsoleOptions options) throws IOException {
@@ -94,17 +96,29 @@ public final class ConsoleServer implements AutoCloseable {
         return new ConsoleServer(server, model, metrics, hub, uri);
     }
 
-    /** The page's address (for a console bound to all interfaces, its loopback address). */
+    /**
+     * The page's address (for a console bound to all interfaces, its loopback address).
+     *
+     * @return an {@code http://host:port/} address a local browser can open
+     */
     public URI uri() {
         return uri;
     }
 
-    /** The TCP port listened on. */
+    /**
+     * The TCP port listened on.
+     *
+     * @return the bound port (also when the options asked for port 0)
+     */
     public int port() {
         return uri.getPort();
     }
 
-    /** A verdict on a received record, or a gap, without monotonic-clock latencies. */
+    /**
+     * A verdict on a received record, or a gap, without monotonic-clock latencies.
+     *
+     * @param event the operator's verdict event
+     */
     public void verdict(VerdictEvent event) {
         verdict(event, null);
     }
@@ -113,6 +127,7 @@ public final class ConsoleServer implements AutoCloseable {
      * A verdict on a received record, or a gap.
      *
      * @param latency sign / transfer / verify / end-to-end durations when the operator has them, else null
+     * @param event the operator's verdict event
      */
     public void verdict(VerdictEvent event, LatencyRecord latency) {
         Objects.requireNonNull(event, "event");
@@ -120,7 +135,12 @@ public final class ConsoleServer implements AutoCloseable {
         metrics.verdict(event, latency);
     }
 
-    /** A sensor's connection state, e.g. {@code connected}, {@code reconnecting}, {@code closed}. */
+    /**
+     * A sensor's connection state, e.g. {@code connected}, {@code reconnecting}, {@code closed}.
+     *
+     * @param sensor the sensor's name
+     * @param state the state, shown as given
+     */
     public void connectionState(String sensor, String state) {
         Objects.requireNonNull(sensor, "sensor");
         Objects.requireNonNull(state, "state");
@@ -128,14 +148,28 @@ public final class ConsoleServer implements AutoCloseable {
         metrics.connectionState(sensor, state);
     }
 
-    /** What a sensor's key has left. */
+    /**
+     * What a sensor's key has left.
+     *
+     * @param status the sensor's key status; replaces the one shown before
+     */
     public void keyStatus(KeyStatus status) {
         Objects.requireNonNull(status, "status");
         model.keyStatus(status);
         metrics.keyStatus(status);
     }
 
-    /** What a sensor's key has left; see {@link KeyStatus}. */
+    /**
+     * What a sensor's key has left; see {@link KeyStatus}.
+     *
+     * @param sensor the sensor's name
+     * @param parameterSet the canonical parameter-set name
+     * @param keyIdHex the key id in hex
+     * @param remaining signatures the key can still make, or -1 if unknown or unlimited
+     * @param secondsLeft estimated seconds until the key is exhausted, or null if unknown
+     * @param nextKeyReady whether the successor key is prepared for a handover
+     * @throws IllegalArgumentException as {@link KeyStatus}'s constructor
+     */
     public void keyStatus(
             String sensor,
             String parameterSet,
@@ -146,7 +180,12 @@ public final class ConsoleServer implements AutoCloseable {
         keyStatus(new KeyStatus(sensor, parameterSet, keyIdHex, remaining, secondsLeft, nextKeyReady));
     }
 
-    /** An alarm about a sensor (shown in the feed, counted in {@code pqsign_alarms_total}). */
+    /**
+     * An alarm about a sensor (shown in the feed, counted in {@code pqsign_alarms_total}).
+     *
+     * @param sensor the sensor's name
+     * @param text the alarm, one line
+     */
     public void alarm(String sensor, String text) {
         Objects.requireNonNull(sensor, "sensor");
         Objects.requireNonNull(text, "text");
@@ -154,7 +193,13 @@ public final class ConsoleServer implements AutoCloseable {
         metrics.alarm(sensor);
     }
 
-    /** A sensor handed over to its next key: {@code generation} now signs under {@code newKeyIdHex}. */
+    /**
+     * A sensor handed over to its next key: {@code generation} now signs under {@code newKeyIdHex}.
+     *
+     * @param sensor the sensor's name
+     * @param generation the new key's generation in the sensor's key chain (the first key is 0)
+     * @param newKeyIdHex the new key's id in hex
+     */
     public void handover(String sensor, long generation, String newKeyIdHex) {
         Objects.requireNonNull(sensor, "sensor");
         Objects.requireNonNull(newKeyIdHex, "newKeyIdHex");
@@ -162,7 +207,11 @@ public final class ConsoleServer implements AutoCloseable {
         metrics.handover(sensor, generation);
     }
 
-    /** Pages currently connected for live updates. */
+    /**
+     * Pages currently connected for live updates.
+     *
+     * @return the number of open event streams
+     */
     public int openPages() {
         return hub.clientCount();
     }

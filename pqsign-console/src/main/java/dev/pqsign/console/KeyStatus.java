@@ -16,6 +16,17 @@ import java.util.Objects;
 public record KeyStatus(
         String sensor, String parameterSet, String keyIdHex, long remaining, Double secondsLeft, boolean nextKeyReady) {
 
+    /**
+     * Checks the fields.
+     *
+     * @param sensor the sensor's name
+     * @param parameterSet the canonical parameter-set name
+     * @param keyIdHex the key id in hex
+     * @param remaining signatures the key can still make, or -1 if unknown or unlimited
+     * @param secondsLeft estimated seconds until the key is exhausted, non-negative, or null if unknown
+     * @param nextKeyReady whether the successor key is prepared for a handover
+     * @throws IllegalArgumentException if {@code remaining} is below -1 or {@code secondsLeft} is negative or NaN
+     */
     public KeyStatus {
         Objects.requireNonNull(sensor, "sensor");
         Objects.requireNonNull(parameterSet, "parameterSet");

@@ -22,12 +22,20 @@ public interface DemoObserver {
         public void observation(Operator.Observation observation) {}
     };
 
-    /** A sensor's connection: {@code connecting}, {@code connected}, then {@code closed} when its set ends. */
+    /**
+     * A sensor's connection: {@code connecting}, {@code connected}, then {@code closed} when its set ends.
+     *
+     * @param sensor the sensor, {@code SET/sensor-N}
+     * @param state the new state
+     */
     void connectionState(String sensor, String state);
 
     /**
      * What a sensor's key has left: when the sensor connects and after its set's readings.
      *
+     * @param sensor the sensor, {@code SET/sensor-N}
+     * @param parameterSet the set's name ({@link DemoRunner.SchemeSetup#name()})
+     * @param keyId the key's id (SHA-256 of its public key encoding)
      * @param remaining signatures left, or -1 for a stateless (HAETAE) key
      */
     void keyState(String sensor, String parameterSet, KeyId keyId, long remaining);
@@ -35,6 +43,8 @@ public interface DemoObserver {
     /**
      * Every verdict of the operator (warm-up, genuine, injected tampered and replayed readings, gaps),
      * with the sensor named as above.
+     *
+     * @param observation the operator's observation, its sensor renamed to {@code SET/sensor-N}
      */
     void observation(Operator.Observation observation);
 }

@@ -12,6 +12,11 @@ import java.util.Locale;
  */
 public record DemoReport(List<SetResult> sets) {
 
+    /**
+     * Copies the list, so the report cannot change after it is made.
+     *
+     * @param sets one result per set, in run order
+     */
     public DemoReport {
         sets = List.copyOf(sets);
     }
@@ -73,6 +78,34 @@ public record DemoReport(List<SetResult> sets) {
             long gaps,
             long duplicates) {
 
+        /**
+         * Copies the latency samples, so the result cannot change after it is made.
+         *
+         * @param name set label
+         * @param readings genuine readings published
+         * @param accepted genuine readings the operator accepted
+         * @param injectedTampered tampered readings injected
+         * @param rejectedTampered tampered readings rejected as BAD_SIGNATURE
+         * @param injectedReplayed replayed readings injected
+         * @param rejectedReplayed replayed readings rejected as REPLAYED
+         * @param signatureBytes signature length
+         * @param sign signing time (reserve + sign) at the sensor
+         * @param verify verification time (policy + durable replay state) at the operator
+         * @param transfer publish → operator holds the values
+         * @param endToEnd start of signing → verdict
+         * @param sensors number of sensors K
+         * @param lost genuine readings without a verdict within the timeout
+         * @param rejectedGenuine genuine readings rejected (should be 0)
+         * @param seconds wall time of the set's run
+         * @param readingsPerSecond accepted readings per second over all sensors
+         * @param link link profile name
+         * @param cpuMsPerReading process CPU time per accepted reading during the set's run, ms ({@code NaN} if
+         *     unknown)
+         * @param jitCompileMs JIT compilation time during the set's run, ms ({@code NaN} if unknown)
+         * @param endToEndMs end-to-end latency of each accepted reading, ms, in the order measured
+         * @param gaps indices the operator reported missing ({@code GAP}; should be 0)
+         * @param duplicates readings the operator reported as {@code DUPLICATE}
+         */
         public SetResult {
             endToEndMs = List.copyOf(endToEndMs);
         }
@@ -84,6 +117,8 @@ public record DemoReport(List<SetResult> sets) {
      * "rejected_replayed":…,"signature_bytes":…,"sign_ms":{"p50":…,"p99":…,"max":…},
      * "verify_ms":{…},"transfer_ms":{…},"end_to_end_ms":{…},"gaps":…,"duplicates":…}]}}. Milliseconds
      * with three decimals.
+     *
+     * @return the JSON document, one line
      */
     public String toJson() {
         return json(false);
@@ -93,6 +128,8 @@ public record DemoReport(List<SetResult> sets) {
      * {@link #toJson()} with seven more keys per set after the agreed ones: {@code "sensors"},
      * {@code "lost"}, {@code "rejected_genuine"}, {@code "readings_per_second"}, {@code "link"},
      * {@code "cpu_ms_per_reading"}, {@code "jit_compile_ms"} (the K-sensor throughput report).
+     *
+     * @return the JSON document, one line
      */
     public String toJsonWithThroughput() {
         return json(true);
@@ -154,7 +191,11 @@ public record DemoReport(List<SetResult> sets) {
         return sb.append("]}").toString();
     }
 
-    /** A fixed-width table like the study's Table 6 (averages and percentiles in milliseconds). */
+    /**
+     * A fixed-width table like the study's Table 6 (averages and percentiles in milliseconds).
+     *
+     * @return a header line and one line per set, each ending in a line separator
+     */
     public String toTable() {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(

@@ -52,6 +52,12 @@ public final class DemoRunner {
      * @param verifier verifier of the sensor's public key
      */
     public record DemoKey(SensorKey sensorKey, Verifier verifier) {
+        /**
+         * Checks that both parts are given.
+         *
+         * @param sensorKey what the sensor signs with
+         * @param verifier verifier of the sensor's public key
+         */
         public DemoKey {
             Objects.requireNonNull(sensorKey, "sensorKey");
             Objects.requireNonNull(verifier, "verifier");
@@ -64,6 +70,13 @@ public final class DemoRunner {
      */
     @FunctionalInterface
     public interface KeyFactory {
+        /**
+         * Creates (or loads) the key of one sensor.
+         *
+         * @param sensorIndex the sensor's number in its set, 0-based
+         * @return the sensor's key and the operator's verifier for it
+         * @throws IOException if the key cannot be created or loaded
+         */
         DemoKey create(int sensorIndex) throws IOException;
     }
 
@@ -75,6 +88,13 @@ public final class DemoRunner {
      * @param keys one key per sensor
      */
     public record SchemeSetup(String name, EmbeddedIndex embeddedIndex, KeyFactory keys) {
+        /**
+         * Checks that every part is given.
+         *
+         * @param name row label, normally the parameter-set name
+         * @param embeddedIndex how to read the index inside signatures ({@link EmbeddedIndex#NONE} for HAETAE)
+         * @param keys one key per sensor
+         */
         public SchemeSetup {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(embeddedIndex, "embeddedIndex");
@@ -84,7 +104,12 @@ public final class DemoRunner {
         /**
          * A setup with one key, usable with one sensor only.
          *
+         * @param name row label, normally the parameter-set name
+         * @param signer the sensor's signer; the caller keeps owning it
+         * @param verifier verifier of {@code publicKey}
          * @param publicKey the public key encoding (its SHA-256 is the key id)
+         * @param embeddedIndex how to read the index inside signatures ({@link EmbeddedIndex#NONE} for HAETAE)
+         * @return a setup whose key factory refuses every sensor but number 0
          */
         public static SchemeSetup single(
                 String name, IndexedSigner signer, Verifier verifier, byte[] publicKey, EmbeddedIndex embeddedIndex) {
@@ -122,6 +147,21 @@ public final class DemoRunner {
             double publishingIntervalMs,
             int injectEvery,
             int warmupReadings) {
+        /**
+         * Checks the options.
+         *
+         * @param dataDir where sensors and the operator keep certificates, trust lists and replay state
+         * @param readings genuine readings per set, spread over the sensors
+         * @param link link profile between operator and each sensor
+         * @param sensors number of sensors K (each with its own key)
+         * @param security transport security
+         * @param publishingIntervalMs the operator's requested publishing interval
+         * @param injectEvery inject one tampered and one replayed reading after every this many genuine readings of a
+         *     sensor (0: never)
+         * @param warmupReadings readings each sensor publishes before measuring, not counted or timed
+         * @throws IllegalArgumentException if {@code readings} or {@code sensors} is below 1, or {@code injectEvery} or
+         *     {@code warmupReadings} is negative
+         */
         public Options {
             Objects.requireNonNull(dataDir, "dataDir");
             Objects.requireNonNull(link, "link");
@@ -135,6 +175,12 @@ public final class DemoRunner {
         /**
          * Defaults: no transport security, 1 ms publishing interval, injections every 20 readings,
          * 20 warm-up readings per sensor.
+         *
+         * @param dataDir where sensors and the operator keep certificates, trust lists and replay state
+         * @param readings genuine readings per set, spread over the sensors (at least 1)
+         * @param link link profile between operator and each sensor
+         * @param sensors number of sensors K (at least 1)
+         * @return the options
          */
         public static Options of(Path dataDir, int readings, LinkProfile link, int sensors) {
             return new Options(dataDir, readings, link, sensors, TransportSecurity.NONE, 1.0, 20, 20);
@@ -151,15 +197,40 @@ public final class DemoRunner {
      */
     @FunctionalInterface
     public interface BeforeMeasuring {
+        /**
+         * Called before the measured readings of set {@code setName}.
+         *
+         * @param setName the set about to be measured ({@link SchemeSetup#name()})
+         * @throws InterruptedException if interrupted while waiting; the run stops
+         */
         void run(String setName) throws InterruptedException;
     }
 
-    /** Runs every set in turn and returns their results. */
+    /**
+     * Runs every set in turn and returns their results.
+     *
+     * @param sets the sets to run, in order
+     * @param options readings, sensors, link and data directory for every set
+     * @return one result per set, in run order
+     * @throws IOException if a key cannot be made or has too few signatures left for the run, or a sensor server,
+     *     relay, connection or sensor loop fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
     public static DemoReport run(List<SchemeSetup> sets, Options options) throws IOException, InterruptedException {
         return run(sets, options, name -> {});
     }
 
-    /** Like {@link #run(List, Options)}, calling {@code beforeMeasuring} before each set's measured readings. */
+    /**
+     * Like {@link #run(List, Options)}, calling {@code beforeMeasuring} before each set's measured readings.
+     *
+     * @param sets the sets to run, in order
+     * @param options readings, sensors, link and data directory for every set
+     * @param beforeMeasuring called with each set's name
+     * @return one result per set, in run order
+     * @throws IOException if a key cannot be made or has too few signatures left for the run, or a sensor server,
+     *     relay, connection or sensor loop fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
     public static DemoReport run(List<SchemeSetup> sets, Options options, BeforeMeasuring beforeMeasuring)
             throws IOException, InterruptedException {
         return run(sets, options, beforeMeasuring, DemoObserver.NONE);
@@ -168,6 +239,15 @@ public final class DemoRunner {
     /**
      * Like {@link #run(List, Options, BeforeMeasuring)}, telling {@code observer} about every
      * sensor's connection, key and verdicts as they happen.
+     *
+     * @param sets the sets to run, in order
+     * @param options readings, sensors, link and data directory for every set
+     * @param beforeMeasuring called with each set's name
+     * @param observer told about connections, keys and verdicts; must not block
+     * @return one result per set, in run order
+     * @throws IOException if a key cannot be made or has too few signatures left for the run, or a sensor server,
+     *     relay, connection or sensor loop fails
+     * @throws InterruptedException if the calling thread is interrupted
      */
     public static DemoReport run(
             List<SchemeSetup> sets, Options options, BeforeMeasuring beforeMeasuring, DemoObserver observer)
@@ -181,7 +261,13 @@ public final class DemoRunner {
         return new DemoReport(results);
     }
 
-    /** The name {@link DemoObserver} knows sensor {@code i} of {@code set} by. */
+    /**
+     * The name {@link DemoObserver} knows sensor {@code i} of {@code set} by.
+     *
+     * @param setName the set's name
+     * @param i the sensor's number in the set, 0-based
+     * @return {@code SET/sensor-N}
+     */
     public static String sensorLabel(String setName, int i) {
         return setName + "/sensor-" + i;
     }
@@ -358,6 +444,8 @@ public final class DemoRunner {
     /**
      * Total time the JIT compiler has spent compiling in this JVM, in milliseconds, or -1 if the JVM
      * does not report it. Public for callers that warm up before measuring.
+     *
+     * @return the JVM's total JIT compilation time in milliseconds, or -1
      */
     public static long jitCompileMillis() {
         java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();

@@ -49,24 +49,41 @@ public final class LinkEmulator implements AutoCloseable {
     /**
      * Starts a relay to {@code targetPort} on 127.0.0.1.
      *
+     * @param profile the link to emulate
+     * @param targetPort the port the sensor server listens on
      * @param seed seed of the jitter generator (reproducible runs)
+     * @return the running relay; close it to stop
+     * @throws IOException if no listening socket can be opened on 127.0.0.1
      */
     public static LinkEmulator start(LinkProfile profile, int targetPort, long seed) throws IOException {
         Objects.requireNonNull(profile, "profile");
         return new LinkEmulator(profile, new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), seed);
     }
 
-    /** The local port clients connect to. */
+    /**
+     * The local port clients connect to.
+     *
+     * @return the relay's listening port on 127.0.0.1
+     */
     public int port() {
         return listener.getLocalPort();
     }
 
-    /** The emulated profile. */
+    /**
+     * The emulated profile.
+     *
+     * @return the profile given to {@link #start}
+     */
     public LinkProfile profile() {
         return profile;
     }
 
-    /** {@code serverEndpointUrl} with host and port replaced by this relay's. */
+    /**
+     * {@code serverEndpointUrl} with host and port replaced by this relay's.
+     *
+     * @param serverEndpointUrl the sensor server's endpoint URL, {@code scheme://host:port[/path]}
+     * @return the same URL pointing at 127.0.0.1 and this relay's port, path kept
+     */
     public String endpointUrl(String serverEndpointUrl) {
         int schemeEnd = serverEndpointUrl.indexOf("://");
         int pathStart = serverEndpointUrl.indexOf('/', schemeEnd + 3);

@@ -31,6 +31,15 @@ public record LinkProfile(String name, double oneWayDelayMs, double jitterMs, do
     /** Direct loopback, no emulation (no relay is started). */
     public static final LinkProfile LOOPBACK = new LinkProfile("loopback", 0, 0, 0);
 
+    /**
+     * Checks the parameters.
+     *
+     * @param name profile name
+     * @param oneWayDelayMs fixed propagation delay added to every chunk, per direction
+     * @param jitterMs extra delay drawn uniformly from [0, jitterMs] per chunk (order is preserved)
+     * @param bandwidthMbitPerS serialization rate per direction; 0 means unlimited
+     * @throws IllegalArgumentException if a number is negative, NaN or infinite
+     */
     public LinkProfile {
         Objects.requireNonNull(name, "name");
         if (!(oneWayDelayMs >= 0)
@@ -43,7 +52,11 @@ public record LinkProfile(String name, double oneWayDelayMs, double jitterMs, do
         }
     }
 
-    /** {@code true} if this profile needs no relay. */
+    /**
+     * {@code true} if this profile needs no relay.
+     *
+     * @return true if delay, jitter and bandwidth are all 0
+     */
     public boolean isDirect() {
         return oneWayDelayMs == 0 && jitterMs == 0 && bandwidthMbitPerS == 0;
     }
@@ -51,6 +64,8 @@ public record LinkProfile(String name, double oneWayDelayMs, double jitterMs, do
     /**
      * Looks up a profile by name: {@code loopback}, {@code ethernet} or {@code 5g}.
      *
+     * @param name the profile name, any case; {@code none} is {@code loopback}
+     * @return the profile
      * @throws IllegalArgumentException for other names
      */
     public static LinkProfile named(String name) {

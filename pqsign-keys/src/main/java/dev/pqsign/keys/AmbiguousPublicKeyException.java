@@ -16,12 +16,20 @@ public final class AmbiguousPublicKeyException extends KeyFormatException {
         this.candidates = List.copyOf(candidates);
     }
 
-    /** The sets the key fits. */
+    /**
+     * The sets the key fits.
+     *
+     * @return two or more sets, unmodifiable
+     */
     public List<XmssParameterSet> candidates() {
         return candidates;
     }
 
-    /** The candidates' names joined by {@code " and "}. */
+    /**
+     * The candidates' names joined by {@code " and "}.
+     *
+     * @return e.g. {@code XMSSMT-SHA2_20/2_256 and XMSSMT-SHA2_20/4_256}
+     */
     public String candidateNames() {
         return names(candidates);
     }

@@ -78,12 +78,18 @@ public final class DeviceCa implements AutoCloseable {
      * and {@value #CERTIFICATE} appear together (temporary directory, fsync, rename). A crash or a
      * failed write after the root signed costs the root that one index and nothing else.
      *
+     * @param dir the directory to create; its parent is created if missing
+     * @param set the device CA key's parameter set, e.g. {@link #DEFAULT_PARAMETER_SET}
+     * @param rootSigner the plant root's signer
+     * @param rootCertificate the plant root's certificate
+     * @param template subject and validity of the CA certificate; CA and path length are set here
      * @return the device CA's certificate
      * @throws UnsupportedAlgorithmException if {@code set} has no RFC 9802 encoding (checked before
      *     the root signs anything)
      * @throws FileAlreadyExistsException if {@code dir} exists
      * @throws IllegalArgumentException if the root cannot issue the certificate (not a CA, validity
      *     beyond the root's, signer does not hold the root's key)
+     * @throws IOException if a file cannot be written; the temporary directory is removed
      */
     public static PqCertificate create(
             Path dir,
@@ -134,8 +140,15 @@ public final class DeviceCa implements AutoCloseable {
     /**
      * Opens a device CA directory and takes its key's lock for as long as it is open.
      *
+     * @param dir the directory made by {@link #create}
+     * @param lockTimeout the longest time to wait for the key's lock
+     * @param clock gives the validity start of the certificates it issues
+     * @return the open device CA; close it to release the lock
      * @throws KeyFormatException if the directory is incomplete, its certificate is not a CA with
      *     path length 0, or the certificate is not for the directory's key
+     * @throws IOException if the certificate cannot be read or the state file's directory does not exist
+     * @throws dev.pqsign.core.StatePersistenceException if the key state cannot be read or locked within
+     *     {@code lockTimeout}
      */
     public static DeviceCa open(Path dir, Duration lockTimeout, Clock clock) throws IOException {
         Path certFile = dir.resolve(CERTIFICATE);
@@ -163,12 +176,20 @@ public final class DeviceCa implements AutoCloseable {
         }
     }
 
-    /** The device CA's certificate (issued by the plant root). */
+    /**
+     * The device CA's certificate (issued by the plant root).
+     *
+     * @return the CA certificate
+     */
     public PqCertificate certificate() {
         return certificate;
     }
 
-    /** Certificates this device CA can still issue. */
+    /**
+     * Certificates this device CA can still issue.
+     *
+     * @return the device CA key's indices left
+     */
     public long remaining() {
         return signer.remaining();
     }
@@ -180,7 +201,10 @@ public final class DeviceCa implements AutoCloseable {
      * {@link #KEY_CERTIFICATE_VALIDITY} or until this CA's notAfter if sooner, and stored durably as
      * PEM (the key's certificate, then this CA's) before it is returned.
      *
+     * @param key the sensor key to certify
      * @param subjectDn the distinguished name of the key's certificate
+     * @param file where the chain is stored as PEM
+     * @return the key's certificate, then this CA's
      * @throws KeyFormatException if {@code file} exists but does not hold such a chain
      * @throws IOException if the file cannot be written (the burned index is lost)
      */

@@ -28,7 +28,12 @@ public final class HaetaeKeyFile {
 
     private HaetaeKeyFile() {}
 
-    /** {@code true} if {@code b} starts with this format's magic {@code "PQHS"}. */
+    /**
+     * {@code true} if {@code b} starts with this format's magic {@code "PQHS"}.
+     *
+     * @param b the file's first bytes
+     * @return false also for fewer than four bytes
+     */
     public static boolean hasMagic(byte[] b) {
         return b.length >= 4 && Arrays.equals(b, 0, 4, MAGIC, 0, 4);
     }
@@ -37,7 +42,13 @@ public final class HaetaeKeyFile {
         return Integer.parseInt(p.setName().substring("HAETAE-".length()));
     }
 
-    /** The key file holding {@code key}; the caller wipes it once written. */
+    /**
+     * The key file holding {@code key}; the caller wipes it once written.
+     *
+     * @param key the private key, not destroyed
+     * @return magic, version, mode, reserved bytes, the reference encoding and a check value
+     * @throws IllegalStateException if {@code key} has been destroyed
+     */
     public static byte[] encode(HaetaePrivateKey key) {
         byte[] sk = key.getEncoded();
         try {
@@ -56,6 +67,8 @@ public final class HaetaeKeyFile {
     /**
      * The private key in a key file.
      *
+     * @param b the whole key file; the caller wipes it
+     * @return the private key, of the set the file names
      * @throws KeyFormatException if {@code b} is not a complete, intact key file of a supported version
      */
     public static HaetaePrivateKey decode(byte[] b) {

@@ -32,7 +32,11 @@ public enum HandoverOutcome {
         this.alarm = alarm;
     }
 
-    /** {@code true} for outcomes that mean someone tried to move trust without the right to. */
+    /**
+     * {@code true} for outcomes that mean someone tried to move trust without the right to.
+     *
+     * @return true for every outcome but {@link #FOLLOWED} and {@link #ALREADY_FOLLOWED}
+     */
     public boolean isAlarm() {
         return alarm;
     }

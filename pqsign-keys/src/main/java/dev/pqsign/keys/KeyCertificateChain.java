@@ -37,6 +37,9 @@ public final class KeyCertificateChain {
     /**
      * A chain of 1 … {@value #MAX_CERTIFICATES} certificates, the key's own first.
      *
+     * @param certificates the key's certificate, then its issuers' (each at most {@link #MAX_CERTIFICATE_BYTES} bytes
+     *     DER)
+     * @return the chain
      * @throws IllegalArgumentException if the list is empty, too long or a certificate too large
      */
     public static KeyCertificateChain of(List<PqCertificate> certificates) {
@@ -54,7 +57,12 @@ public final class KeyCertificateChain {
         return new KeyCertificateChain(certificates);
     }
 
-    /** {@code true} if {@code value} starts with this format's magic (the operator's dispatch on the record node). */
+    /**
+     * {@code true} if {@code value} starts with this format's magic (the operator's dispatch on the record node).
+     *
+     * @param value a record node's value
+     * @return whether it starts with {@code "PQCC"}
+     */
     public static boolean hasMagic(byte[] value) {
         return value.length >= MAGIC.length
                 && value[0] == MAGIC[0]
@@ -63,17 +71,29 @@ public final class KeyCertificateChain {
                 && value[3] == MAGIC[3];
     }
 
-    /** The certificates, the key's own first. */
+    /**
+     * The certificates, the key's own first.
+     *
+     * @return 1 to {@value #MAX_CERTIFICATES} certificates, unmodifiable
+     */
     public List<PqCertificate> certificates() {
         return certificates;
     }
 
-    /** The key's own certificate. */
+    /**
+     * The key's own certificate.
+     *
+     * @return the first certificate
+     */
     public PqCertificate leaf() {
         return certificates.get(0);
     }
 
-    /** The wire form (docs/formats/key-certificates.md). */
+    /**
+     * The wire form (docs/formats/key-certificates.md).
+     *
+     * @return magic, version, count, then each certificate's length and DER
+     */
     public byte[] encode() {
         ByteWriter w = new ByteWriter().raw(MAGIC).u8(VERSION).u8(certificates.size());
         for (PqCertificate c : certificates) {
@@ -87,6 +107,8 @@ public final class KeyCertificateChain {
      * Decodes the wire form strictly: magic, version, count, lengths checked before anything is
      * allocated, every certificate DER as {@link PqCertificate#fromDer} reads it, no trailing bytes.
      *
+     * @param value the wire form
+     * @return the chain
      * @throws KeyFormatException if the bytes are not such a chain
      */
     public static KeyCertificateChain decode(byte[] value) {

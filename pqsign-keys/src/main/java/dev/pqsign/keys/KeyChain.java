@@ -48,19 +48,38 @@ public final class KeyChain {
             this.retiredAt = retiredAt;
         }
 
+        /**
+         * The key's generation in the chain.
+         *
+         * @return 0 for the chain's first key, then one more per handover
+         */
         public long generation() {
             return generation;
         }
 
+        /**
+         * The member's public key.
+         *
+         * @return the public key
+         */
         public PqPublicKey key() {
             return key;
         }
 
+        /**
+         * The member's key id.
+         *
+         * @return a copy of the 32-byte key id (SHA-256 of the public key encoding)
+         */
         public byte[] keyId() {
             return keyId.clone();
         }
 
-        /** {@code true} if this key was handed over. */
+        /**
+         * {@code true} if this key was handed over.
+         *
+         * @return whether {@link #retiredAt()} is 0 or more
+         */
         public boolean isRetired() {
             return retiredAt >= 0;
         }
@@ -68,6 +87,8 @@ public final class KeyChain {
         /**
          * The index the handover statement was signed under: readings of this key with a lower index
          * are genuine (possibly late); the key signs nothing with a higher one.
+         *
+         * @return the handover index, or -1 for the current key
          */
         public long retiredAt() {
             return retiredAt;
@@ -88,10 +109,20 @@ public final class KeyChain {
             this.chain = chain;
         }
 
+        /**
+         * What the handover was found to be.
+         *
+         * @return the outcome
+         */
         public HandoverOutcome outcome() {
             return outcome;
         }
 
+        /**
+         * The chain after the handover.
+         *
+         * @return the next chain if {@link HandoverOutcome#FOLLOWED}, else the chain that was asked
+         */
         public KeyChain chain() {
             return chain;
         }
@@ -107,28 +138,50 @@ public final class KeyChain {
         this.retired = List.copyOf(retired);
     }
 
-    /** A chain that starts at a trusted key (generation 0); its key id is the chain id. */
+    /**
+     * A chain that starts at a trusted key (generation 0); its key id is the chain id.
+     *
+     * @param trustedKey the key the operator trusts (pinned, or certified)
+     * @return the chain, with no retired keys
+     */
     public static KeyChain startingAt(PqPublicKey trustedKey) {
         Objects.requireNonNull(trustedKey, "trustedKey");
         return new KeyChain(PublicKeys.keyId(trustedKey), new Member(0, trustedKey, -1), List.of());
     }
 
-    /** The chain id: key id of generation 0, the sensor's identity in every handover statement. */
+    /**
+     * The chain id: key id of generation 0, the sensor's identity in every handover statement.
+     *
+     * @return a copy of the 32-byte chain id
+     */
     public byte[] chainId() {
         return chainId.clone();
     }
 
-    /** The key that signs now. */
+    /**
+     * The key that signs now.
+     *
+     * @return the current member; its {@code retiredAt} is -1
+     */
     public Member current() {
         return current;
     }
 
-    /** Retired keys still remembered, newest first. */
+    /**
+     * Retired keys still remembered, newest first.
+     *
+     * @return at most {@value #MAX_RETIRED} members, unmodifiable
+     */
     public List<Member> retired() {
         return retired;
     }
 
-    /** The member with this key id: the current key or a remembered retired one. */
+    /**
+     * The member with this key id: the current key or a remembered retired one.
+     *
+     * @param keyId a 32-byte key id
+     * @return the member, or empty if the key is not (or no longer) in the chain
+     */
     public Optional<Member> member(byte[] keyId) {
         if (current.hasKeyId(keyId)) {
             return Optional.of(current);
@@ -136,7 +189,12 @@ public final class KeyChain {
         return retired.stream().filter(m -> m.hasKeyId(keyId)).findFirst();
     }
 
-    /** {@link #follow(SignedKeyHandover, Predicate)} with no other chains to check against. */
+    /**
+     * {@link #follow(SignedKeyHandover, Predicate)} with no other chains to check against.
+     *
+     * @param handover the signed statement received
+     * @return the outcome and the chain afterwards
+     */
     public Step follow(SignedKeyHandover handover) {
         return follow(handover, id -> false);
     }
@@ -145,7 +203,9 @@ public final class KeyChain {
      * Checks a handover against this chain and, if it is the next one and verifies under the current
      * key, returns the chain that continues with its new key.
      *
+     * @param handover the signed statement received
      * @param usedElsewhere tells whether a key id belongs to another sensor the operator follows
+     * @return the outcome and the chain afterwards
      */
     public Step follow(SignedKeyHandover handover, Predicate<byte[]> usedElsewhere) {
         KeyHandover s = handover.statement();
@@ -188,7 +248,11 @@ public final class KeyChain {
                 HandoverOutcome.FOLLOWED, new KeyChain(chainId, new Member(s.sequence(), s.newKey(), -1), nextRetired));
     }
 
-    /** The persisted form (docs/formats/key-handover.md, "Followed chain state"). */
+    /**
+     * The persisted form (docs/formats/key-handover.md, "Followed chain state").
+     *
+     * @return the encoded chain with its check value, a new array
+     */
     public byte[] encode() {
         ByteWriter w = new ByteWriter().raw(MAGIC).u8(VERSION).raw(chainId);
         writeMember(w, current);
@@ -216,6 +280,9 @@ public final class KeyChain {
      * Decodes a persisted chain strictly; {@code expectedChainId} guards against a state file of
      * another sensor.
      *
+     * @param state the persisted bytes
+     * @param expectedChainId the chain id the state must have, or null to accept any
+     * @return the chain
      * @throws KeyFormatException if the bytes are not a valid chain state of that chain
      */
     public static KeyChain decode(byte[] state, byte[] expectedChainId) {

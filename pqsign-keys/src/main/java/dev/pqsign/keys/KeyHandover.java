@@ -60,7 +60,14 @@ public final class KeyHandover {
      * {@code sequence - 1}) to {@code newKey} (generation {@code sequence}).
      *
      * @param chainId key id of the chain's first key (generation 0), 32 bytes
+     * @param sequence the new key's generation, at least 1
+     * @param oldKey the public key that signs the statement
      * @param handoverIndex the index of {@code oldKey} this statement is signed under
+     * @param issuedAt when the sensor issues it, not before 1970
+     * @param newKey the public key that takes over, at most {@link #MAX_PUBLIC_KEY_BYTES} bytes
+     * @return the statement, not yet signed
+     * @throws IllegalArgumentException if {@code chainId} is not 32 bytes, {@code sequence} is below 1,
+     *     {@code handoverIndex} is negative, {@code issuedAt} is before 1970 or {@code newKey} is too large
      */
     public static KeyHandover of(
             byte[] chainId,
@@ -96,7 +103,11 @@ public final class KeyHandover {
                 newKey);
     }
 
-    /** The statement's bytes: what the old key signs. */
+    /**
+     * The statement's bytes: what the old key signs.
+     *
+     * @return a new array each call, at most {@link #MAX_BYTES} bytes
+     */
     public byte[] encode() {
         return new ByteWriter()
                 .raw(DOMAIN_TAG)
@@ -117,6 +128,8 @@ public final class KeyHandover {
      * Decodes a statement strictly: tag, version, every length checked before it is used, the new
      * public key valid for its set, no trailing bytes.
      *
+     * @param statement the encoded statement
+     * @return the statement
      * @throws KeyFormatException with a one-line reason otherwise
      */
     public static KeyHandover decode(byte[] statement) {
@@ -152,47 +165,84 @@ public final class KeyHandover {
         return new KeyHandover(chainId, sequence, oldSet, oldKeyId, handoverIndex, issuedAt, newKey);
     }
 
-    /** Key id of the chain's first key (generation 0): the sensor's identity. */
+    /**
+     * Key id of the chain's first key (generation 0): the sensor's identity.
+     *
+     * @return a copy of the 32-byte chain id
+     */
     public byte[] chainId() {
         return chainId.clone();
     }
 
-    /** Generation of the new key (the signing key is generation {@code sequence - 1}). */
+    /**
+     * Generation of the new key (the signing key is generation {@code sequence - 1}).
+     *
+     * @return the new key's generation, at least 1
+     */
     public long sequence() {
         return sequence;
     }
 
-    /** Parameter-set name of the key that signs this statement. */
+    /**
+     * Parameter-set name of the key that signs this statement.
+     *
+     * @return the canonical set name, as encoded
+     */
     public String oldParameterSet() {
         return oldParameterSet;
     }
 
-    /** Key id of the key that signs this statement. */
+    /**
+     * Key id of the key that signs this statement.
+     *
+     * @return a copy of the old key's 32-byte id (SHA-256 of its public key encoding)
+     */
     public byte[] oldKeyId() {
         return oldKeyId.clone();
     }
 
-    /** The old key's index this statement is signed under; the old key signs nothing after it. */
+    /**
+     * The old key's index this statement is signed under; the old key signs nothing after it.
+     *
+     * @return the index, 0 or more
+     */
     public long handoverIndex() {
         return handoverIndex;
     }
 
-    /** When the sensor issued the statement (informational: trust never depends on clocks). */
+    /**
+     * When the sensor issued the statement (informational: trust never depends on clocks).
+     *
+     * @return the issue time, millisecond precision
+     */
     public Instant issuedAt() {
         return Instant.ofEpochMilli(issuedAtMillis);
     }
 
-    /** The key of generation {@link #sequence()}. */
+    /**
+     * The key of generation {@link #sequence()}.
+     *
+     * @return the new public key
+     */
     public PqPublicKey newKey() {
         return newKey;
     }
 
-    /** Key id of the new key. */
+    /**
+     * Key id of the new key.
+     *
+     * @return the new key's 32-byte id (SHA-256 of its public key encoding), a new array
+     */
     public byte[] newKeyId() {
         return PublicKeys.keyId(newKey);
     }
 
-    /** {@code true} if this statement names {@code keyId} as its old key (constant time). */
+    /**
+     * {@code true} if this statement names {@code keyId} as its old key (constant time).
+     *
+     * @param keyId a 32-byte key id
+     * @return whether it equals the old key id
+     */
     public boolean isSignedFor(byte[] keyId) {
         return MessageDigest.isEqual(oldKeyId, keyId);
     }

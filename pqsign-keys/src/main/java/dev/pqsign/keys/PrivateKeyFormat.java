@@ -10,7 +10,12 @@ public enum PrivateKeyFormat {
     /** A HAETAE private key ({@code key.sk}, {@link HaetaeKeyFile}). */
     HAETAE_KEY_FILE;
 
-    /** The format whose magic {@code head} (the file's first bytes, at least four) starts with, if any. */
+    /**
+     * The format whose magic {@code head} (the file's first bytes, at least four) starts with, if any.
+     *
+     * @param head the file's first bytes
+     * @return the format, or empty if no magic matches (also for fewer than four bytes)
+     */
     public static Optional<PrivateKeyFormat> of(byte[] head) {
         if (XmssKeyState.hasMagic(head)) {
             return Optional.of(XMSS_KEY_STATE);

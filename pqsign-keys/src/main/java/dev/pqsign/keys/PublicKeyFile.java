@@ -21,6 +21,9 @@ public final class PublicKeyFile {
      * The key of the named set: for XMSS / XMSS^MT the RFC 8391 encoding or, when the content is
      * exactly {@code 2n} bytes, the raw {@code root || PUB_SEED}; for HAETAE the reference encoding.
      *
+     * @param scheme the set the key belongs to
+     * @param content the file's content
+     * @return the public key
      * @throws KeyFormatException if the content does not fit the set
      */
     public static PqPublicKey decode(SignatureScheme scheme, byte[] content) {
@@ -37,6 +40,8 @@ public final class PublicKeyFile {
     /**
      * The key, its set found from the content alone.
      *
+     * @param content the file's content
+     * @return the public key
      * @throws AmbiguousPublicKeyException if its type code is shared by more than one XMSS / XMSS^MT set
      * @throws KeyFormatException if no set fits
      */
@@ -55,6 +60,9 @@ public final class PublicKeyFile {
      * content: where an XMSS and an XMSS^MT set share the type code, the set whose signatures have
      * that length (the first candidate if none has).
      *
+     * @param content the file's content
+     * @param signatureLength the length in bytes of the signature to verify
+     * @return the public key
      * @throws KeyFormatException if no set fits
      */
     public static PqPublicKey detectForSignature(byte[] content, int signatureLength) {
@@ -81,7 +89,12 @@ public final class PublicKeyFile {
                 + " bytes, no known XMSS type code or HAETAE key length); give --params for a raw key");
     }
 
-    /** {@code true} if {@code content} starts like a PEM file ({@code -----BEGIN}), such as a certificate. */
+    /**
+     * {@code true} if {@code content} starts like a PEM file ({@code -----BEGIN}), such as a certificate.
+     *
+     * @param content the file's content
+     * @return whether its first 64 bytes, leading blanks skipped, start with {@code -----BEGIN}
+     */
     public static boolean looksLikePem(byte[] content) {
         String head = new String(content, 0, Math.min(content.length, 64), StandardCharsets.US_ASCII);
         return head.stripLeading().startsWith("-----BEGIN");

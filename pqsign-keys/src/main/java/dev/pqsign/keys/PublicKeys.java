@@ -25,6 +25,9 @@ public final class PublicKeys {
      * spelling, so every decoded value re-encodes to the same bytes); lookups that forgive case are
      * for names people type, not for this.
      *
+     * @param parameterSetName the set's exact name
+     * @param encoding the public key's standard encoding
+     * @return the public key
      * @throws KeyFormatException if the name is not a supported set's exact name or the encoding does not fit it
      */
     public static PqPublicKey decode(String parameterSetName, byte[] encoding) {
@@ -52,7 +55,12 @@ public final class PublicKeys {
         return PqPublicKey.of(HaetaePublicKey.fromEncoded(haetae, encoding));
     }
 
-    /** The key id of a public key: SHA-256 of its standard encoding. */
+    /**
+     * The key id of a public key: SHA-256 of its standard encoding.
+     *
+     * @param key the public key
+     * @return the {@link #KEY_ID_BYTES}-byte key id, a new array
+     */
     public static byte[] keyId(PqPublicKey key) {
         return Digests.sha256().digest(key.rawEncoding());
     }
@@ -61,6 +69,10 @@ public final class PublicKeys {
      * The one-time index an XMSS / XMSS^MT signature carries in its first bytes (4 for XMSS,
      * ceil(h/8) for XMSS^MT, big-endian), or -1 for keys whose signatures carry none (HAETAE) and for
      * signatures too short to hold one.
+     *
+     * @param key the key the signature is under
+     * @param signature the signature
+     * @return the index, or -1
      */
     public static long embeddedIndex(PqPublicKey key, byte[] signature) {
         Optional<XmssPublicKey> xmss = key.xmss();

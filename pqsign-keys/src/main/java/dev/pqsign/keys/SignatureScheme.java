@@ -14,15 +14,27 @@ import java.util.Optional;
  */
 public sealed interface SignatureScheme permits XmssScheme, HaetaeScheme {
 
-    /** The parameter set, e.g. {@code XMSSMT-SHA2_20/4_256} or {@code HAETAE-2}. */
+    /**
+     * The parameter set, e.g. {@code XMSSMT-SHA2_20/4_256} or {@code HAETAE-2}.
+     *
+     * @return the parameter set
+     */
     ParameterSet parameterSet();
 
-    /** The parameter set's canonical name. */
+    /**
+     * The parameter set's canonical name.
+     *
+     * @return e.g. {@code XMSSMT-SHA2_10/2_256}
+     */
     default String name() {
         return parameterSet().setName();
     }
 
-    /** The name of a directory that holds files of this set: {@link #directoryName(String)} of its name. */
+    /**
+     * The name of a directory that holds files of this set: {@link #directoryName(String)} of its name.
+     *
+     * @return the name with {@code /} replaced, safe as one path element
+     */
     default String directoryName() {
         return directoryName(name());
     }
@@ -31,6 +43,9 @@ public sealed interface SignatureScheme permits XmssScheme, HaetaeScheme {
      * The one directory name pqsign gives files of the parameter set (or test set) named {@code setName}:
      * a {@code /} becomes {@code -} ({@code XMSSMT-SHA2_10/2_256} becomes {@code XMSSMT-SHA2_10-2_256})
      * and any other character outside {@code [A-Za-z0-9._-]} becomes {@code _}.
+     *
+     * @param setName a set name, as written by {@link #name()}
+     * @return the directory name
      */
     static String directoryName(String setName) {
         return setName.replace('/', '-').replaceAll("[^A-Za-z0-9._-]", "_");
@@ -39,6 +54,9 @@ public sealed interface SignatureScheme permits XmssScheme, HaetaeScheme {
     /**
      * The set named {@code name} (XMSS / XMSS^MT or HAETAE; case and surrounding blanks do not
      * matter, HAETAE also by its KAT name or OID), if pqsign supports it.
+     *
+     * @param name the set's name
+     * @return the scheme, or empty if no supported set has that name
      */
     static Optional<SignatureScheme> byName(String name) {
         Optional<XmssParameterSet> xmss = XmssParameterSet.byName(name);
@@ -52,7 +70,11 @@ public sealed interface SignatureScheme permits XmssScheme, HaetaeScheme {
         }
     }
 
-    /** Every supported set: the XMSS / XMSS^MT sets, then the HAETAE sets. */
+    /**
+     * Every supported set: the XMSS / XMSS^MT sets, then the HAETAE sets.
+     *
+     * @return an unmodifiable list
+     */
     static List<SignatureScheme> all() {
         List<SignatureScheme> out = new ArrayList<>();
         for (XmssParameterSet p : XmssParameterSet.all()) {

@@ -39,8 +39,16 @@ public final class SignedKeyHandover {
      * as the handover index, so the old key signs nothing after the statement.
      *
      * @param oldSigner the signer of {@code oldKey}
+     * @param oldKey the public key of the chain's current key (generation {@code sequence - 1})
+     * @param chainId key id of the chain's first key, 32 bytes
+     * @param sequence the new key's generation, at least 1
+     * @param newKey the public key that takes over
+     * @param issuedAt when the sensor issues the statement
+     * @return the statement and its signature
      * @throws dev.pqsign.core.KeyExhaustedException if the old key has no index left
      * @throws dev.pqsign.core.StatePersistenceException if the index could not be reserved durably
+     * @throws IllegalArgumentException if the signer's parameter set is not {@code oldKey}'s, or the statement's fields
+     *     are invalid as in {@link KeyHandover#of}; in the second case the reserved index is spent
      */
     public static SignedKeyHandover sign(
             IndexedSigner oldSigner,
@@ -63,7 +71,11 @@ public final class SignedKeyHandover {
         return new SignedKeyHandover(made[0].encode(), made[0], s.signature());
     }
 
-    /** The record's bytes: magic, version, statement and signature, each length-prefixed. */
+    /**
+     * The record's bytes: magic, version, statement and signature, each length-prefixed.
+     *
+     * @return a new array
+     */
     public byte[] encode() {
         return new ByteWriter()
                 .raw(MAGIC)
@@ -78,6 +90,8 @@ public final class SignedKeyHandover {
     /**
      * Decodes a signed record strictly (the statement too).
      *
+     * @param record the encoded record
+     * @return the signed statement; its signature is not verified here ({@link #isSignedBy})
      * @throws KeyFormatException with a one-line reason if anything is wrong
      */
     public static SignedKeyHandover decode(byte[] record) {
@@ -94,17 +108,29 @@ public final class SignedKeyHandover {
         return new SignedKeyHandover(statementBytes, KeyHandover.decode(statementBytes), signature);
     }
 
-    /** The decoded statement. */
+    /**
+     * The decoded statement.
+     *
+     * @return the statement
+     */
     public KeyHandover statement() {
         return statement;
     }
 
-    /** The statement's bytes exactly as signed. */
+    /**
+     * The statement's bytes exactly as signed.
+     *
+     * @return a copy of the signed bytes
+     */
     public byte[] statementBytes() {
         return statementBytes.clone();
     }
 
-    /** The old key's signature over {@link #statementBytes()}. */
+    /**
+     * The old key's signature over {@link #statementBytes()}.
+     *
+     * @return a copy of the signature
+     */
     public byte[] signature() {
         return signature.clone();
     }
@@ -113,6 +139,9 @@ public final class SignedKeyHandover {
      * {@code true} if {@code oldKey} is the key the statement names as its signer (key id and
      * parameter set), the signature verifies under it, and, for XMSS / XMSS^MT, the index the
      * signature carries is the statement's handover index.
+     *
+     * @param oldKey the public key of the chain's current key
+     * @return whether all three hold
      */
     public boolean isSignedBy(PqPublicKey oldKey) {
         if (!statement.isSignedFor(PublicKeys.keyId(oldKey))

@@ -11,7 +11,12 @@ public final class XmssScheme implements SignatureScheme {
         this.parameterSet = Objects.requireNonNull(parameterSet, "parameterSet");
     }
 
-    /** The scheme of {@code parameterSet}. */
+    /**
+     * The scheme of {@code parameterSet}.
+     *
+     * @param parameterSet the parameter set
+     * @return the scheme; equal to every other scheme of the same set
+     */
     public static XmssScheme of(XmssParameterSet parameterSet) {
         return new XmssScheme(parameterSet);
     }

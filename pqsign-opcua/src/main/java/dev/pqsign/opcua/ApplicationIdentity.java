@@ -37,9 +37,13 @@ public final class ApplicationIdentity {
      * Loads the identity from {@code pfx}, or creates and stores a new one there (written to a
      * temporary file and moved into place, so a crash never leaves a half-written key store).
      *
+     * @param pfx the PKCS#12 key store file
      * @param applicationUri the URI put in the certificate's subjectAltName (must match the
      *     application's configured URI)
+     * @param commonName the new certificate's common name
      * @param password protects the PKCS#12 file
+     * @return the identity
+     * @throws IOException if the file cannot be read or written, or holds no application key entry
      */
     public static ApplicationIdentity loadOrCreate(Path pfx, String applicationUri, String commonName, char[] password)
             throws IOException {
@@ -93,12 +97,20 @@ public final class ApplicationIdentity {
         }
     }
 
-    /** The key pair. */
+    /**
+     * The key pair.
+     *
+     * @return the application's RSA key pair
+     */
     public KeyPair keyPair() {
         return keyPair;
     }
 
-    /** The self-signed certificate. */
+    /**
+     * The self-signed certificate.
+     *
+     * @return the application certificate
+     */
     public X509Certificate certificate() {
         return certificate;
     }

@@ -110,6 +110,17 @@ public final class Operator implements AutoCloseable {
      *     two Publish responses before one is lost (and reported as a gap)
      */
     public record Config(Path dataDir, TransportSecurity security, double publishingIntervalMs, int queueSize) {
+        /**
+         * Checks the settings.
+         *
+         * @param dataDir directory for the operator's application certificate and trust list
+         * @param security transport security to request
+         * @param publishingIntervalMs requested publishing interval (the sensor grants down to 1 ms)
+         * @param queueSize monitored-item queue size to request: readings the sensor may publish between two Publish
+         *     responses before one is lost (and reported as a gap)
+         * @throws IllegalArgumentException if the publishing interval is not positive or the queue size is outside
+         *     1..{@value Operator#MAX_QUEUE_SIZE}
+         */
         public Config {
             Objects.requireNonNull(dataDir, "dataDir");
             Objects.requireNonNull(security, "security");
@@ -121,7 +132,13 @@ public final class Operator implements AutoCloseable {
             }
         }
 
-        /** With the {@link #DEFAULT_QUEUE_SIZE default queue size}. */
+        /**
+         * With the {@link #DEFAULT_QUEUE_SIZE default queue size}.
+         *
+         * @param dataDir directory for the operator's application certificate and trust list
+         * @param security transport security to request
+         * @param publishingIntervalMs requested publishing interval, positive
+         */
         public Config(Path dataDir, TransportSecurity security, double publishingIntervalMs) {
             this(dataDir, security, publishingIntervalMs, DEFAULT_QUEUE_SIZE);
         }
@@ -158,7 +175,11 @@ public final class Operator implements AutoCloseable {
 
     private volatile ConnectionListener connectionListener;
 
-    /** Reports every connection state change from now on (on Milo's or the reconnect thread; must not block). */
+    /**
+     * Reports every connection state change from now on (on Milo's or the reconnect thread; must not block).
+     *
+     * @param listener the listener; replaces the previous one
+     */
     public void onConnectionChange(ConnectionListener listener) {
         this.connectionListener = listener;
     }
@@ -202,7 +223,20 @@ public final class Operator implements AutoCloseable {
             Verdict.Gap gap,
             HandoverCheck handover) {
 
-        /** An observation of a reading or a gap. */
+        /**
+         * An observation of a reading or a gap.
+         *
+         * @param sensor the connection's name
+         * @param sequence the sensor's publication sequence number
+         * @param verdict accepted or rejected with a reason
+         * @param reading the reading as read (null if it could not be decoded)
+         * @param latency monotonic-clock durations (null without a record; meaningful only when sensor and operator
+         *     share a process)
+         * @param record the record as received (for a gap: the record whose arrival revealed it; null for an
+         *     undecodable value)
+         * @param receivedAt the operator's UTC wall-clock time of receipt
+         * @param gap for a {@link Verdict.Reason#GAP}: the missing range, else null
+         */
         public Observation(
                 String sensor,
                 long sequence,
@@ -215,7 +249,11 @@ public final class Operator implements AutoCloseable {
             this(sensor, sequence, verdict, reading, latency, record, receivedAt, gap, null);
         }
 
-        /** The observation as a verdict-stream event. */
+        /**
+         * The observation as a verdict-stream event.
+         *
+         * @return the event
+         */
         public VerdictEvent event() {
             if (gap != null && handover != null) {
                 return VerdictEvent.gap(
@@ -233,6 +271,8 @@ public final class Operator implements AutoCloseable {
         /**
          * One log line: sensor, index, reason, end-to-end and transfer milliseconds, and the reading
          * (control characters replaced) or the rejection detail.
+         *
+         * @return the line, without a line separator
          */
         public String describe() {
             StringBuilder sb = new StringBuilder();
@@ -264,8 +304,14 @@ public final class Operator implements AutoCloseable {
     /**
      * A sensor's key state as read from its key-state nodes ({@link SensorNodes#KEY_GENERATION} …).
      *
+     * @param sensor the connection's name
+     * @param generation the sensor's current key generation
+     * @param remaining signatures the current key can still make
      * @param secondsLeft NaN while the sensor cannot estimate it
+     * @param nextKeyReady whether the sensor's next key is prepared
      * @param alarm empty when all is well
+     * @param parameterSet the current key's parameter-set name
+     * @param keyIdHex the current key's id in hex
      */
     public record KeyState(
             String sensor,
@@ -296,12 +342,19 @@ public final class Operator implements AutoCloseable {
         /**
          * Where the history backfill of a sensor starts when its subscription is (re)created, e.g.
          * just after the source time of the last record relayed durably; empty: no backfill.
+         *
+         * @param sensor the connection's name
+         * @return the source time to read the history from, or empty
          */
         Optional<Instant> backfillFrom(String sensor);
 
         /**
          * One value of the sensor's record node exactly as published: a signed record, a key
          * handover record, or bytes that are neither (to be reported by whoever verifies).
+         *
+         * @param sensor the connection's name
+         * @param value the node value's bytes
+         * @param receivedAt the operator's UTC wall-clock time of receipt
          */
         void relay(String sensor, byte[] value, Instant receivedAt);
     }
@@ -323,7 +376,10 @@ public final class Operator implements AutoCloseable {
     /**
      * Creates the operator (loads or creates its application certificate; no connection yet).
      *
+     * @param config the operator's settings
+     * @param verifier the policy for the readings of sensors connected with {@link #connect(String, String)}
      * @param listener receives every observation, on the connection's worker thread; must not block long
+     * @throws IOException if the application certificate or trust list cannot be loaded or created
      */
     public Operator(Config config, ReadingVerifier verifier, Consumer<Observation> listener) throws IOException {
         this(config, verifier, null, listener);
@@ -334,7 +390,11 @@ public final class Operator implements AutoCloseable {
      * node is checked by {@code chains} (which trusts the new key and retires the old one in
      * {@code verifier} once the handover is verified and durable).
      *
+     * @param config the operator's settings
+     * @param verifier the policy for the readings of sensors connected with {@link #connect(String, String)}
      * @param chains the chains of the sensors' pinned keys, or null to treat handover records as malformed
+     * @param listener receives every observation, on the connection's worker thread; must not block long
+     * @throws IOException if the application certificate or trust list cannot be loaded or created
      */
     public Operator(Config config, ReadingVerifier verifier, KeyChainFollower chains, Consumer<Observation> listener)
             throws IOException {
@@ -345,6 +405,11 @@ public final class Operator implements AutoCloseable {
      * An operator that verifies nothing and hands every record on to {@code relay} (see
      * {@link RecordRelay}); connect sensors with {@link #connect(String, String, TransportSecurity)}.
      * It holds no sensor keys and no replay state; {@link #count} stays zero.
+     *
+     * @param config the operator's settings
+     * @param relay receives every record node value
+     * @return the relaying operator, not connected yet
+     * @throws IOException if the application certificate or trust list cannot be loaded or created
      */
     public static Operator relaying(Config config, RecordRelay relay) throws IOException {
         return new Operator(config, null, null, o -> {}, Objects.requireNonNull(relay, "relay"));
@@ -371,17 +436,30 @@ public final class Operator implements AutoCloseable {
         }
     }
 
-    /** The operator's application (transport) certificate, for the sensors' trust lists. */
+    /**
+     * The operator's application (transport) certificate, for the sensors' trust lists.
+     *
+     * @return the certificate
+     */
     public X509Certificate applicationCertificate() {
         return identity.certificate();
     }
 
-    /** Adds a sensor's application certificate to the operator's trust list (persisted). */
+    /**
+     * Adds a sensor's application certificate to the operator's trust list (persisted).
+     *
+     * @param serverCertificate the sensor's application certificate
+     */
     public void trustServer(X509Certificate serverCertificate) {
         trustList.addTrustedCertificate(serverCertificate);
     }
 
-    /** Number of verdicts with the given reason so far, over all connections. */
+    /**
+     * Number of verdicts with the given reason so far, over all connections.
+     *
+     * @param reason the reason
+     * @return the count
+     */
     public long count(Verdict.Reason reason) {
         return counts.get(reason).get();
     }
@@ -391,6 +469,8 @@ public final class Operator implements AutoCloseable {
      * replaced by the host and port of {@code endpointUrl}) and subscribes to its readings.
      *
      * @param name label used in observations and logs
+     * @param endpointUrl the sensor's (or its relay's) endpoint URL
+     * @return the open connection
      * @throws IOException if no matching endpoint exists, the server certificate is not trusted,
      *     or the connection or subscription fails
      */
@@ -401,6 +481,10 @@ public final class Operator implements AutoCloseable {
     /**
      * Connects a relaying operator ({@link #relaying}) to a sensor.
      *
+     * @param name label used in logs
+     * @param endpointUrl the sensor's (or its relay's) endpoint URL
+     * @param security transport security for this sensor
+     * @return the open connection
      * @throws IOException as {@link #connect(String, String)}
      * @throws IllegalStateException if this operator verifies (it needs the sensor's verifier)
      */
@@ -416,10 +500,13 @@ public final class Operator implements AutoCloseable {
      * for an operator that watches several sensors.
      *
      * @param name label used in observations and logs
+     * @param endpointUrl the sensor's (or its relay's) endpoint URL
      * @param security transport security for this sensor
      * @param sensorVerifier the policy for this sensor's readings
+     * @return the open connection
      * @throws IOException if no matching endpoint exists, the server certificate is not trusted,
      *     or the connection or subscription fails
+     * @throws IllegalStateException if this operator is a relaying one
      */
     public Connection connect(
             String name, String endpointUrl, TransportSecurity security, ReadingVerifier sensorVerifier)
@@ -433,8 +520,14 @@ public final class Operator implements AutoCloseable {
      * root, issued by the sensor's device CA), published by the sensor right before the handover;
      * a handover without one is refused ({@link HandoverOutcome#UNCERTIFIED}, an alarm).
      *
+     * @param name label used in observations and logs
+     * @param endpointUrl the sensor's (or its relay's) endpoint URL
+     * @param security transport security for this sensor
+     * @param sensorVerifier the policy for this sensor's readings
      * @param trust the sensor's device CA binding, or null to follow handovers alone
+     * @return the open connection
      * @throws IOException as {@link #connect(String, String, TransportSecurity, ReadingVerifier)}
+     * @throws IllegalStateException if this operator is a relaying one
      */
     public Connection connect(
             String name,
@@ -476,6 +569,9 @@ public final class Operator implements AutoCloseable {
      * subscription: the remaining count changes with every reading) and hands them to
      * {@code listener} on a poller thread. Sensors without those nodes (no rollover) are skipped. Call
      * before {@link #connect}.
+     *
+     * @param every the polling period; at least 100 ms is used
+     * @param listener receives each sensor's key state; replaces the previous one
      */
     public synchronized void watchKeyState(Duration every, Consumer<KeyState> listener) {
         keyStateListener = Objects.requireNonNull(listener, "listener");
@@ -670,7 +766,11 @@ public final class Operator implements AutoCloseable {
             }
         }
 
-        /** Whether the session to the sensor is active now. */
+        /**
+         * Whether the session to the sensor is active now.
+         *
+         * @return whether the session is active
+         */
         public synchronized boolean connected() {
             return connected;
         }
@@ -842,12 +942,20 @@ public final class Operator implements AutoCloseable {
             subscription = sub;
         }
 
-        /** The publishing interval the server granted, in milliseconds. */
+        /**
+         * The publishing interval the server granted, in milliseconds.
+         *
+         * @return the granted interval
+         */
         public double revisedPublishingIntervalMs() {
             return subscription.getRevisedPublishingInterval().orElse(Double.NaN);
         }
 
-        /** The keep-alive interval the server granted (keep-alive count × publishing interval), in milliseconds. */
+        /**
+         * The keep-alive interval the server granted (keep-alive count × publishing interval), in milliseconds.
+         *
+         * @return the granted keep-alive interval
+         */
         public double revisedKeepAliveIntervalMs() {
             return subscription
                             .getRevisedMaxKeepAliveCount()
@@ -856,17 +964,29 @@ public final class Operator implements AutoCloseable {
                     * revisedPublishingIntervalMs();
         }
 
-        /** Notifications that arrived with the overflow bit (the sensor's queue for us was full). */
+        /**
+         * Notifications that arrived with the overflow bit (the sensor's queue for us was full).
+         *
+         * @return the count since the connection was made
+         */
         public long overflows() {
             return overflows.get();
         }
 
-        /** Records read from the sensor's history on (re)connect. */
+        /**
+         * Records read from the sensor's history on (re)connect.
+         *
+         * @return the count since the connection was made
+         */
         public long backfilled() {
             return backfilled.get();
         }
 
-        /** HistoryReads of a backfill that failed (the connection then holds values back and retries). */
+        /**
+         * HistoryReads of a backfill that failed (the connection then holds values back and retries).
+         *
+         * @return the count since the connection was made
+         */
         public long backfillFailures() {
             return backfillFailures.get();
         }
@@ -874,12 +994,18 @@ public final class Operator implements AutoCloseable {
         /**
          * Values received while the sensor's history was not read to the end, held back unjudged:
          * the next complete backfill reads them again from the history (or reports them as gaps).
+         *
+         * @return the count since the connection was made
          */
         public long deferred() {
             return deferred.get();
         }
 
-        /** The monitored-item queue size the sensor granted. */
+        /**
+         * The monitored-item queue size the sensor granted.
+         *
+         * @return the granted queue size
+         */
         public long revisedQueueSize() {
             return revisedQueueSize;
         }

@@ -1,7 +1,6 @@
 package dev.pqsign.opcua;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.keys.DeviceCa;
@@ -36,12 +35,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -65,10 +59,8 @@ class CertificateRolloverTest {
     @TempDir
     Path dir;
 
-    private final List<AutoCloseable> open = new ArrayList<>();
-    private final BlockingQueue<Operator.Observation> obs = new LinkedBlockingQueue<>();
+    private final RolloverRig rig = new RolloverRig();
     private PqCertificate root;
-    private SensorServer sensor;
 
     @BeforeEach
     void makeRootAndDeviceCas() throws Exception {
@@ -93,17 +85,7 @@ class CertificateRolloverTest {
 
     @AfterEach
     void closeAll() throws Exception {
-        if (sensor != null) {
-            sensor.close();
-        }
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T opened(T c) {
-        open.add(c);
-        return c;
+        rig.closeAll();
     }
 
     /**
@@ -115,28 +97,29 @@ class CertificateRolloverTest {
         SensorKeyDirectory.create(dir.resolve("k"), first);
         first.destroy();
         SensorKeyDirectory keys = SensorKeyDirectory.open(dir.resolve("k"), SensorKeyDirectory.Options.defaults());
-        DeviceCa a = opened(DeviceCa.open(dir.resolve("devca-a"), Duration.ofSeconds(5), Clock.systemUTC()));
+        DeviceCa a = rig.opened(DeviceCa.open(dir.resolve("devca-a"), Duration.ofSeconds(5), Clock.systemUTC()));
         DeviceCa next = nextKeysCa.equals("a")
                 ? a
-                : opened(DeviceCa.open(dir.resolve("devca-" + nextKeysCa), Duration.ofSeconds(5), Clock.systemUTC()));
+                : rig.opened(
+                        DeviceCa.open(dir.resolve("devca-" + nextKeysCa), Duration.ofSeconds(5), Clock.systemUTC()));
         KeyRollover.Certifier certifier = (g, key) ->
                 (g == 0 ? a : next).certify(key, "CN=sensor-1 generation " + g + ",O=Test", keys.certificateFile(g));
         certifier.certify(0, keys.currentKey());
         KeyRollover rollover = KeyRollover.of(keys, 0, SWITCH_AT, Clock.systemUTC(), certifier);
-        RollingSensorKey rolling = opened(new RollingSensorKey(keys, rollover));
+        RollingSensorKey rolling = rig.opened(new RollingSensorKey(keys, rollover));
         // A history, as `pqsign sensor` keeps one: what an operator missed is read from it.
-        ReadingHistory history = opened(ReadingHistory.inMemory(10_000, Duration.ofHours(1), Clock.systemUTC()));
-        sensor = SensorServer.start(
+        ReadingHistory history = rig.opened(ReadingHistory.inMemory(10_000, Duration.ofHours(1), Clock.systemUTC()));
+        SensorServer sensor = rig.sensor(SensorServer.start(
                 SensorServer.Config.loopback("s1", dir.resolve("sensor"), TransportSecurity.NONE),
                 rolling.current(),
-                history);
+                history));
         sensor.rollWith(rolling);
         return keys;
     }
 
     /** An operator trusting only the root, bound to the sensor's first certificate chain. */
     private void startOperator(SensorKeyDirectory keys) throws Exception {
-        startOperator(keys, false).forEach(open::add);
+        startOperator(keys, false).forEach(rig::opened);
     }
 
     /**
@@ -162,33 +145,22 @@ class CertificateRolloverTest {
         KeyChainFollower chains = new KeyChainFollower(dir.resolve("chains"));
         chains.follow(firstKey, verifier);
         Operator operator = new Operator(
-                new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2), verifier, chains, obs::add);
+                new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
+                verifier,
+                chains,
+                rig::observe);
         parts.add(operator);
-        operator.connect("s1", sensor.endpointUrl(), TransportSecurity.NONE, verifier, trust);
+        operator.connect("s1", rig.sensor().endpointUrl(), TransportSecurity.NONE, verifier, trust);
         return parts;
-    }
-
-    private static void stop(List<AutoCloseable> parts) throws Exception {
-        for (int i = parts.size() - 1; i >= 0; i--) {
-            parts.get(i).close();
-        }
     }
 
     /** Publishes {@code n} readings and collects the observations until the last reading's verdict. */
     private List<Operator.Observation> publish(int n) throws Exception {
         long last = -1;
         for (int i = 0; i < n; i++) {
-            last = sensor.publish("reading-" + i).sequence();
+            last = rig.sensor().publish("reading-" + i).sequence();
         }
-        List<Operator.Observation> seen = new ArrayList<>();
-        while (true) {
-            Operator.Observation o = obs.poll(60, TimeUnit.SECONDS);
-            assertNotNull(o, "no observation for publication " + last + " after " + seen);
-            seen.add(o);
-            if (o.sequence() == last) {
-                return seen;
-            }
-        }
+        return rig.takeUntil(last, Duration.ofSeconds(60));
     }
 
     @Test
@@ -197,33 +169,11 @@ class CertificateRolloverTest {
         SensorKeyDirectory keys = startSensor("a");
         startOperator(keys);
 
-        List<Operator.Observation> seen = publish(60);
+        RolloverRig.Followed seen = RolloverRig.Followed.from(publish(60));
 
-        Map<String, List<Long>> accepted = new HashMap<>();
-        int followed = 0;
-        for (Operator.Observation o : seen) {
-            if (o.handover() != null) {
-                assertEquals(
-                        HandoverOutcome.FOLLOWED,
-                        o.handover().outcome(),
-                        o.verdict().detail());
-                followed++;
-            } else {
-                assertEquals(Reason.ACCEPTED, o.verdict().reason(), o.describe());
-                accepted.computeIfAbsent(o.record().keyId().hex(), x -> new ArrayList<>())
-                        .add(o.verdict().index());
-            }
-        }
-        assertEquals(2, followed, "two rollovers within 60 readings of 24 per key");
-        assertEquals(3, accepted.size());
-        int total = 0;
-        for (List<Long> indices : accepted.values()) {
-            for (int i = 0; i < indices.size(); i++) {
-                assertEquals(i, indices.get(i), "every index of every key, in order");
-            }
-            total += indices.size();
-        }
-        assertEquals(60, total);
+        assertEquals(2, seen.followed().size(), "two rollovers within 60 readings of 24 per key");
+        assertEquals(3, seen.acceptedByKey().size());
+        assertEquals(60, seen.assertEveryIndexInOrder());
         assertEquals(2, keys.generation());
         // What the operator followed is on disk: the new key's chain next to the chain state.
         try (var files = Files.list(dir.resolve("chains"))) {
@@ -247,39 +197,18 @@ class CertificateRolloverTest {
         SensorKeyDirectory keys = startSensor("a");
         List<AutoCloseable> first = startOperator(keys, true);
         List<Operator.Observation> seen = new ArrayList<>(publish(10));
-        stop(first);
+        RolloverRig.closeInReverse(first);
         for (int i = 0; i < 70; i++) {
-            sensor.publish("away-" + i); // hands over after readings 24, 48 and 72 (of 90)
+            rig.sensor().publish("away-" + i); // hands over after readings 24, 48 and 72 (of 90)
         }
         assertEquals(3, keys.generation());
-        startOperator(keys, true).forEach(open::add);
+        startOperator(keys, true).forEach(rig::opened);
         seen.addAll(publish(10));
 
-        Map<String, List<Long>> accepted = new HashMap<>();
-        List<Long> followed = new ArrayList<>();
-        for (Operator.Observation o : seen) {
-            if (o.handover() != null) {
-                assertEquals(
-                        HandoverOutcome.FOLLOWED,
-                        o.handover().outcome(),
-                        o.verdict().detail());
-                followed.add(o.handover().handover().statement().sequence());
-            } else {
-                assertEquals(Reason.ACCEPTED, o.verdict().reason(), o.describe());
-                accepted.computeIfAbsent(o.record().keyId().hex(), x -> new ArrayList<>())
-                        .add(o.verdict().index());
-            }
-        }
-        assertEquals(List.of(1L, 2L, 3L), followed, "each missed rollover, in order");
-        assertEquals(4, accepted.size());
-        int total = 0;
-        for (List<Long> indices : accepted.values()) {
-            for (int i = 0; i < indices.size(); i++) {
-                assertEquals(i, indices.get(i), "every index of every key, in order");
-            }
-            total += indices.size();
-        }
-        assertEquals(90, total);
+        RolloverRig.Followed judged = RolloverRig.Followed.from(seen);
+        assertEquals(List.of(1L, 2L, 3L), judged.followed(), "each missed rollover, in order");
+        assertEquals(4, judged.acceptedByKey().size());
+        assertEquals(90, judged.assertEveryIndexInOrder());
         try (var files = Files.list(dir.resolve("chains"))) {
             Path pqcc = files.filter(f -> f.toString().endsWith(".pqcc"))
                     .findFirst()
@@ -301,12 +230,12 @@ class CertificateRolloverTest {
         SensorKeyDirectory keys = startSensor("a");
         List<AutoCloseable> first = startOperator(keys, false);
         publish(10);
-        stop(first);
+        RolloverRig.closeInReverse(first);
         for (int i = 0; i < 70; i++) {
-            sensor.publish("away-" + i);
+            rig.sensor().publish("away-" + i);
         }
         assertEquals(3, keys.generation());
-        startOperator(keys, false).forEach(open::add);
+        startOperator(keys, false).forEach(rig::opened);
         List<Operator.Observation> seen = publish(10);
 
         List<Long> followed = new ArrayList<>();

@@ -1,10 +1,8 @@
 package dev.pqsign.opcua;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pqsign.keys.HandoverOutcome;
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.telemetry.AcceptedRecords;
@@ -14,7 +12,6 @@ import dev.pqsign.telemetry.ReadingVerifier;
 import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.RollingSensorKey;
 import dev.pqsign.telemetry.TrustedKeys;
-import dev.pqsign.telemetry.Verdict.Reason;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.xmss.XmssKeyGenerator;
 import dev.pqsign.xmss.XmssParameterSet;
@@ -24,14 +21,9 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -55,23 +47,11 @@ class RolloverBackfillTest {
     @TempDir
     Path dir;
 
-    private final List<AutoCloseable> open = new ArrayList<>();
-    private final BlockingQueue<Operator.Observation> obs = new LinkedBlockingQueue<>();
-    private SensorServer sensor;
+    private final RolloverRig rig = new RolloverRig();
 
     @AfterEach
     void closeAll() throws Exception {
-        if (sensor != null) {
-            sensor.close();
-        }
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T opened(T c) {
-        open.add(c);
-        return c;
+        rig.closeAll();
     }
 
     @Test
@@ -82,11 +62,11 @@ class RolloverBackfillTest {
         first.destroy();
         SensorKeyDirectory keys = SensorKeyDirectory.open(dir.resolve("k"), SensorKeyDirectory.Options.defaults());
         RollingSensorKey rolling =
-                opened(new RollingSensorKey(keys, KeyRollover.of(keys, 0, SWITCH_AT, Clock.systemUTC())));
+                rig.opened(new RollingSensorKey(keys, KeyRollover.of(keys, 0, SWITCH_AT, Clock.systemUTC())));
         // Kept across the sensor's restart, like its history file.
-        ReadingHistory history = opened(ReadingHistory.inMemory(10_000, Duration.ofHours(1), Clock.systemUTC()));
+        ReadingHistory history = rig.opened(ReadingHistory.inMemory(10_000, Duration.ofHours(1), Clock.systemUTC()));
         int port = freePort();
-        sensor = startSensor(rolling, history, port);
+        SensorServer sensor = rig.sensor(startSensor(rolling, history, port));
         for (int i = 0; i < 320; i++) {
             sensor.publish("1500.00,before-" + i);
         }
@@ -94,15 +74,15 @@ class RolloverBackfillTest {
 
         CountDownLatch inBackfill = new CountDownLatch(1);
         CountDownLatch sensorGone = new CountDownLatch(1);
-        ReplayGuard guard = opened(ReplayGuard.inDirectory(dir.resolve("replay")));
-        AcceptedRecords accepted = opened(AcceptedRecords.inDirectory(dir.resolve("accepted"), 64));
+        ReplayGuard guard = rig.opened(ReplayGuard.inDirectory(dir.resolve("replay")));
+        AcceptedRecords accepted = rig.opened(AcceptedRecords.inDirectory(dir.resolve("accepted"), 64));
         ReadingVerifier verifier =
                 new ReadingVerifier(guard, List.of(TrustedKeys.of(firstKey)), accepted, dir.resolve("evidence"));
         KeyChainFollower chains = new KeyChainFollower(dir.resolve("chains"));
         chains.follow(firstKey, verifier);
-        Operator operator = opened(new Operator(
+        Operator operator = rig.opened(new Operator(
                 new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2), verifier, chains, o -> {
-                    obs.add(o);
+                    rig.observe(o);
                     if (inBackfill.getCount() > 0) {
                         inBackfill.countDown();
                         try {
@@ -117,8 +97,7 @@ class RolloverBackfillTest {
         for (int i = 0; i < 10; i++) {
             sensor.publish("1500.00,live-" + i); // notified live, queued behind the backfill
         }
-        sensor.close(); // waits until those notifications are sent
-        sensor = null;
+        rig.closeSensor(); // waits until those notifications are sent
         sensorGone.countDown();
         // The backfill's next HistoryRead finds no sensor; the sensor comes back only once the
         // operator holds values back (else that read could reach the restarted sensor and the
@@ -130,50 +109,27 @@ class RolloverBackfillTest {
         }
         assertEquals(
                 0,
-                obs.stream().filter(o -> !o.verdict().accepted()).count(),
-                "nothing but acceptances while the history is half read: " + obs);
+                rig.observations().stream().filter(o -> !o.verdict().accepted()).count(),
+                "nothing but acceptances while the history is half read: " + rig.observations());
 
-        sensor = startSensor(rolling, history, port);
+        sensor = rig.sensor(startSensor(rolling, history, port));
         long last = -1;
         for (int i = 0; i < 10; i++) {
             last = sensor.publish("1500.00,after-" + i).sequence();
         }
-        List<Operator.Observation> seen = new ArrayList<>();
-        while (true) {
-            Operator.Observation o = obs.poll(120, TimeUnit.SECONDS);
-            assertNotNull(o, "no observation for publication " + last + " after " + seen.size());
-            seen.add(o);
-            if (o.sequence() == last) {
-                break;
-            }
-        }
+        // Nothing rejected, no gap: what was held back came again from the history.
+        RolloverRig.Followed seen = RolloverRig.Followed.from(rig.takeUntil(last, Duration.ofMinutes(2)));
 
-        Map<String, TreeSet<Long>> acceptedByKey = new HashMap<>();
-        int followed = 0;
-        for (Operator.Observation o : seen) {
-            if (o.handover() != null) {
-                assertEquals(
-                        HandoverOutcome.FOLLOWED,
-                        o.handover().outcome(),
-                        o.verdict().detail());
-                followed++;
-                continue;
-            }
-            // Nothing rejected, no gap: what was held back came again from the history.
-            assertEquals(Reason.ACCEPTED, o.verdict().reason(), o.describe());
-            assertTrue(
-                    acceptedByKey
-                            .computeIfAbsent(o.record().keyId().hex(), k -> new TreeSet<>())
-                            .add(o.verdict().index()),
-                    "accepted once: " + o.describe());
-        }
-        assertEquals(1, followed);
-        assertEquals(2, acceptedByKey.size());
-        assertEquals(
-                340, acceptedByKey.values().stream().mapToInt(TreeSet::size).sum());
-        for (TreeSet<Long> indices : acceptedByKey.values()) {
+        assertEquals(1, seen.followed().size());
+        assertEquals(2, seen.acceptedByKey().size());
+        int total = 0;
+        for (List<Long> arrived : seen.acceptedByKey().values()) {
+            TreeSet<Long> indices = new TreeSet<>(arrived);
+            assertEquals(arrived.size(), indices.size(), "accepted once: " + arrived);
             assertEquals(indices.size() - 1, indices.last(), "every index from 0 on");
+            total += indices.size();
         }
+        assertEquals(340, total);
     }
 
     private SensorServer startSensor(RollingSensorKey rolling, ReadingHistory history, int port) throws Exception {

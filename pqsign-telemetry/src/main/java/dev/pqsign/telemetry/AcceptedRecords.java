@@ -52,7 +52,11 @@ public final class AcceptedRecords implements AutoCloseable {
     /**
      * Keeps the rings in {@code dir} (created if missing).
      *
+     * @param dir the operator's directory for the rings
      * @param capacity slots of a new key's ring (an existing ring keeps its own), 1 … 2^20
+     * @return the store
+     * @throws IOException if the directory cannot be created
+     * @throws IllegalArgumentException if {@code capacity} is outside 1 … 2^20
      */
     public static AcceptedRecords inDirectory(Path dir, int capacity) throws IOException {
         Objects.requireNonNull(dir, "dir");
@@ -74,7 +78,9 @@ public final class AcceptedRecords implements AutoCloseable {
     /**
      * Remembers an accepted record (replacing whatever its slot held).
      *
+     * @param record the accepted record
      * @param signatureBytes the key's signature size (sizes the slots of a new ring)
+     * @throws IOException if the key's ring file cannot be opened, created, read or written, or is not a valid ring
      */
     public void put(SignedRecord record, int signatureBytes) throws IOException {
         ring(record.keyId(), signatureBytes).put(record);
@@ -83,7 +89,11 @@ public final class AcceptedRecords implements AutoCloseable {
     /**
      * The record remembered for {@code index} of {@code key}, if its slot still holds that index.
      *
+     * @param key the key
+     * @param index the index
      * @param signatureBytes the key's signature size (sizes the slots of a new ring)
+     * @return the record, or empty if the slot is empty or holds another index
+     * @throws IOException if the key's ring file cannot be opened, created, read or written, or is not a valid ring
      */
     public Optional<SignedRecord> get(KeyId key, long index, int signatureBytes) throws IOException {
         return ring(key, signatureBytes).get(index);
@@ -93,6 +103,10 @@ public final class AcceptedRecords implements AutoCloseable {
      * Notes that the verdict on {@code record} has been written out (verdict line, JSON Lines), so
      * that {@link #unreported} does not offer it again after a restart. The flag is one in-place
      * write, not flushed (it survives a killed process).
+     *
+     * @param record the record whose verdict was written
+     * @param signatureBytes the key's signature size (sizes the slots of a new ring)
+     * @throws IOException if the key's ring file cannot be opened, created, read or written, or is not a valid ring
      */
     public void markReported(SignedRecord record, int signatureBytes) throws IOException {
         ring(record.keyId(), signatureBytes).markReported(record.index());
@@ -103,6 +117,12 @@ public final class AcceptedRecords implements AutoCloseable {
      * killed between accepting and reporting them): those with consecutive indices ending at
      * {@code lastAccepted} that are still remembered and not {@link #markReported marked}, oldest
      * first.
+     *
+     * @param key the key
+     * @param lastAccepted the key's last accepted index (from the replay guard)
+     * @param signatureBytes the key's signature size (sizes the slots of a new ring)
+     * @return the records, oldest first; empty if none
+     * @throws IOException if the key's ring file cannot be opened, created, read or written, or is not a valid ring
      */
     public List<SignedRecord> unreported(KeyId key, long lastAccepted, int signatureBytes) throws IOException {
         Ring r = ring(key, signatureBytes);

@@ -40,6 +40,10 @@ public final class DeviceCaTrust {
      * (the key's certificate, then its device CA's; or the key's certificate alone if the root
      * issued it directly) with the same rules as every later key.
      *
+     * @param firstChain the sensor's first key's certificate, then its device CA's if it has one
+     * @param root the trusted plant root
+     * @param now the time the certificates must be valid at
+     * @return the sensor's trust anchor
      * @throws IllegalArgumentException naming the failed rule if the first chain is not acceptable
      */
     public static DeviceCaTrust of(List<PqCertificate> firstChain, PqCertificate root, Instant now) {
@@ -63,17 +67,33 @@ public final class DeviceCaTrust {
         return t;
     }
 
-    /** The CA that must issue every key's certificate (the device CA, or the root if it certified the first key directly). */
+    /**
+     * The CA that must issue every key's certificate (the device CA, or the root if it certified the first key
+     *     directly).
+     *
+     * @return the issuing CA's certificate
+     */
     public PqCertificate issuer() {
         return issuer;
     }
 
-    /** The trusted plant root. */
+    /**
+     * The trusted plant root.
+     *
+     * @return the root certificate
+     */
     public PqCertificate root() {
         return root;
     }
 
-    /** Why {@code chain} does not certify {@code key} for this sensor now, or empty if it does. */
+    /**
+     * Why {@code chain} does not certify {@code key} for this sensor now, or empty if it does.
+     *
+     * @param chain the new key's certificate chain
+     * @param key the key the chain must certify
+     * @param now the time the certificates must be valid at
+     * @return a one-line reason, or empty if the chain is acceptable
+     */
     public Optional<String> refusal(KeyCertificateChain chain, PqPublicKey key, Instant now) {
         return refusal(chain.certificates(), key, now);
     }

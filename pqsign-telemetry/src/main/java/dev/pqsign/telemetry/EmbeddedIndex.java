@@ -13,6 +13,7 @@ public interface EmbeddedIndex {
     /**
      * Reads the index a signature carries.
      *
+     * @param signature the signature bytes, possibly malformed or null
      * @return the embedded index, or empty if the signature is too short to hold one (or the scheme
      *     carries none, see {@link #NONE})
      */
@@ -21,7 +22,11 @@ public interface EmbeddedIndex {
     /** For schemes whose signatures carry no index (HAETAE, Ed25519): nothing to compare. */
     EmbeddedIndex NONE = signature -> OptionalLong.empty();
 
-    /** {@code true} if this extractor is {@link #NONE}. */
+    /**
+     * {@code true} if this extractor is {@link #NONE}.
+     *
+     * @return whether signatures carry no index
+     */
     default boolean isNone() {
         return this == NONE;
     }
@@ -32,6 +37,8 @@ public interface EmbeddedIndex {
      *
      * @param bytes 1 to 8; with 8 bytes a prefix of 2^63 or more comes out negative, which never
      *     equals a published index and so is reported as a mismatch
+     * @return the extractor
+     * @throws IllegalArgumentException if {@code bytes} is outside 1..8
      */
     static EmbeddedIndex bigEndianPrefix(int bytes) {
         if (bytes < 1 || bytes > 8) {
@@ -49,12 +56,22 @@ public interface EmbeddedIndex {
         };
     }
 
-    /** XMSS^MT with total tree height {@code h}: a ceil(h/8)-byte index prefix. */
+    /**
+     * XMSS^MT with total tree height {@code h}: a ceil(h/8)-byte index prefix.
+     *
+     * @param totalHeight the total tree height h, 1 to 64
+     * @return the extractor
+     * @throws IllegalArgumentException if {@code totalHeight} is outside 1..64
+     */
     static EmbeddedIndex xmssMt(int totalHeight) {
         return bigEndianPrefix((totalHeight + 7) / 8);
     }
 
-    /** XMSS (single tree): a 4-byte index prefix. */
+    /**
+     * XMSS (single tree): a 4-byte index prefix.
+     *
+     * @return the extractor
+     */
     static EmbeddedIndex xmss() {
         return bigEndianPrefix(4);
     }

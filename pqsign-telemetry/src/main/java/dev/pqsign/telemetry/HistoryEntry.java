@@ -29,22 +29,38 @@ public final class HistoryEntry {
         return new HistoryEntry(Objects.requireNonNull(sourceTime), null, Objects.requireNonNull(handover));
     }
 
-    /** When the sensor published it (for a reading: the record's source time). */
+    /**
+     * When the sensor published it (for a reading: the record's source time).
+     *
+     * @return the source time
+     */
     public Instant sourceTime() {
         return sourceTime;
     }
 
-    /** The signed reading, unless this is a handover. */
+    /**
+     * The signed reading, unless this is a handover.
+     *
+     * @return the reading, or empty for a handover
+     */
     public Optional<SignedRecord> reading() {
         return Optional.ofNullable(reading);
     }
 
-    /** The key handover record, unless this is a reading. */
+    /**
+     * The key handover record, unless this is a reading.
+     *
+     * @return the handover, or empty for a reading
+     */
     public Optional<SignedKeyHandover> handover() {
         return Optional.ofNullable(handover);
     }
 
-    /** The bytes the sensor's record node carried: a signed record or a signed key handover record. */
+    /**
+     * The bytes the sensor's record node carried: a signed record or a signed key handover record.
+     *
+     * @return the node value's bytes
+     */
     public byte[] value() {
         return reading != null ? reading.encode() : handover.encode();
     }

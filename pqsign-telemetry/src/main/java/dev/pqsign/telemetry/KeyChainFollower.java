@@ -43,18 +43,39 @@ public final class KeyChainFollower {
      * durable store such as a stream processor's state store.
      */
     public interface ChainStore {
-        /** The stored state of a chain ({@link KeyChain#encode()}), or empty if it was never stored. */
+        /**
+         * The stored state of a chain ({@link KeyChain#encode()}), or empty if it was never stored.
+         *
+         * @param chainIdHex the chain id in lower-case hex
+         * @return the stored bytes, not yet checked
+         * @throws IOException if the store cannot be read
+         */
         Optional<byte[]> load(String chainIdHex) throws IOException;
 
-        /** Stores a chain's new state; returns only once it is durable. */
+        /**
+         * Stores a chain's new state; returns only once it is durable.
+         *
+         * @param chainIdHex the chain id in lower-case hex
+         * @param state the chain's encoded state
+         * @throws IOException if the state cannot be made durable; the chain is then not followed
+         */
         void store(String chainIdHex, byte[] state) throws IOException;
 
-        /** Where a chain is kept, for error messages. */
+        /**
+         * Where a chain is kept, for error messages.
+         *
+         * @param chainIdHex the chain id in lower-case hex
+         * @return e.g. the file name
+         */
         String describe(String chainIdHex);
 
         /**
          * Stores the certificate chain of a chain's new key (certificate mode, {@link KeyCertificateChain#encode()}),
          * before its new state; returns only once it is durable. A store that keeps no certificates refuses.
+         *
+         * @param chainIdHex the chain id in lower-case hex
+         * @param certificates the encoded certificate chain
+         * @throws IOException if they cannot be made durable, and always for a store that keeps no certificates
          */
         default void storeCertificates(String chainIdHex, byte[] certificates) throws IOException {
             throw new IOException("this chain store keeps no key certificates (certificate mode is not supported)");
@@ -64,7 +85,12 @@ public final class KeyChainFollower {
     private final ChainStore store;
     private final Map<String, KeyChain> chains = new ConcurrentHashMap<>();
 
-    /** @param dir where the followed chains are persisted (created if missing) */
+    /**
+     * A follower that keeps each chain in a file of {@code dir}.
+     *
+     * @param dir where the followed chains are persisted (created if missing)
+     * @throws IOException if the directory cannot be created
+     */
     public KeyChainFollower(Path dir) throws IOException {
         Path d = Files.createDirectories(dir);
         this.store = new ChainStore() {
@@ -99,7 +125,11 @@ public final class KeyChainFollower {
         };
     }
 
-    /** @param store where the followed chains are kept */
+    /**
+     * A follower that keeps the chains in {@code store}.
+     *
+     * @param store where the followed chains are kept
+     */
     public KeyChainFollower(ChainStore store) {
         this.store = Objects.requireNonNull(store, "store");
     }
@@ -109,6 +139,9 @@ public final class KeyChainFollower {
      * trusts, and trusts its current key and its remembered retired keys in {@code verifier} (the
      * sensor's).
      *
+     * @param trustedFirstKey the sensor's first key (generation 0), pinned or certified
+     * @param verifier the sensor's verifier
+     * @return the chain as persisted, or a new one at the first key
      * @throws IOException if a persisted chain exists but cannot be read or belongs to another key
      */
     public synchronized KeyChain follow(PqPublicKey trustedFirstKey, ReadingVerifier verifier) throws IOException {
@@ -140,7 +173,12 @@ public final class KeyChainFollower {
         }
     }
 
-    /** The chain whose id is {@code chainId}, if the operator follows it. */
+    /**
+     * The chain whose id is {@code chainId}, if the operator follows it.
+     *
+     * @param chainId the 32-byte chain id
+     * @return the chain, or null if the operator does not follow it
+     */
     public KeyChain chain(byte[] chainId) {
         return chains.get(Hex.encode(chainId));
     }
@@ -149,6 +187,10 @@ public final class KeyChainFollower {
      * Checks a received handover record: decodes it, follows it if it is the next one of a chain and
      * verifies under that chain's current key (persisting the new chain state durably first), then
      * trusts the new key and retires the old one in {@code verifier} (the sensor's).
+     *
+     * @param record the record node's value, a signed key handover
+     * @param verifier the sensor's verifier
+     * @return the outcome; {@link HandoverOutcome#MALFORMED} also if the new chain state could not be stored
      */
     public HandoverCheck receive(byte[] record, ReadingVerifier verifier) {
         return receive(record, verifier, null, null, Instant.now());
@@ -161,8 +203,13 @@ public final class KeyChainFollower {
      * stored durably as {@code dir/ID.pqcc} before the chain state, so the operator keeps the
      * certificate of every key it followed to.
      *
+     * @param record the record node's value, a signed key handover
+     * @param verifier the sensor's verifier
      * @param trust the sensor's device CA binding, or null for a sensor followed by handovers alone
      * @param certificates the certificate chain the sensor published for the new key, or null if none
+     * @param now the time the certificates must be valid at
+     * @return the outcome; {@link HandoverOutcome#MALFORMED} also if the certificates or the new chain state could not
+     *     be stored
      */
     public synchronized HandoverCheck receive(
             byte[] record,

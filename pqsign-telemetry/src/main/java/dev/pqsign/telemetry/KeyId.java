@@ -18,7 +18,12 @@ public final class KeyId {
         this.id = id;
     }
 
-    /** The key id of a public key encoding. */
+    /**
+     * The key id of a public key encoding.
+     *
+     * @param publicKeyEncoding the public key's standard encoding
+     * @return its SHA-256
+     */
     public static KeyId ofPublicKey(byte[] publicKeyEncoding) {
         Objects.requireNonNull(publicKeyEncoding, "publicKeyEncoding");
         try {
@@ -28,7 +33,13 @@ public final class KeyId {
         }
     }
 
-    /** Wraps 32 id bytes (copied). */
+    /**
+     * Wraps 32 id bytes (copied).
+     *
+     * @param idBytes the {@value #BYTES} id bytes
+     * @return the key id
+     * @throws IllegalArgumentException if {@code idBytes} is null or not {@value #BYTES} bytes
+     */
     public static KeyId of(byte[] idBytes) {
         if (idBytes == null || idBytes.length != BYTES) {
             throw new IllegalArgumentException(
@@ -37,12 +48,20 @@ public final class KeyId {
         return new KeyId(idBytes.clone());
     }
 
-    /** The id bytes (a copy). */
+    /**
+     * The id bytes (a copy).
+     *
+     * @return the {@value #BYTES} bytes
+     */
     public byte[] bytes() {
         return id.clone();
     }
 
-    /** Lower-case hex, 64 characters; used as file name of the key's replay state. */
+    /**
+     * Lower-case hex, 64 characters; used as file name of the key's replay state.
+     *
+     * @return the id in hex
+     */
     public String hex() {
         return Hex.encode(id);
     }

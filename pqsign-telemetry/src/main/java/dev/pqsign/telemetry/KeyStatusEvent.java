@@ -31,11 +31,26 @@ public record KeyStatusEvent(
 
     /** The three states an operator reports transitions between. */
     public enum Kind {
+        /** The key has enough left, or its successor is ready. */
         KEY_OK,
+        /** The key runs short and no next key is ready. */
         KEY_WARNING,
+        /** The sensor reports that it cannot prepare its next key. */
         KEY_ALARM
     }
 
+    /**
+     * Checks that the sensor, kind, detail and time are given.
+     *
+     * @param sensor the sensor's name at the operator
+     * @param kind what changed
+     * @param generation the sensor's current key generation
+     * @param remaining signatures the current key can still make
+     * @param secondsLeft seconds until it runs out at the observed rate (NaN if unknown)
+     * @param nextKeyReady whether the next key is prepared
+     * @param detail one line for people
+     * @param at the operator's UTC time of the observation
+     */
     public KeyStatusEvent {
         Objects.requireNonNull(sensor, "sensor");
         Objects.requireNonNull(kind, "kind");
@@ -47,6 +62,17 @@ public record KeyStatusEvent(
      * Classifies a key state: an alarm text from the sensor is an alarm; fewer than
      * {@code warnRemaining} signatures or {@code warnSeconds} seconds left without a next key ready is
      * a warning; anything else is OK.
+     *
+     * @param sensor the sensor's name at the operator
+     * @param generation the sensor's current key generation
+     * @param remaining signatures the current key can still make
+     * @param secondsLeft seconds until it runs out at the observed rate (NaN if unknown)
+     * @param nextKeyReady whether the next key is prepared
+     * @param alarm the sensor's alarm text; null or empty if none
+     * @param warnRemaining warn below this many signatures left
+     * @param warnSeconds warn below this many seconds left
+     * @param at the operator's UTC time of the observation
+     * @return the event, with a one-line detail
      */
     public static KeyStatusEvent classify(
             String sensor,

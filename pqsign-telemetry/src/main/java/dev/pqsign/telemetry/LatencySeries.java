@@ -14,7 +14,11 @@ public final class LatencySeries {
     /** An empty series. */
     public LatencySeries() {}
 
-    /** Adds one duration; negative values (clock misuse) are clamped to 0. */
+    /**
+     * Adds one duration; negative values (clock misuse) are clamped to 0.
+     *
+     * @param nanos the duration in nanoseconds
+     */
     public synchronized void add(long nanos) {
         if (size == samples.length) {
             samples = Arrays.copyOf(samples, size * 2);
@@ -22,7 +26,11 @@ public final class LatencySeries {
         samples[size++] = Math.max(0, nanos);
     }
 
-    /** Number of samples. */
+    /**
+     * Number of samples.
+     *
+     * @return the number of durations added
+     */
     public synchronized int count() {
         return size;
     }
@@ -30,12 +38,18 @@ public final class LatencySeries {
     /**
      * A copy of the samples in nanoseconds, in the order they were added, for callers that draw a
      * distribution rather than the {@link #summary()} percentiles.
+     *
+     * @return a new array of the samples
      */
     public synchronized long[] toArray() {
         return Arrays.copyOf(samples, size);
     }
 
-    /** Summary in milliseconds; all zeros when empty. */
+    /**
+     * Summary in milliseconds; all zeros when empty.
+     *
+     * @return count, median, p99, maximum and mean in milliseconds
+     */
     public Summary summary() {
         long[] s;
         synchronized (this) {

@@ -11,7 +11,11 @@ public final class LatencyStats {
     /** Empty statistics. */
     public LatencyStats() {}
 
-    /** Adds one reading's durations. */
+    /**
+     * Adds one reading's durations.
+     *
+     * @param r the reading's sign, transfer, verify and end-to-end durations
+     */
     public void add(LatencyRecord r) {
         sign.add(r.signNanos());
         transfer.add(r.transferNanos());
@@ -19,22 +23,38 @@ public final class LatencyStats {
         endToEnd.add(r.endToEndNanos());
     }
 
-    /** Signing durations. */
+    /**
+     * Signing durations.
+     *
+     * @return the series, in nanoseconds
+     */
     public LatencySeries sign() {
         return sign;
     }
 
-    /** Transfer durations. */
+    /**
+     * Transfer durations.
+     *
+     * @return the series, in nanoseconds
+     */
     public LatencySeries transfer() {
         return transfer;
     }
 
-    /** Verification durations. */
+    /**
+     * Verification durations.
+     *
+     * @return the series, in nanoseconds
+     */
     public LatencySeries verify() {
         return verify;
     }
 
-    /** End-to-end durations. */
+    /**
+     * End-to-end durations.
+     *
+     * @return the series, in nanoseconds
+     */
     public LatencySeries endToEnd() {
         return endToEnd;
     }

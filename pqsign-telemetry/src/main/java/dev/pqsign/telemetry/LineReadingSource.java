@@ -20,7 +20,11 @@ public final class LineReadingSource implements ReadingSource {
     private final BufferedReader reader;
     private long skipped;
 
-    /** Reads from {@code in}, which is closed by {@link #close()}. */
+    /**
+     * Reads from {@code in}, which is closed by {@link #close()}.
+     *
+     * @param in UTF-8 text, one reading per line
+     */
     public LineReadingSource(InputStream in) {
         this.reader = new BufferedReader(new InputStreamReader(
                 in,
@@ -30,7 +34,13 @@ public final class LineReadingSource implements ReadingSource {
                         .onUnmappableCharacter(CodingErrorAction.REPLACE)));
     }
 
-    /** Opens a file or named pipe. */
+    /**
+     * Opens a file or named pipe.
+     *
+     * @param path the file or named pipe
+     * @return the source, reading from the start of the file
+     * @throws IOException if the file cannot be opened
+     */
     public static LineReadingSource open(Path path) throws IOException {
         return new LineReadingSource(Files.newInputStream(path));
     }
@@ -80,7 +90,11 @@ public final class LineReadingSource implements ReadingSource {
         return sb.toString();
     }
 
-    /** Number of lines skipped because they were too long or not UTF-8. */
+    /**
+     * Number of lines skipped because they were too long or not UTF-8.
+     *
+     * @return the count so far
+     */
     public long skipped() {
         return skipped;
     }

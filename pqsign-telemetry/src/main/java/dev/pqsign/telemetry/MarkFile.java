@@ -80,6 +80,13 @@ public final class MarkFile implements AutoCloseable {
      */
     @FunctionalInterface
     public interface InitialMark {
+        /**
+         * The mark {@code key} starts with.
+         *
+         * @param key the key being added
+         * @return its starting mark: the lowest index it may accept
+         * @throws IOException if a carried-over state cannot be read; the key is not added then
+         */
         long of(KeyId key) throws IOException;
     }
 
@@ -136,7 +143,9 @@ public final class MarkFile implements AutoCloseable {
     /**
      * Opens {@code file}, creating it (durably, header only) if it does not exist.
      *
+     * @param file the mark file; its directory must exist
      * @param initial the mark of a key not yet in the file
+     * @return the open file
      * @throws IOException if the file exists but is not a mark file
      */
     public static MarkFile open(Path file, InitialMark initial) throws IOException {
@@ -154,7 +163,11 @@ public final class MarkFile implements AutoCloseable {
         return m;
     }
 
-    /** The file. */
+    /**
+     * The file.
+     *
+     * @return the file's real path
+     */
     public Path path() {
         return file;
     }
@@ -162,6 +175,10 @@ public final class MarkFile implements AutoCloseable {
     /**
      * The durable mark of {@code key}, adding the key to the file (with its {@link InitialMark})
      * if it is not there yet.
+     *
+     * @param key the key
+     * @return the key's mark: the lowest index still acceptable
+     * @throws IOException if the file cannot be read or written, or holds {@link #MAX_KEYS} keys already
      */
     public long read(KeyId key) throws IOException {
         return submit(new Request(Objects.requireNonNull(key, "key"), -1)).nextAcceptable();
@@ -172,8 +189,11 @@ public final class MarkFile implements AutoCloseable {
      * durably raises the mark to {@code index + 1} before returning. Waits for the flush that
      * carries it (shared with every request waiting at the same time).
      *
+     * @param key the reading's key
      * @param index 0 … {@code Long.MAX_VALUE - 1}
+     * @return whether it was accepted, and the mark afterwards
      * @throws IOException if the file cannot be read or written; nothing was accepted then
+     * @throws IllegalArgumentException if {@code index} is negative or {@code Long.MAX_VALUE}
      */
     public Outcome advance(KeyId key, long index) throws IOException {
         Objects.requireNonNull(key, "key");
@@ -190,7 +210,11 @@ public final class MarkFile implements AutoCloseable {
         }
     }
 
-    /** Number of {@code fdatasync}s so far, and of requests they carried: {flushes, requests}. */
+    /**
+     * Number of {@code fdatasync}s so far, and of requests they carried: {flushes, requests}.
+     *
+     * @return a new two-element array
+     */
     public long[] flushStatistics() {
         synchronized (queue) {
             return new long[] {flushes, requests};

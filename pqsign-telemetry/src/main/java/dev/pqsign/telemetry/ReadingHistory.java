@@ -86,7 +86,15 @@ public final class ReadingHistory implements AutoCloseable {
         this.file = file;
     }
 
-    /** A history kept in memory only. */
+    /**
+     * A history kept in memory only.
+     *
+     * @param maxCount the most readings held, and separately the most handovers; at least 1
+     * @param maxAge entries older than this by {@code clock} are dropped; positive
+     * @param clock the clock that ages entries
+     * @return an empty history
+     * @throws IllegalArgumentException if {@code maxCount} is below 1 or {@code maxAge} is not positive
+     */
     public static ReadingHistory inMemory(int maxCount, Duration maxAge, Clock clock) {
         return new ReadingHistory(maxCount, maxAge, clock, null);
     }
@@ -95,7 +103,13 @@ public final class ReadingHistory implements AutoCloseable {
      * A history kept in {@code file} as well (created if missing; an entry torn by a crash at the
      * end is cut off).
      *
+     * @param file the history file
+     * @param maxCount the most readings held, and separately the most handovers; at least 1
+     * @param maxAge entries older than this by {@code clock} are dropped; positive
+     * @param clock the clock that ages entries
+     * @return the history, holding the file's entries that are still within the limits
      * @throws IOException if the file cannot be read or is not a history file
+     * @throws IllegalArgumentException if {@code maxCount} is below 1 or {@code maxAge} is not positive
      */
     public static ReadingHistory open(Path file, int maxCount, Duration maxAge, Clock clock) throws IOException {
         ReadingHistory h = new ReadingHistory(maxCount, maxAge, clock, Objects.requireNonNull(file, "file"));
@@ -195,7 +209,11 @@ public final class ReadingHistory implements AutoCloseable {
         return b;
     }
 
-    /** The newest reading, if any. */
+    /**
+     * The newest reading, if any.
+     *
+     * @return the newest reading, or empty
+     */
     public synchronized Optional<SignedRecord> newest() {
         return readings.isEmpty()
                 ? Optional.empty()
@@ -205,30 +223,48 @@ public final class ReadingHistory implements AutoCloseable {
     /**
      * The source time of the newest entry, reading or handover (a restarted sensor continues its
      * source times after it).
+     *
+     * @return the source time, or empty if the history is empty
      */
     public synchronized Optional<Instant> newestSourceTime() {
         return newestNanos == Long.MIN_VALUE ? Optional.empty() : Optional.of(instant(newestNanos));
     }
 
-    /** The newest handover held, if any (a restarted sensor adds the ones a crash kept out). */
+    /**
+     * The newest handover held, if any (a restarted sensor adds the ones a crash kept out).
+     *
+     * @return the newest handover, or empty
+     */
     public synchronized Optional<SignedKeyHandover> newestHandover() {
         return handovers.isEmpty()
                 ? Optional.empty()
                 : decode(handovers.peekLast()).handover();
     }
 
-    /** The most readings (and, separately, the most handovers) the history holds. */
+    /**
+     * The most readings (and, separately, the most handovers) the history holds.
+     *
+     * @return {@code maxCount}
+     */
     public int capacity() {
         return maxCount;
     }
 
-    /** Number of readings held now. */
+    /**
+     * Number of readings held now.
+     *
+     * @return the readings held
+     */
     public synchronized int size() {
         prune();
         return readings.size();
     }
 
-    /** Number of handovers held now. */
+    /**
+     * Number of handovers held now.
+     *
+     * @return the handovers held
+     */
     public synchronized int handoverCount() {
         prune();
         return handovers.size();
@@ -237,7 +273,9 @@ public final class ReadingHistory implements AutoCloseable {
     /**
      * Adds a record; its source time must be after the newest entry's.
      *
+     * @param record the published record
      * @throws IOException if the file cannot be appended to (the record is kept in memory anyway)
+     * @throws IllegalArgumentException if its source time is not after the newest entry's
      */
     public synchronized void add(SignedRecord record) throws IOException {
         append(readings, nanos(record.sourceTime()), record.encode());
@@ -247,7 +285,10 @@ public final class ReadingHistory implements AutoCloseable {
      * Adds a key handover record published at {@code sourceTime}, which must be after the newest
      * entry's.
      *
+     * @param sourceTime when the sensor published it
+     * @param handover the signed handover
      * @throws IOException if the file cannot be appended to (the handover is kept in memory anyway)
+     * @throws IllegalArgumentException if {@code sourceTime} is not after the newest entry's
      */
     public synchronized void addHandover(Instant sourceTime, SignedKeyHandover handover) throws IOException {
         long at = nanos(sourceTime);
@@ -304,6 +345,11 @@ public final class ReadingHistory implements AutoCloseable {
 
     /**
      * Readings with source time in {@code from … to} (both inclusive), oldest first, at most {@code max}.
+     *
+     * @param from the earliest source time
+     * @param to the latest source time
+     * @param max the most entries returned
+     * @return the readings, oldest first
      */
     public synchronized List<SignedRecord> range(Instant from, Instant to, int max) {
         prune();
@@ -324,6 +370,11 @@ public final class ReadingHistory implements AutoCloseable {
     /**
      * Readings and handovers with source time in {@code from … to} (both inclusive), in the order
      * the sensor published them, at most {@code max}.
+     *
+     * @param from the earliest source time
+     * @param to the latest source time
+     * @param max the most entries returned
+     * @return the entries, in publication order
      */
     public synchronized List<HistoryEntry> entries(Instant from, Instant to, int max) {
         prune();
@@ -337,6 +388,11 @@ public final class ReadingHistory implements AutoCloseable {
     /**
      * Handovers only, with source time in {@code from … to} (both inclusive), oldest first, at most
      * {@code max}: the chain an operator that missed several handovers follows.
+     *
+     * @param from the earliest source time
+     * @param to the latest source time
+     * @param max the most entries returned
+     * @return the handovers, oldest first
      */
     public synchronized List<HistoryEntry> handovers(Instant from, Instant to, int max) {
         prune();

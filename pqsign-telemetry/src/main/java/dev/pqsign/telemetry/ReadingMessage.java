@@ -43,6 +43,7 @@ public final class ReadingMessage {
      * @param parameterSetName printable ASCII, 1 to {@value #MAX_NAME_BYTES} bytes
      * @param index non-negative index the reading is published under
      * @param reading raw UTF-8 reading bytes, at most {@value #MAX_READING_BYTES}
+     * @return the message: domain tag, version, name, index and reading
      * @throws IllegalArgumentException if a field is out of range
      */
     public static byte[] encode(String parameterSetName, long index, byte[] reading) {
@@ -65,6 +66,8 @@ public final class ReadingMessage {
      * Parses a message produced by {@link #encode}; used by tests and independent tools. Every
      * length is checked against the remaining bytes before anything is copied.
      *
+     * @param message the message bytes
+     * @return its fields
      * @throws IllegalArgumentException on a wrong tag, version, length, name character or trailing bytes
      */
     public static Decoded decode(byte[] message) {

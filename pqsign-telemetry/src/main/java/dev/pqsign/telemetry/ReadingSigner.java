@@ -16,7 +16,11 @@ public final class ReadingSigner {
     private final IndexedSigner signer;
     private final String setName;
 
-    /** @param signer the sensor's key */
+    /**
+     * A reading signer for one key.
+     *
+     * @param signer the sensor's key
+     */
     public ReadingSigner(IndexedSigner signer) {
         this.signer = Objects.requireNonNull(signer, "signer");
         this.setName = signer.parameterSet().setName();
@@ -25,6 +29,8 @@ public final class ReadingSigner {
     /**
      * Signs one reading.
      *
+     * @param reading the reading text, UTF-8 encoded for signing
+     * @return the reading, its index and the signature
      * @throws IllegalArgumentException if the reading exceeds {@link ReadingMessage#MAX_READING_BYTES}
      * @throws dev.pqsign.core.KeyExhaustedException if the key has no index left
      * @throws dev.pqsign.core.StatePersistenceException if the index could not be reserved durably
@@ -39,12 +45,20 @@ public final class ReadingSigner {
         return new SignedReading(reading, s.index(), s.signature());
     }
 
-    /** The name of the parameter set readings are signed with. */
+    /**
+     * The name of the parameter set readings are signed with.
+     *
+     * @return the canonical set name
+     */
     public String parameterSetName() {
         return setName;
     }
 
-    /** The underlying signer. */
+    /**
+     * The underlying signer.
+     *
+     * @return the signer this signs with
+     */
     public IndexedSigner signer() {
         return signer;
     }

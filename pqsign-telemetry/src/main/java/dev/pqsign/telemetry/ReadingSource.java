@@ -9,6 +9,8 @@ public interface ReadingSource extends AutoCloseable {
      * Returns the next reading text, blocking until one is due or available.
      *
      * @return the text, or {@code null} when the source is exhausted
+     * @throws IOException if the underlying stream cannot be read
+     * @throws InterruptedException if interrupted while waiting for the next reading
      */
     String next() throws IOException, InterruptedException;
 

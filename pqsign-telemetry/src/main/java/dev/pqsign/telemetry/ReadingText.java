@@ -14,7 +14,14 @@ public final class ReadingText {
 
     private ReadingText() {}
 
-    /** Formats a reading; {@code rpm} must be finite and non-negative. */
+    /**
+     * Formats a reading; {@code rpm} must be finite and non-negative.
+     *
+     * @param rpm motor speed in revolutions per minute
+     * @param timestamp when the reading was taken
+     * @return the reading text
+     * @throws IllegalArgumentException if {@code rpm} is negative, NaN or infinite
+     */
     public static String format(double rpm, Instant timestamp) {
         if (!Double.isFinite(rpm) || rpm < 0) {
             throw new IllegalArgumentException("rpm must be finite and non-negative, got " + rpm);
@@ -32,6 +39,8 @@ public final class ReadingText {
     /**
      * Parses text produced by {@link #format}.
      *
+     * @param text a reading text
+     * @return its speed and timestamp
      * @throws IllegalArgumentException if the text is not a reading
      */
     public static Parsed parse(String text) {

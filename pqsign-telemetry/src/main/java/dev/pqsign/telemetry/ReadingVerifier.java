@@ -45,6 +45,14 @@ public final class ReadingVerifier {
      * @param embeddedIndex how to read the index inside the scheme's signatures ({@link EmbeddedIndex#NONE} if none)
      */
     public record TrustedKey(KeyId id, Verifier verifier, EmbeddedIndex embeddedIndex) {
+        /**
+         * Checks that every part is given.
+         *
+         * @param id SHA-256 of the key's public key encoding
+         * @param verifier verifier for that public key
+         * @param embeddedIndex how to read the index inside the scheme's signatures ({@link EmbeddedIndex#NONE} if
+         *     none)
+         */
         public TrustedKey {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(verifier, "verifier");
@@ -54,13 +62,23 @@ public final class ReadingVerifier {
         /**
          * Pins a public key: its id is the SHA-256 of {@code publicKeyEncoding} (for a certificate:
          * the raw key of its SubjectPublicKeyInfo, e.g. {@code PqCertificate.publicKey().rawEncoding()}).
+         *
+         * @param publicKeyEncoding the public key's standard encoding
+         * @param verifier verifier for that public key
+         * @param embeddedIndex how to read the index inside the scheme's signatures ({@link EmbeddedIndex#NONE} if
+         *     none)
+         * @return the trusted key
          */
         public static TrustedKey forPublicKey(
                 byte[] publicKeyEncoding, Verifier verifier, EmbeddedIndex embeddedIndex) {
             return new TrustedKey(KeyId.ofPublicKey(publicKeyEncoding), verifier, embeddedIndex);
         }
 
-        /** The pinned parameter-set name. */
+        /**
+         * The pinned parameter-set name.
+         *
+         * @return the verifier's canonical set name
+         */
         public String parameterSetName() {
             return verifier.parameterSet().setName();
         }
@@ -80,6 +98,9 @@ public final class ReadingVerifier {
     private final Map<KeyId, TreeSet<Long>> reportedAhead = new HashMap<>();
 
     /**
+     * A verifier without accepted-records memory: every index at or below a key's last accepted one
+     * is {@link Reason#REPLAYED}.
+     *
      * @param guard persisted replay state
      * @param trusted the pinned keys, at least one
      */
@@ -113,13 +134,20 @@ public final class ReadingVerifier {
         }
     }
 
-    /** Whether readings of {@code keyId} can be judged: it is pinned, or a verified handover made it trusted. */
+    /**
+     * Whether readings of {@code keyId} can be judged: it is pinned, or a verified handover made it trusted.
+     *
+     * @param keyId the key id
+     * @return whether the key is trusted
+     */
     public boolean trusts(KeyId keyId) {
         return keys.containsKey(keyId);
     }
 
     /**
      * Trusts one more key from now on: the new key of a key handover the operator verified.
+     *
+     * @param key the new key; replaces a key with the same id
      */
     public void trust(TrustedKey key) {
         keys.put(key.id(), Objects.requireNonNull(key, "key"));
@@ -130,6 +158,10 @@ public final class ReadingVerifier {
      * index stay acceptable (they may arrive late), readings at or above it are
      * {@link Reason#RETIRED_KEY}. Returns the indices below the handover index that never arrived
      * since the key's last accepted reading (gaps; none if no reading of the key was ever accepted).
+     *
+     * @param keyId the retired key
+     * @param handoverIndex the index its handover statement was signed under; of two calls the lower counts
+     * @return the gaps, ascending; empty also if the key's replay state cannot be read
      */
     public List<Verdict.Gap> retire(KeyId keyId, long handoverIndex) {
         Objects.requireNonNull(keyId, "keyId");
@@ -160,7 +192,12 @@ public final class ReadingVerifier {
         return gaps;
     }
 
-    /** Convenience for one pinned key. */
+    /**
+     * Convenience for one pinned key.
+     *
+     * @param guard persisted replay state
+     * @param trusted the pinned key
+     */
     public ReadingVerifier(ReplayGuard guard, TrustedKey trusted) {
         this(guard, List.of(trusted));
     }
@@ -172,6 +209,7 @@ public final class ReadingVerifier {
      *     pinned key" (allowed only when exactly one key is pinned)
      * @param claimedSetName the parameter-set name the sensor publishes; {@code null} to skip the check
      * @param reading the published reading, index and signature
+     * @return the verdict; {@link Reason#ACCEPTED} only once the replay state has advanced durably
      */
     public Verdict check(KeyId claimedKey, String claimedSetName, SignedReading reading) {
         Verdict v;
@@ -197,6 +235,9 @@ public final class ReadingVerifier {
      * none before the first reading accepted from a key), a record identical to an accepted one
      * ({@link Reason#DUPLICATE}) and a different valid record under an accepted index
      * ({@link Reason#INDEX_REUSE}).
+     *
+     * @param record the record as received
+     * @return the gaps noticed and the record's verdict
      */
     public RecordCheck check(SignedRecord record) {
         Objects.requireNonNull(record, "record");
@@ -315,6 +356,8 @@ public final class ReadingVerifier {
      * (everything the sensor still holds) if nothing was accepted yet. Empty when there is nothing
      * to position by: no accepted-records memory, or a key whose last accepted record is not
      * remembered (a backfill from an unknown point could only produce false replay alarms).
+     *
+     * @return the start time, or empty
      */
     public Optional<Instant> backfillFrom() {
         if (accepted == null) {
@@ -347,6 +390,9 @@ public final class ReadingVerifier {
     /**
      * Accepted records whose verdicts were never written out, oldest first per key (see
      * {@link AcceptedRecords#unreported}); empty without accepted-records memory.
+     *
+     * @return the records; empty if none
+     * @throws IOException if a ring of accepted records cannot be read
      */
     public List<SignedRecord> acceptedUnreported() throws IOException {
         List<SignedRecord> out = new ArrayList<>();
@@ -363,7 +409,12 @@ public final class ReadingVerifier {
         return out;
     }
 
-    /** Notes that the verdict on an accepted record was written out (no-op without accepted-records memory). */
+    /**
+     * Notes that the verdict on an accepted record was written out (no-op without accepted-records memory).
+     *
+     * @param record the accepted record
+     * @throws IOException if the record's ring cannot be written
+     */
     public void reported(SignedRecord record) throws IOException {
         TrustedKey k = keys.get(record.keyId());
         if (accepted != null && k != null) {
@@ -371,7 +422,13 @@ public final class ReadingVerifier {
         }
     }
 
-    /** Records and logs a reading that could not even be decoded (wrong node types, missing values). */
+    /**
+     * Records and logs a reading that could not even be decoded (wrong node types, missing values).
+     *
+     * @param index the reading's index, or -1 if unknown
+     * @param detail what is wrong, one line
+     * @return a {@link Reason#MALFORMED} verdict
+     */
     public Verdict malformed(long index, String detail) {
         Verdict v = Verdict.of(Reason.MALFORMED, index, detail);
         LOG.log(Level.WARNING, "rejected reading index {0}: {1} ({2})", index, v.reason(), detail);
@@ -458,7 +515,11 @@ public final class ReadingVerifier {
         return sb.toString();
     }
 
-    /** The pinned keys. */
+    /**
+     * The pinned keys.
+     *
+     * @return a snapshot of every trusted key (pinned, or reached by a handover)
+     */
     public Collection<TrustedKey> trustedKeys() {
         synchronized (keys) {
             return List.copyOf(keys.values());

@@ -12,6 +12,12 @@ import java.util.Objects;
  * @param verdict the record's verdict
  */
 public record RecordCheck(List<Verdict.Gap> gaps, Verdict verdict) {
+    /**
+     * Copies the gaps.
+     *
+     * @param gaps missing index ranges, ascending; empty if none
+     * @param verdict the record's verdict
+     */
     public RecordCheck {
         gaps = List.copyOf(gaps);
         Objects.requireNonNull(verdict, "verdict");

@@ -33,7 +33,13 @@ public final class ReplayGuard implements AutoCloseable {
     /** Opens the durable store holding one key's replay state (e.g. a file named by the key id). */
     @FunctionalInterface
     public interface StoreProvider {
-        /** Opens (not necessarily creates) the store for {@code key}. */
+        /**
+         * Opens (not necessarily creates) the store for {@code key}.
+         *
+         * @param key the key whose replay state the store holds
+         * @return the store
+         * @throws IOException if the store cannot be opened
+         */
         StateStore open(KeyId key) throws IOException;
     }
 
@@ -66,6 +72,10 @@ public final class ReplayGuard implements AutoCloseable {
      * is refused. The old files are left in place and no longer written, so an upgrade does not
      * reopen replays. (Older versions must not run on the same directory afterwards: they would
      * not see the marks written since.)
+     *
+     * @param dir the operator's replay state directory
+     * @return the guard
+     * @throws IOException if the directory or the mark file cannot be created, or the file is not a mark file
      */
     public static ReplayGuard inDirectory(Path dir) throws IOException {
         Files.createDirectories(dir);
@@ -201,6 +211,9 @@ public final class ReplayGuard implements AutoCloseable {
     /**
      * Cheap pre-check without side effects: would {@code index} be fresh for {@code key} now?
      *
+     * @param key the reading's key
+     * @param index the reading's index
+     * @return whether {@code index} is above the last accepted index of {@code key}
      * @throws IOException if the key's state cannot be opened
      */
     public boolean isFresh(KeyId key, long index) throws IOException {
@@ -217,6 +230,8 @@ public final class ReplayGuard implements AutoCloseable {
      * serialized; calls for different keys proceed in parallel (with {@link #inDirectory}, their
      * writes share flushes).
      *
+     * @param key the reading's key
+     * @param index the reading's index; negative and {@code Long.MAX_VALUE} are never accepted
      * @return {@code true} if accepted, {@code false} if it is a replay (or reordered / older)
      * @throws IOException if the state cannot be made durable (nothing is accepted then)
      */
@@ -235,7 +250,13 @@ public final class ReplayGuard implements AutoCloseable {
         }
     }
 
-    /** The last accepted index of {@code key}, or -1 if none was accepted yet. */
+    /**
+     * The last accepted index of {@code key}, or -1 if none was accepted yet.
+     *
+     * @param key the key
+     * @return the index, or -1
+     * @throws IOException if the key's state cannot be opened
+     */
     public long lastAccepted(KeyId key) throws IOException {
         KeyState s = state(key);
         synchronized (s) {

@@ -13,18 +13,34 @@ import java.util.Objects;
  * @param certificateDer the sensor certificate, or an empty array if there is none yet
  */
 public record SensorKey(IndexedSigner signer, KeyId keyId, byte[] certificateDer) {
+    /**
+     * Copies the certificate; a null certificate becomes an empty array.
+     *
+     * @param signer reserves indices durably and signs
+     * @param keyId SHA-256 of the public key encoding
+     * @param certificateDer the sensor certificate, or an empty array if there is none yet
+     */
     public SensorKey {
         Objects.requireNonNull(signer, "signer");
         Objects.requireNonNull(keyId, "keyId");
         certificateDer = certificateDer == null ? new byte[0] : certificateDer.clone();
     }
 
-    /** A key without certificate. */
+    /**
+     * A key without certificate.
+     *
+     * @param signer reserves indices durably and signs
+     * @param keyId SHA-256 of the public key encoding
+     */
     public SensorKey(IndexedSigner signer, KeyId keyId) {
         this(signer, keyId, new byte[0]);
     }
 
-    /** The sensor certificate's DER (a copy), or an empty array. */
+    /**
+     * The sensor certificate's DER (a copy), or an empty array.
+     *
+     * @return the DER bytes, empty if the key has no certificate
+     */
     @Override
     public byte[] certificateDer() {
         return certificateDer.clone();
@@ -50,7 +66,11 @@ public record SensorKey(IndexedSigner signer, KeyId keyId, byte[] certificateDer
                 + " bytes]";
     }
 
-    /** The parameter-set name of the signer. */
+    /**
+     * The parameter-set name of the signer.
+     *
+     * @return the canonical set name
+     */
     public String parameterSetName() {
         return signer.parameterSet().setName();
     }

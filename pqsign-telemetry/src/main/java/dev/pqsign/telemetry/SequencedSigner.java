@@ -53,9 +53,13 @@ public final class SequencedSigner implements IndexedSigner, AutoCloseable {
     /**
      * Opens (or, if the store is empty, creates at 0) the counter and wraps {@code signer}.
      *
+     * @param signer the stateless signer to wrap
+     * @param store holds the counter
      * @param reservationBlock indices reserved per durable write, at least 1
+     * @return the signer, continuing after the last reserved index
      * @throws KeyFormatException if the stored counter is not a valid counter state
      * @throws IOException if the store cannot be read or created
+     * @throws IllegalArgumentException if {@code reservationBlock} is below 1
      */
     public static SequencedSigner open(Signer signer, StateStore store, int reservationBlock) throws IOException {
         Objects.requireNonNull(signer, "signer");
@@ -70,6 +74,12 @@ public final class SequencedSigner implements IndexedSigner, AutoCloseable {
     /**
      * {@link #open(Signer, StateStore, int)} with the counter in {@code counterFile} (a
      * {@link FileStateStore}), created at 0 if missing (with its parent directories).
+     *
+     * @param signer the stateless signer to wrap
+     * @param counterFile the counter's state file
+     * @param reservationBlock indices reserved per durable write, at least 1
+     * @return the signer, continuing after the last reserved index
+     * @throws IOException as {@link #open(Signer, StateStore, int)}, or if the directories cannot be created
      */
     public static SequencedSigner openFile(Signer signer, Path counterFile, int reservationBlock) throws IOException {
         Path file = counterFile.toAbsolutePath();
@@ -136,7 +146,11 @@ public final class SequencedSigner implements IndexedSigner, AutoCloseable {
         return next++;
     }
 
-    /** The index the next signature will use if no other process advances the counter. */
+    /**
+     * The index the next signature will use if no other process advances the counter.
+     *
+     * @return the next index, 0 or more
+     */
     public synchronized long nextIndex() {
         return next;
     }

@@ -14,7 +14,14 @@ import java.util.Objects;
  */
 public record SignedReading(String reading, long index, byte[] signature) {
 
-    /** Validates the fields; the reading must fit {@link ReadingMessage#MAX_READING_BYTES}. */
+    /**
+     * Validates the fields; the reading must fit {@link ReadingMessage#MAX_READING_BYTES}.
+     *
+     * @param reading the reading text exactly as published (UTF-8 on the wire)
+     * @param index the index the reading was signed under
+     * @param signature the signature bytes; the record keeps the array it is given
+     * @throws IllegalArgumentException if {@code index} is negative or the reading is too long
+     */
     public SignedReading {
         Objects.requireNonNull(reading, "reading");
         Objects.requireNonNull(signature, "signature");
@@ -27,17 +34,30 @@ public record SignedReading(String reading, long index, byte[] signature) {
         }
     }
 
-    /** The reading's UTF-8 bytes (a fresh array). */
+    /**
+     * The reading's UTF-8 bytes (a fresh array).
+     *
+     * @return the UTF-8 encoding of {@link #reading()}
+     */
     public byte[] readingBytes() {
         return reading.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The message that {@link #signature()} signs, for the given parameter set. */
+    /**
+     * The message that {@link #signature()} signs, for the given parameter set.
+     *
+     * @param parameterSetName the signer's canonical set name
+     * @return the canonical message ({@link ReadingMessage#encode(String, long, byte[])})
+     */
     public byte[] message(String parameterSetName) {
         return ReadingMessage.encode(parameterSetName, index, readingBytes());
     }
 
-    /** A copy with one bit of the reading text changed (a tampered reading for tests and demos). */
+    /**
+     * A copy with one bit of the reading text changed (a tampered reading for tests and demos).
+     *
+     * @return the copy, its signature unchanged (so it no longer verifies)
+     */
     public SignedReading withTamperedReading() {
         char[] c = reading.toCharArray();
         if (c.length == 0) {

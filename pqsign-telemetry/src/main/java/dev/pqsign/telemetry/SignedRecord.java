@@ -74,6 +74,7 @@ public final class SignedRecord {
      * @param signNanos how long reserving and signing took (non-negative)
      * @param signStartNanoTime the sensor's {@link System#nanoTime()} when signing began
      * @param publishNanoTime the sensor's {@link System#nanoTime()} when the record was published
+     * @return the record
      * @throws IllegalArgumentException if a field is out of range
      */
     public static SignedRecord of(
@@ -101,52 +102,92 @@ public final class SignedRecord {
                 keyId, parameterSetName, reading, sourceTime, sequence, signNanos, signStartNanoTime, publishNanoTime);
     }
 
-    /** The signing key's id as the sensor states it. */
+    /**
+     * The signing key's id as the sensor states it.
+     *
+     * @return the key id (not covered by the signature)
+     */
     public KeyId keyId() {
         return keyId;
     }
 
-    /** The parameter-set name as the sensor states it. */
+    /**
+     * The parameter-set name as the sensor states it.
+     *
+     * @return the canonical set name
+     */
     public String parameterSetName() {
         return parameterSetName;
     }
 
-    /** Reading text, index and signature. */
+    /**
+     * Reading text, index and signature.
+     *
+     * @return the signed reading
+     */
     public SignedReading reading() {
         return reading;
     }
 
-    /** The index the reading was signed under. */
+    /**
+     * The index the reading was signed under.
+     *
+     * @return the index, 0 or more
+     */
     public long index() {
         return reading.index();
     }
 
-    /** The sensor's UTC wall-clock time when it began signing (unsigned; needs synchronized clocks to compare). */
+    /**
+     * The sensor's UTC wall-clock time when it began signing (unsigned; needs synchronized clocks to compare).
+     *
+     * @return the source time
+     */
     public Instant sourceTime() {
         return sourceTime;
     }
 
-    /** The sensor's publication sequence number (unsigned, for de-duplication only). */
+    /**
+     * The sensor's publication sequence number (unsigned, for de-duplication only).
+     *
+     * @return the sequence number
+     */
     public long sequence() {
         return sequence;
     }
 
-    /** How long the sensor took to reserve the index and sign, in nanoseconds. */
+    /**
+     * How long the sensor took to reserve the index and sign, in nanoseconds.
+     *
+     * @return the duration, 0 or more
+     */
     public long signNanos() {
         return signNanos;
     }
 
-    /** The sensor's monotonic clock when signing began (comparable only within the sensor's process). */
+    /**
+     * The sensor's monotonic clock when signing began (comparable only within the sensor's process).
+     *
+     * @return the sensor's {@link System#nanoTime()} value
+     */
     public long signStartNanoTime() {
         return signStartNanoTime;
     }
 
-    /** The sensor's monotonic clock when the record was published (comparable only within the sensor's process). */
+    /**
+     * The sensor's monotonic clock when the record was published (comparable only within the sensor's process).
+     *
+     * @return the sensor's {@link System#nanoTime()} value
+     */
     public long publishNanoTime() {
         return publishNanoTime;
     }
 
-    /** The record's bytes (format version 1). */
+    /**
+     * The record's bytes (format version 1).
+     *
+     * @return a new array, as {@link #decode} reads it
+     */
     public byte[] encode() {
         byte[] name = parameterSetName.getBytes(StandardCharsets.US_ASCII);
         byte[] text = reading.readingBytes();
@@ -174,6 +215,8 @@ public final class SignedRecord {
     /**
      * Decodes a record, checking every length against the bytes present before allocating.
      *
+     * @param bytes the record node's value
+     * @return the record; its signature is not verified here
      * @throws IllegalArgumentException with a one-line reason if the bytes are not a valid version-1 record
      */
     public static SignedRecord decode(byte[] bytes) {
@@ -261,6 +304,8 @@ public final class SignedRecord {
      * SHA-256 over what identifies the signed content: parameter-set name, index, reading and
      * signature (each length-prefixed). Two records with equal digests carry the same signed
      * message and the same signature; the unsigned times and sequence do not count.
+     *
+     * @return the 32-byte digest
      */
     public byte[] contentDigest() {
         try {
@@ -275,7 +320,12 @@ public final class SignedRecord {
         }
     }
 
-    /** {@code true} if both carry the same signed message and signature ({@link #contentDigest()}). */
+    /**
+     * {@code true} if both carry the same signed message and signature ({@link #contentDigest()}).
+     *
+     * @param other another record
+     * @return whether the content digests are equal
+     */
     public boolean sameContent(SignedRecord other) {
         return MessageDigest.isEqual(contentDigest(), other.contentDigest());
     }

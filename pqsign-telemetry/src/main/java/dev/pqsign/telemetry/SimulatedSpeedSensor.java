@@ -18,6 +18,8 @@ public final class SimulatedSpeedSensor implements ReadingSource {
     private long nextDue;
 
     /**
+     * A sensor with the given speed, noise and pacing.
+     *
      * @param nominalRpm mean speed, non-negative
      * @param noiseRpm standard deviation of the noise, non-negative
      * @param readingsPerSecond pacing; 0 means as fast as the caller asks
@@ -39,7 +41,13 @@ public final class SimulatedSpeedSensor implements ReadingSource {
         this.nextDue = System.nanoTime();
     }
 
-    /** A 1500 RPM motor with 5 RPM noise at the given rate, wall-clock timestamps. */
+    /**
+     * A 1500 RPM motor with 5 RPM noise at the given rate, wall-clock timestamps.
+     *
+     * @param readingsPerSecond the rate, finite and non-negative; 0: no pacing, a reading whenever asked
+     * @return the sensor
+     * @throws IllegalArgumentException if the rate is negative, NaN or infinite
+     */
     public static SimulatedSpeedSensor motor(double readingsPerSecond) {
         return new SimulatedSpeedSensor(1500, 5, readingsPerSecond, System.nanoTime(), Clock.systemUTC());
     }

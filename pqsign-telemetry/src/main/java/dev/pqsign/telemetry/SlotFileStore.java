@@ -87,13 +87,19 @@ public final class SlotFileStore implements StateStore {
      * A store for {@code file}; the file need not exist yet ({@link #create} makes it). Nothing on
      * disk is touched until the first operation.
      *
+     * @param file the store's file
+     * @return the store
      * @throws NoSuchFileException if the directory does not exist
      */
     public static SlotFileStore open(Path file) throws IOException {
         return new SlotFileStore(Objects.requireNonNull(file, "file"));
     }
 
-    /** Whether the file exists (a state has been created). */
+    /**
+     * Whether the file exists (a state has been created).
+     *
+     * @return whether the file exists
+     */
     public boolean exists() {
         return Files.exists(file);
     }

@@ -34,7 +34,21 @@ public final class StreamAudit {
     /** At most this many problems are kept in the report (all are counted). */
     public static final int MAX_PROBLEMS = 50;
 
-    /** The audit's findings. {@link #passed()} only if the whole history verifies. */
+    /**
+     * The audit's findings. {@link #passed()} only if the whole history verifies.
+     *
+     * @param lines non-blank lines read
+     * @param accepted readings whose signature verified under the key of their generation, first seen
+     * @param duplicates readings seen again with the same signature
+     * @param rejected lines that are not JSON objects, rejections without a signed reading, and readings that do
+     *     not verify or were signed by a retired key after its handover
+     * @param gaps indices missing between a key's lowest and highest verified index
+     * @param indexReuse indices a key signed twice with different content
+     * @param handoversFollowed key handovers that moved the chain on
+     * @param handoverAlarms key handovers that must not move trust, or could not be decoded
+     * @param generation the chain's generation at the end
+     * @param problems descriptions of the first {@value StreamAudit#MAX_PROBLEMS} problems, each naming its line
+     */
     public record Report(
             long lines,
             long accepted,
@@ -46,11 +60,30 @@ public final class StreamAudit {
             long handoverAlarms,
             long generation,
             List<String> problems) {
+        /**
+         * Copies the problems.
+         *
+         * @param lines non-blank lines read
+         * @param accepted readings whose signature verified under the key of their generation, first seen
+         * @param duplicates readings seen again with the same signature
+         * @param rejected lines that are not JSON objects, rejections without a signed reading, and readings that do
+         *     not verify or were signed by a retired key after its handover
+         * @param gaps indices missing between a key's lowest and highest verified index
+         * @param indexReuse indices a key signed twice with different content
+         * @param handoversFollowed key handovers that moved the chain on
+         * @param handoverAlarms key handovers that must not move trust, or could not be decoded
+         * @param generation the chain's generation at the end
+         * @param problems descriptions of the first {@value StreamAudit#MAX_PROBLEMS} problems, each naming its line
+         */
         public Report {
             problems = List.copyOf(problems);
         }
 
-        /** {@code true} if every reading verified, nothing is missing or reused, and every handover was followed. */
+        /**
+         * {@code true} if every reading verified, nothing is missing or reused, and every handover was followed.
+         *
+         * @return whether at least one reading was accepted and nothing was rejected, missing, reused or alarming
+         */
         public boolean passed() {
             return accepted > 0 && rejected == 0 && gaps == 0 && indexReuse == 0 && handoverAlarms == 0;
         }
@@ -84,7 +117,14 @@ public final class StreamAudit {
         keys.put(Hex.encode(PublicKeys.keyId(firstKey)), new KeyUse(firstKey));
     }
 
-    /** Audits the lines of {@code jsonl} against the chain that starts at {@code firstKey}. */
+    /**
+     * Audits the lines of {@code jsonl} against the chain that starts at {@code firstKey}.
+     *
+     * @param firstKey the sensor's first public key (generation 0), trusted
+     * @param jsonl the operator's verdict lines; read to its end, not closed
+     * @return the findings
+     * @throws IOException if {@code jsonl} cannot be read
+     */
     public static Report run(PqPublicKey firstKey, BufferedReader jsonl) throws IOException {
         Objects.requireNonNull(firstKey, "firstKey");
         StreamAudit a = new StreamAudit(firstKey);

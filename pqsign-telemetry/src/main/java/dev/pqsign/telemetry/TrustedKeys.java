@@ -8,7 +8,12 @@ import dev.pqsign.xmss.XmssVerifier;
 public final class TrustedKeys {
     private TrustedKeys() {}
 
-    /** Pins {@code key}: id = SHA-256 of its raw encoding, index prefix for XMSS / XMSS^MT. */
+    /**
+     * Pins {@code key}: id = SHA-256 of its raw encoding, index prefix for XMSS / XMSS^MT.
+     *
+     * @param key the sensor's public key
+     * @return the trusted key, with {@link EmbeddedIndex#NONE} for HAETAE
+     */
     public static ReadingVerifier.TrustedKey of(PqPublicKey key) {
         EmbeddedIndex idx = key.xmss()
                 .map(x -> EmbeddedIndex.bigEndianPrefix(x.parameterSet().indexBytes()))

@@ -11,15 +11,31 @@ import java.util.Objects;
  */
 public record Verdict(Reason reason, long index, String detail) {
 
-    /** A missing index range {@code from..to} (inclusive), reported as {@link Reason#GAP}. */
+    /**
+     * A missing index range {@code from..to} (inclusive), reported as {@link Reason#GAP}.
+     *
+     * @param from the first missing index
+     * @param to the last missing index
+     */
     public record Gap(long from, long to) {
+        /**
+         * Checks the range.
+         *
+         * @param from the first missing index, 0 or more
+         * @param to the last missing index, at least {@code from}
+         * @throws IllegalArgumentException if {@code from} is negative or {@code to} is below it
+         */
         public Gap {
             if (from < 0 || to < from) {
                 throw new IllegalArgumentException("bad gap " + from + ".." + to);
             }
         }
 
-        /** Number of missing indices. */
+        /**
+         * Number of missing indices.
+         *
+         * @return {@code to - from + 1}
+         */
         public long size() {
             return to - from + 1;
         }
@@ -64,12 +80,23 @@ public record Verdict(Reason reason, long index, String detail) {
         HANDOVER_REJECTED
     }
 
+    /**
+     * Checks that reason and detail are given.
+     *
+     * @param reason why it was accepted or rejected
+     * @param index the published index (-1 if none could be read; for a {@link Reason#GAP} the last missing index)
+     * @param detail a short human-readable explanation for the log; never secret
+     */
     public Verdict {
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(detail, "detail");
     }
 
-    /** {@code true} only for {@link Reason#ACCEPTED}. */
+    /**
+     * {@code true} only for {@link Reason#ACCEPTED}.
+     *
+     * @return whether the reading was accepted
+     */
     public boolean accepted() {
         return reason == Reason.ACCEPTED;
     }
@@ -77,6 +104,8 @@ public record Verdict(Reason reason, long index, String detail) {
     /**
      * {@code true} for verdicts that count against a run: everything except {@link Reason#ACCEPTED},
      * {@link Reason#DUPLICATE} and a followed {@link Reason#HANDOVER}.
+     *
+     * @return whether this verdict is an alarm
      */
     public boolean alarm() {
         return reason != Reason.ACCEPTED && reason != Reason.DUPLICATE && reason != Reason.HANDOVER;

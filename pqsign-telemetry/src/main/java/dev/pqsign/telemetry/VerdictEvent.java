@@ -42,6 +42,11 @@ public final class VerdictEvent {
     /**
      * A key handover record the operator received (followed, seen again, or rejected). Its key id is
      * the new key's (null if the record could not be decoded).
+     *
+     * @param sensor the sensor's name as configured at the operator
+     * @param check what the operator made of the record
+     * @param receivedAt the operator's UTC wall-clock time of receipt
+     * @return the event
      */
     public static VerdictEvent handover(String sensor, HandoverCheck check, Instant receivedAt) {
         Objects.requireNonNull(check, "check");
@@ -51,7 +56,11 @@ public final class VerdictEvent {
         return new VerdictEvent(sensor, newKey, check.verdict(), null, null, receivedAt, check);
     }
 
-    /** For a key handover event: what the operator made of it, else null. */
+    /**
+     * For a key handover event: what the operator made of it, else null.
+     *
+     * @return the handover check, or null
+     */
     public HandoverCheck handover() {
         return handover;
     }
@@ -59,13 +68,25 @@ public final class VerdictEvent {
     /**
      * The verdict on a received record.
      *
+     * @param sensor the sensor's name as configured at the operator
+     * @param verdict the verdict
      * @param record the record as received, or null if it could not be decoded
+     * @param receivedAt the operator's UTC wall-clock time of receipt
+     * @return the event
      */
     public static VerdictEvent of(String sensor, Verdict verdict, SignedRecord record, Instant receivedAt) {
         return new VerdictEvent(sensor, record == null ? null : record.keyId(), verdict, null, record, receivedAt);
     }
 
-    /** Missing indices of {@code keyId}, noticed when a later record arrived at {@code receivedAt}. */
+    /**
+     * Missing indices of {@code keyId}, noticed when a later record arrived at {@code receivedAt}.
+     *
+     * @param sensor the sensor's name as configured at the operator
+     * @param keyId the key whose indices are missing
+     * @param gap the missing range
+     * @param receivedAt when the later record arrived, operator's UTC wall clock
+     * @return the event, its verdict {@link Verdict.Reason#GAP}
+     */
     public static VerdictEvent gap(String sensor, KeyId keyId, Verdict.Gap gap, Instant receivedAt) {
         Objects.requireNonNull(keyId, "keyId");
         Objects.requireNonNull(gap, "gap");
@@ -76,32 +97,56 @@ public final class VerdictEvent {
         return new VerdictEvent(sensor, keyId, v, gap, null, receivedAt);
     }
 
-    /** The sensor's name as configured at the operator. */
+    /**
+     * The sensor's name as configured at the operator.
+     *
+     * @return the sensor's name
+     */
     public String sensor() {
         return sensor;
     }
 
-    /** The key id the record states (null if unknown). */
+    /**
+     * The key id the record states (null if unknown).
+     *
+     * @return the key id, or null
+     */
     public KeyId keyId() {
         return keyId;
     }
 
-    /** The verdict ({@link Verdict.Reason#GAP} for a gap). */
+    /**
+     * The verdict ({@link Verdict.Reason#GAP} for a gap).
+     *
+     * @return the verdict
+     */
     public Verdict verdict() {
         return verdict;
     }
 
-    /** The missing range of a gap, else null. */
+    /**
+     * The missing range of a gap, else null.
+     *
+     * @return the range, or null
+     */
     public Verdict.Gap gap() {
         return gap;
     }
 
-    /** The record as received (null for a gap or an undecodable value). */
+    /**
+     * The record as received (null for a gap or an undecodable value).
+     *
+     * @return the record, or null
+     */
     public SignedRecord record() {
         return record;
     }
 
-    /** The operator's UTC wall-clock time of receipt. */
+    /**
+     * The operator's UTC wall-clock time of receipt.
+     *
+     * @return the receipt time
+     */
     public Instant receivedAt() {
         return receivedAt;
     }
@@ -109,6 +154,8 @@ public final class VerdictEvent {
     /**
      * The line's {@code verdict} word: {@code ACCEPTED}, {@code DUPLICATE}, {@code GAP},
      * {@code INDEX_REUSE}, or {@code REJECTED} for every other reason.
+     *
+     * @return the word
      */
     public String verdictWord() {
         return switch (verdict.reason()) {
@@ -120,6 +167,8 @@ public final class VerdictEvent {
     /**
      * End-to-end latency by the wall clocks, source time to receipt, in nanoseconds (meaningful only
      * with synchronized clocks), or null without a record.
+     *
+     * @return the latency in nanoseconds (negative if the clocks disagree), or null
      */
     public Long wallLatencyNanos() {
         if (record == null) {

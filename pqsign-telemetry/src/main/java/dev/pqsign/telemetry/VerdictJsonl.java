@@ -28,6 +28,8 @@ public final class VerdictJsonl implements AutoCloseable {
     private final boolean closeTarget;
 
     /**
+     * A writer of lines to a byte stream.
+     *
      * @param out where lines go (UTF-8)
      * @param closeTarget whether {@link #close()} closes {@code out} (not for standard output)
      */
@@ -36,6 +38,8 @@ public final class VerdictJsonl implements AutoCloseable {
     }
 
     /**
+     * A writer of lines to a character stream.
+     *
      * @param out where lines go; a {@link PrintWriter}'s swallowed errors are detected and thrown
      * @param closeTarget whether {@link #close()} closes {@code out} (not for standard output)
      */
@@ -44,7 +48,12 @@ public final class VerdictJsonl implements AutoCloseable {
         this.closeTarget = closeTarget;
     }
 
-    /** Writes and flushes one line. */
+    /**
+     * Writes and flushes one line.
+     *
+     * @param e the verdict event
+     * @throws IOException if the line cannot be written
+     */
     public synchronized void write(VerdictEvent e) throws IOException {
         String line = MAPPER.writeValueAsString(toJson(e));
         out.write(line);
@@ -55,7 +64,12 @@ public final class VerdictJsonl implements AutoCloseable {
         }
     }
 
-    /** Writes and flushes one key-state line (a verdict-free {@code event} line). */
+    /**
+     * Writes and flushes one key-state line (a verdict-free {@code event} line).
+     *
+     * @param e the key status event
+     * @throws IOException if the line cannot be written
+     */
     public synchronized void write(KeyStatusEvent e) throws IOException {
         ObjectNode o = MAPPER.createObjectNode();
         o.put("event", e.kind().name());
@@ -79,7 +93,12 @@ public final class VerdictJsonl implements AutoCloseable {
         }
     }
 
-    /** The JSON object of one event. */
+    /**
+     * The JSON object of one event.
+     *
+     * @param e the verdict event
+     * @return a new object, as {@link #write(VerdictEvent)} writes it
+     */
     public static ObjectNode toJson(VerdictEvent e) {
         if (e.handover() != null) {
             return handoverJson(e);

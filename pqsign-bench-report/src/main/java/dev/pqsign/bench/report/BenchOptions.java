@@ -47,9 +47,33 @@ public record BenchOptions(
     public static final List<String> XMSS_SETS =
             List.of("XMSSMT-SHA2_10/2_256", "XMSSMT-SHA2_20/4_256", "XMSSMT-SHA2_30/6_256", "XMSSMT-SHA2_20/2_256");
 
+    /** The HAETAE parameter sets, measured with both engines. */
     public static final List<String> HAETAE_SETS = List.of("HAETAE-2", "HAETAE-3", "HAETAE-5");
+
+    /** The ML-DSA sets, measured with BouncyCastle only. */
     public static final List<String> MLDSA_SETS = List.of("ML-DSA-44", "ML-DSA-65", "ML-DSA-87");
 
+    /**
+     * Checks the options and copies the scheme list.
+     *
+     * @param schemes scheme names to run; empty: all
+     * @param warmupMs warm-up time per case, ms
+     * @param minWarmup warm-up calls per case at least
+     * @param measureMs measuring time per case, ms
+     * @param minSamples samples per case at least (1 or more)
+     * @param maxSamples samples per case at most (at least {@code minSamples})
+     * @param bouncyCastle also measure BouncyCastle 1.87
+     * @param hashCounts run the child JVM that counts SHA-256 compressions per XMSS operation
+     * @param hashSigns signatures per set in the counting pass (1 or more)
+     * @param opcua run the OPC UA demo over the ethernet and 5g link profiles
+     * @param opcuaReadings readings per set and link in the OPC UA demo (1 or more)
+     * @param opcuaWarmup warm-up readings per set in the OPC UA demo
+     * @param command the command line to print in the report header
+     * @param log progress lines
+     * @throws IllegalArgumentException if a count or time is out of range (negative; fewer than one
+     *     sample, hash signature or OPC UA reading; {@code maxSamples < minSamples}) or a scheme name is unknown
+     * @throws NullPointerException if {@code command} or {@code log} is null
+     */
     public BenchOptions {
         schemes = List.copyOf(schemes);
         Objects.requireNonNull(command, "command");
@@ -72,37 +96,88 @@ public record BenchOptions(
         }
     }
 
-    /** The full run (default of {@code pqsign bench}): several minutes (docs/benchmarks.md). */
+    /**
+     * The full run (default of {@code pqsign bench}): several minutes (docs/benchmarks.md).
+     *
+     * @param command the command line to print in the report header
+     * @param log receives the progress lines
+     * @return every scheme, BouncyCastle, hash counts and the OPC UA demo, with the full time budgets
+     */
     public static BenchOptions full(String command, Consumer<String> log) {
         return new BenchOptions(List.of(), 1500, 1, 5000, 10, 5000, true, true, 256, true, 100, 20, command, log);
     }
 
-    /** {@code --quick}: a few minutes, figures less stable (docs/benchmarks.md). */
+    /**
+     * {@code --quick}: a few minutes, figures less stable (docs/benchmarks.md).
+     *
+     * @param command the command line to print in the report header
+     * @param log receives the progress lines
+     * @return every part of {@link #full}, with shorter time budgets and fewer samples
+     */
     public static BenchOptions quick(String command, Consumer<String> log) {
         return new BenchOptions(List.of(), 300, 1, 800, 3, 2000, true, true, 64, true, 20, 5, command, log);
     }
 
+    /**
+     * Whether the run measures {@code scheme}.
+     *
+     * @param scheme a scheme name as in {@link #XMSS_SETS}, {@link #HAETAE_SETS} or {@link #MLDSA_SETS}
+     * @return true if {@link #schemes} is empty (all) or names it
+     */
     public boolean includes(String scheme) {
         return schemes.isEmpty() || schemes.contains(scheme);
     }
 
+    /**
+     * These options with other schemes.
+     *
+     * @param s the scheme names to run; empty: all
+     * @return the changed copy
+     * @throws IllegalArgumentException if a name is unknown
+     */
     public BenchOptions withSchemes(List<String> s) {
         return with(d -> d.schemes = s);
     }
 
+    /**
+     * These options with the OPC UA demo switched on or off.
+     *
+     * @param on whether to run the demo
+     * @return the changed copy
+     */
     public BenchOptions withOpcua(boolean on) {
         return with(d -> d.opcua = on);
     }
 
+    /**
+     * These options with the hash-count child JVM switched on or off.
+     *
+     * @param on whether to count SHA-256 compressions
+     * @return the changed copy
+     */
     public BenchOptions withHashCounts(boolean on) {
         return with(d -> d.hashCounts = on);
     }
 
+    /**
+     * These options with the BouncyCastle measurements switched on or off.
+     *
+     * @param on whether to measure BouncyCastle beside pqsign
+     * @return the changed copy
+     */
     public BenchOptions withBouncyCastle(boolean on) {
         return with(d -> d.bouncyCastle = on);
     }
 
-    /** Fixed sample counts and no time budget beyond them, for tests: {@code warmup} calls, {@code samples} samples. */
+    /**
+     * Fixed sample counts and no time budget beyond them, for tests. The hash-count pass signs
+     * {@code samples} times per set (at least once).
+     *
+     * @param warmup warm-up calls per case (0 or more)
+     * @param samples samples per case (at least 1)
+     * @return the changed copy
+     * @throws IllegalArgumentException if {@code warmup} is negative or {@code samples} is below 1
+     */
     public BenchOptions withIterations(int warmup, int samples) {
         return with(d -> {
             d.warmupMs = 0;

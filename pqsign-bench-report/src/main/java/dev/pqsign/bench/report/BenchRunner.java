@@ -70,7 +70,13 @@ public final class BenchRunner {
         this.o = o;
     }
 
-    /** Runs everything {@code options} asks for. */
+    /**
+     * Runs everything {@code options} asks for.
+     *
+     * @param options what to measure and for how long
+     * @return the measurements; a hash-count or OPC UA part that was not run or failed has a note instead
+     * @throws Exception if a timed case fails, or a signature made there does not verify
+     */
     public static BenchReport run(BenchOptions options) throws Exception {
         return new BenchRunner(options).runAll();
     }

@@ -33,7 +33,12 @@ public final class HashCounts {
 
     private HashCounts() {}
 
-    /** Counting pass: {@code main signs set...}. */
+    /**
+     * Counting pass: {@code main signs set...}. Exits with status 2 if the JVM was not started with
+     * {@code -Dpqsign.xmss.countHashes=true}.
+     *
+     * @param args the signatures per set, then the XMSS^MT set names to count
+     */
     public static void main(String[] args) {
         if (!XmssHashCounter.enabled()) {
             System.err.println("start the JVM with " + FLAG);

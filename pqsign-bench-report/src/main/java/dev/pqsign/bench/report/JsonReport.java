@@ -23,6 +23,12 @@ package dev.pqsign.bench.report;
 public final class JsonReport {
     private JsonReport() {}
 
+    /**
+     * Renders {@code r} in the layout above.
+     *
+     * @param r the report
+     * @return the JSON document
+     */
     public static String toJson(BenchReport r) {
         StringBuilder b = new StringBuilder(8192);
         b.append("{\n\"results\":[");

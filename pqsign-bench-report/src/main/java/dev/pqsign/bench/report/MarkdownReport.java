@@ -22,7 +22,14 @@ public final class MarkdownReport {
 
     private MarkdownReport() {}
 
-    /** Writes report.md and the charts; returns the files written. */
+    /**
+     * Writes report.md and the charts.
+     *
+     * @param r the report to render
+     * @param dir the output directory; created if missing, files of the same names are replaced
+     * @return the files written: report.md, then the charts
+     * @throws IOException if the directory or a file cannot be written
+     */
     public static List<Path> write(BenchReport r, Path dir) throws IOException {
         Files.createDirectories(dir);
         List<Path> written = new ArrayList<>();

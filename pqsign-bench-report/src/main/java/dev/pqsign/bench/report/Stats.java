@@ -15,7 +15,13 @@ import java.util.Arrays;
  */
 public record Stats(int n, double median, double p99, double max, double mean) {
 
-    /** Statistics of {@code samples} (not modified). */
+    /**
+     * Statistics of {@code samples} (not modified).
+     *
+     * @param samples the series, in milliseconds; at least one
+     * @return its order statistics and mean
+     * @throws IllegalArgumentException if {@code samples} is empty
+     */
     public static Stats of(double[] samples) {
         if (samples.length == 0) {
             throw new IllegalArgumentException("no samples");
