@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 
@@ -36,11 +37,14 @@ import java.util.concurrent.locks.LockSupport;
  * to the end of its {@code afterSignature}, so time a reading spends waiting for a handover counts
  * against it.
  *
- * <pre>java -cp pqsign-bench/target/benchmarks.jar dev.pqsign.bench.RolloverLatency [rollovers] [set] [dir] [rate]</pre>
+ * <pre>java [-DslowMs=X] -cp pqsign-bench/target/benchmarks.jar dev.pqsign.bench.RolloverLatency [rollovers] [set] [dir] [rate]</pre>
  */
 public final class RolloverLatency {
     /** Readings on each side of a handover that count as "around the rollover". */
     static final int WINDOW = 32;
+
+    /** With {@code -DslowMs=X}: list the readings slower than X ms around each rollover. */
+    private static final double slowMs = Double.parseDouble(System.getProperty("slowMs", "0"));
 
     /** Rollovers on a separate key directory before the measured run (JIT compilation). */
     private static final int WARMUP_ROLLOVERS = 2;
@@ -125,6 +129,16 @@ public final class RolloverLatency {
             int previous = r == 0 ? 0 : handoverAt.get(r - 1);
             List<Double> control = window(samples, (previous + at) / 2);
             double max = percentile(window, 1.0);
+            if (slowMs > 0) {
+                // which readings of the window were slow, by offset from the one that took the handover over
+                StringBuilder sb = new StringBuilder("  slower than " + slowMs + " ms at offset:");
+                for (int k = Math.max(0, at - WINDOW); k < Math.min(samples.size(), at + WINDOW + 1); k++) {
+                    if (samples.get(k) > slowMs) {
+                        sb.append(String.format(Locale.ROOT, " %+d=%.2f", k - at, samples.get(k)));
+                    }
+                }
+                System.out.println(sb);
+            }
             double controlMax = percentile(control, 1.0);
             handoverWithin &= samples.get(at) <= 3 * median;
             windowWithin &= max <= 3 * median;

@@ -331,7 +331,6 @@ public final class KeyRollover implements AutoCloseable {
                 () -> {
                     try {
                         dir.prepareNext();
-                        dir.prepareNext();
                         certifyNext();
                         // The next key's signer builds its trees now, not at the handover.
                         dir.loadNext();

@@ -5,6 +5,7 @@ import dev.pqsign.core.Secrets;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.x509.PqPublicKey;
+import dev.pqsign.xmss.WotsDerivation;
 import dev.pqsign.xmss.XmssKeyGenerator;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
@@ -23,6 +24,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -337,7 +339,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
     }
 
     private void openCurrentSigner() throws IOException {
-        Opened o = openSigner(generation, currentKey);
+        Opened o = openSigner(generation, currentKey, options.signer);
         this.currentStore = o.store();
         this.currentSigner = o.signer();
     }
@@ -345,11 +347,11 @@ public final class SensorKeyDirectory implements AutoCloseable {
     /** A key's locked state store and the signer on it. */
     private record Opened(FileStateStore store, XmssStatefulSigner signer) {}
 
-    private Opened openSigner(long g, PqPublicKey key) throws IOException {
+    private Opened openSigner(long g, PqPublicKey key, XmssStatefulSigner.Options signerOptions) throws IOException {
         Path state = stateFile(g);
         FileStateStore store = FileStateStore.open(state, options.lockTimeout);
         try {
-            XmssStatefulSigner signer = XmssStatefulSigner.open(store, options.signer);
+            XmssStatefulSigner signer = XmssStatefulSigner.open(store, signerOptions);
             if (!PqPublicKey.of(signer.publicKey()).equals(key)) {
                 signer.close();
                 throw new KeyFormatException(state + " belongs to another key than generation " + g + "'s public key");
@@ -420,7 +422,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
             return false;
         }
         XmssParameterSet params = currentKey.xmss().orElseThrow().parameterSet();
-        XmssPrivateKey key = XmssKeyGenerator.generate(params);
+        // One thread: this runs beside the signing key, which must keep a core for its readings.
+        XmssPrivateKey key = XmssKeyGenerator.generate(params, WotsDerivation.SP800_208, new SecureRandom(), 1, null);
         byte[] state = null;
         try {
             options.observer.stepDone(RolloverStep.NEXT_KEY_GENERATED, next);
@@ -463,7 +466,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
         PqPublicKey nextKey = PublicKeys.decode(
                 currentKey.parameterSet().setName(),
                 readSmall(generationDir(next).resolve(PUBLIC_KEY)));
-        Opened o = openSigner(next, nextKey);
+        // Its trees are built on one thread, beside the signing key (see prepareNext).
+        Opened o = openSigner(next, nextKey, options.signer.withThreads(1));
         nextStore = o.store();
         nextSigner = o.signer();
         return true;

@@ -75,9 +75,11 @@ public final class XmssStatefulSigner implements StatefulSigner {
     private final XmssSigning signing;
     private final CachedAuthPaths cache;
 
-    private long next;
+    // Written under the lock; volatile so that remaining() and nextIndex() read them without it
+    // (a status read must not wait for the background upkeep, which holds the lock).
+    private volatile long next;
     private long reservedEnd;
-    private long endIndex;
+    private volatile long endIndex;
     private boolean usable = true;
     private boolean closed;
     /** Why the key became unusable (reported again by every later sign). */
@@ -357,7 +359,8 @@ public final class XmssStatefulSigner implements StatefulSigner {
             if (next >= reservedEnd) {
                 reserve();
             }
-            long idx = next++;
+            long idx = next;
+            next = idx + 1;
             byte[] message = Objects.requireNonNull(messageForIndex.apply(idx), "message for index " + idx);
             IndexedSignature result = new IndexedSignature(idx, signing.sign(idx, message, cache));
             upkeepAfter = idx;
@@ -494,22 +497,12 @@ public final class XmssStatefulSigner implements StatefulSigner {
 
     @Override
     public long remaining() {
-        lock.lock();
-        try {
-            return Math.max(0, endIndex - next);
-        } finally {
-            lock.unlock();
-        }
+        return Math.max(0, endIndex - next);
     }
 
     @Override
     public long nextIndex() {
-        lock.lock();
-        try {
-            return next;
-        } finally {
-            lock.unlock();
-        }
+        return next;
     }
 
     /**

@@ -110,17 +110,18 @@ class ReserveAheadTest {
     void backgroundPersistenceFailure_makesKeyUnusable_nextSignReportsWhy() throws Exception {
         MemoryStateStore store =
                 MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
+        store.failNextWrites(Integer.MAX_VALUE); // the reservation made in the background at open fails
         try (XmssStatefulSigner signer =
                 XmssStatefulSigner.open(store, Options.defaults().withThreads(1).withReserveAhead(true))) {
-            store.failNextWrites(Integer.MAX_VALUE); // before the first sign: its own reservation fails synchronously
-            assertThrows(StatePersistenceException.class, () -> signer.sign(msg(0)));
+            StatePersistenceException e = assertThrows(StatePersistenceException.class, () -> signer.sign(msg(0)));
+            assertTrue(e.getMessage().contains("injected write failure"), e.getMessage());
             assertFalse(signer.isUsable());
         }
         MemoryStateStore store2 =
                 MemoryStateStore.holding(XmssKeyState.fresh(KEY).encode());
         try (XmssStatefulSigner signer = XmssStatefulSigner.open(
                 store2, Options.defaults().withThreads(1).withReserveAhead(true))) {
-            signer.sign(msg(0)); // index 0 reserved synchronously; index 1 is reserved in the background
+            signer.sign(msg(0)); // index 0 reserved at open; index 1 is reserved in the background
             await(() -> storedNext(store2) == 2, "first background reservation");
             store2.failNextWrites(Integer.MAX_VALUE);
             signer.sign(msg(1)); // uses the reserved index 1; the background reservation of 2 fails
