@@ -94,6 +94,11 @@ public final class KeyRollover implements AutoCloseable {
     private Status statusDuringHandover;
 
     private volatile Runnable handoverListener = () -> {};
+    /** Whether the next key is prepared (durable): kept here so that a status read touches no file. */
+    private volatile boolean nextReady;
+
+    private PqPublicKey keyIdOf;
+    private byte[] keyId;
 
     private volatile String preparationFailure;
     private Instant lastFailure = Instant.MIN;
@@ -104,6 +109,7 @@ public final class KeyRollover implements AutoCloseable {
         this.prepareAt = prepareAt;
         this.switchAt = switchAt;
         this.clock = clock;
+        this.nextReady = dir.nextKeyReady();
         this.background = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "pqsign-key-rollover");
             t.setDaemon(true);
@@ -291,6 +297,7 @@ public final class KeyRollover implements AutoCloseable {
             handing = null;
             statusDuringHandover = null;
             nextCertified = false;
+            nextReady = false;
             // Wiping the retired state costs fsyncs: not on the signing thread (a crash before it
             // is done leaves the state for the next open to destroy).
             retiring = CompletableFuture.runAsync(
@@ -331,6 +338,7 @@ public final class KeyRollover implements AutoCloseable {
                 () -> {
                     try {
                         dir.prepareNext();
+                        nextReady = true;
                         certifyNext();
                         // The next key's signer builds its trees now, not at the handover.
                         dir.loadNext();
@@ -380,11 +388,20 @@ public final class KeyRollover implements AutoCloseable {
         var key = dir.currentKey();
         return new Status(
                 key.parameterSet().setName(),
-                PublicKeys.keyId(key),
+                keyId(key),
                 dir.generation(),
                 dir.currentSigner().remaining(),
-                dir.nextKeyReady(),
+                nextReady,
                 Optional.ofNullable(preparationFailure));
+    }
+
+    /** The key id of {@code key}, hashed once per key: the sensor asks for the status after every reading. */
+    private synchronized byte[] keyId(PqPublicKey key) {
+        if (!key.equals(keyIdOf)) {
+            keyIdOf = key;
+            keyId = PublicKeys.keyId(key);
+        }
+        return keyId;
     }
 
     /**
