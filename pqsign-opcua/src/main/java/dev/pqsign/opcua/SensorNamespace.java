@@ -326,8 +326,16 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
         return new HistoryReadResult(StatusCode.GOOD, next, data);
     }
 
+    /** Nanoseconds since the epoch, saturated at the ends of i64 (a corrupt history must not wrap around). */
     private static long epochNanos(Instant t) {
-        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+        long seconds = t.getEpochSecond();
+        if (seconds >= Long.MAX_VALUE / 1_000_000_000L) {
+            return Long.MAX_VALUE;
+        }
+        if (seconds <= Long.MIN_VALUE / 1_000_000_000L) {
+            return Long.MIN_VALUE;
+        }
+        return seconds * 1_000_000_000L + t.getNano();
     }
 
     /** A value of a node's history and the size of what it was made from (for the byte cap). */

@@ -331,8 +331,16 @@ public final class SignedRecord {
     }
 
     private static long epochNanos(Instant t) {
+        long seconds = t.getEpochSecond();
+        long nanos = t.getNano();
+        if (seconds < 0 && nanos > 0) {
+            // Before 1970 the seconds are floored: multiply one second less far back, or the
+            // lowest times that decode() accepts (down to -2^63 ns) would overflow here.
+            seconds++;
+            nanos -= 1_000_000_000L;
+        }
         try {
-            return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
+            return Math.addExact(Math.multiplyExact(seconds, 1_000_000_000L), nanos);
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException("source time out of range: " + t);
         }

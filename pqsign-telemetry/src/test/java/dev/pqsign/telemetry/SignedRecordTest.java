@@ -65,6 +65,21 @@ class SignedRecordTest {
     }
 
     @Test
+    void decode_sourceTimeAtEitherEndOfI64_reencodesToTheSameBytes() {
+        // Fuzz finding: a source time just above -2^63 ns decoded, then failed to encode.
+        long[] times = {
+            Long.MIN_VALUE, Long.MIN_VALUE + 55_224_192L, -1_000_000_001L, -1_000_000_000L, -1L, 0L, Long.MAX_VALUE
+        };
+        for (long nanos : times) {
+            byte[] bytes = example().encode();
+            ByteBuffer.wrap(bytes).putLong(46, nanos); // the source time field (docs/formats/signed-record.md)
+            SignedRecord d = SignedRecord.decode(bytes);
+            assertArrayEquals(bytes, d.encode(), "source time " + nanos + " ns");
+            assertTrue(d.sameContent(SignedRecord.decode(bytes)));
+        }
+    }
+
+    @Test
     void decode_everyTruncation_rejected() {
         byte[] b = example().encode();
         for (int n = 0; n < b.length; n++) {
