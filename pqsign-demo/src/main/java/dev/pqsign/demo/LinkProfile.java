@@ -19,12 +19,9 @@ public record LinkProfile(String name, double oneWayDelayMs, double jitterMs, do
     public static final LinkProfile ETHERNET = new LinkProfile("ethernet", 0.1, 0.05, 100);
 
     /**
-     * A 5G industrial link calibrated to the study: 10 ms one way, up to 4 ms jitter, 1.35 Mbit/s.
-     * Measured through Milo, a reading's transfer (notification, Read request, Read response and
-     * the publish-request turnaround) costs about four one-way trips (about 48 ms, plus a few ms
-     * of processing) plus the response's serialization (27 ms for a 4,642-byte XMSS^MT (10/2)
-     * signature, 82 ms for a 13,860-byte (30/6) one), which reproduces the study's 84–139 ms of
-     * extra transfer time growing with signature size.
+     * A 5G industrial link calibrated to the study's extra transfer time over 5G: 10 ms one way, up
+     * to 4 ms jitter, 1.35 Mbit/s, so that a reading's transfer grows with its signature's size as
+     * the study's did (calibration and measurements: docs/telemetry.md, "Link emulation (LinkEmulator, LinkProfile)").
      */
     public static final LinkProfile FIVE_G = new LinkProfile("5g", 10, 4, 1.35);
 

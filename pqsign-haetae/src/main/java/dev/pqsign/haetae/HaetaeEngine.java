@@ -11,13 +11,12 @@ public enum HaetaeEngine {
     FAST,
 
     /**
-     * Streaming engine with a working set of about 4 to 6 KB per operation (one Keccak state, two or three
+     * Streaming engine with a small working set per operation (one Keccak state, two or three
      * polynomial buffers, and for signing and verification the k rows of the commitment as 16-bit
      * values): nothing of size l * n or k * l * n is ever stored; components are regenerated from their
-     * seeds. Signing takes about 2.5 times as long as {@link #FAST}; verification about twice as long as
-     * FAST's steady state under one key (which keeps the expanded matrix) and about as long as FAST's
-     * first verification under a key. Meant for memory-constrained deployments and as an independent
-     * cross-check of the fast engine.
+     * seeds, so it is slower than {@link #FAST}. Byte-identical outputs. Meant for memory-constrained
+     * deployments and as an independent cross-check of the fast engine. Its working set and speed
+     * against FAST are measured in docs/haetae.md.
      */
     COMPACT;
 

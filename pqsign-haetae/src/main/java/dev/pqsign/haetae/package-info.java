@@ -8,7 +8,7 @@
  * encodings), {@link dev.pqsign.haetae.HaetaeSigner} / {@link dev.pqsign.haetae.HaetaeVerifier}
  * (context strings up to 255 bytes), {@link dev.pqsign.haetae.HaetaeSampler} and
  * {@link dev.pqsign.haetae.HaetaeEngine} (FAST: whole vectors, allocation-free steady state; COMPACT:
- * streaming, 4 to 6 KB working set). The KAT-file writer and the engines' per-thread work areas are
+ * streaming, a working set of a few KB). The KAT-file writer and the engines' per-thread work areas are
  * in {@code dev.pqsign.haetae.internal}, which is not API. Everything else in
  * the package is internal and named after the specification: {@code Ntt}, {@code Reduce}, {@code Poly},
  * {@code Packing}, {@code Rans}, {@code Fft}, {@code FixedPoint}, {@code HyperballSampler},

@@ -50,8 +50,8 @@ final class Hasher {
      *     its mid-state per call (throughput: key generation, tree builds, verification);
      *     {@code false} to hash every PRF input in full and allocate nothing (a real-time signer's
      *     steady state, where the clones' garbage would bring GC pauses into the signing loop; with
-     *     SHA instructions a clone costs a large part of the compression it saves: measured 0.575
-     *     instead of 0.47 ms of CPU per signature, for about 1.5× the compressions)
+     *     SHA instructions a clone costs a large part of the compression it saves, so this is not
+     *     slower: docs/stateful-signing.md)
      */
     Hasher(XmssParameterSet params, byte[] pubSeed, byte[] skSeed, byte[] skPrf, boolean resumeMidstates) {
         this.params = params;
