@@ -47,7 +47,8 @@ final class CachedAuthPaths implements AuthPathSource {
 
     /**
      * @param keepChains keep the bottom layer's WOTS+ chain values while computing next trees' leaves,
-     *        so that signing copies instead of hashing ({@link WotsChains}; about 1 MiB per table, two
+     *        and those of the unused key pairs of the tree built when the key is loaded, so that
+     *        signing copies instead of hashing ({@link WotsChains}; about 1 MiB per table, two
      *        tables, only for trees small enough and only when next trees are built incrementally)
      */
     CachedAuthPaths(XmssPrivateKey key, TreeHash local, int threads, boolean keepChains) {
@@ -111,10 +112,18 @@ final class CachedAuthPaths implements AuthPathSource {
             long rest = idx;
             long[] index = new long[d];
             for (int layer = 0; layer < d; layer++) {
+                int leaf = (int) (rest & ((1L << treeHeight) - 1));
                 rest >>>= treeHeight;
                 index[layer] = rest;
                 HashAddress subtree = new HashAddress().setLayer(layer).setTree(rest);
-                built.add(pool.submit(() -> TreeBuilder.build(key, subtree, treeHeight, 0, 1, null)));
+                if (layer == 0 && currentChains != null) {
+                    // As in ensure(): the unused key pairs of the bottom tree keep their chain values.
+                    currentChains.reset(rest);
+                    built.add(pool.submit(
+                            () -> TreeBuilder.buildKeepingChains(key, subtree, treeHeight, currentChains, leaf)));
+                } else {
+                    built.add(pool.submit(() -> TreeBuilder.build(key, subtree, treeHeight, 0, 1, null)));
+                }
             }
             for (int layer = 0; layer < d; layer++) {
                 trees[layer] = built.get(layer).get();
@@ -216,6 +225,14 @@ final class CachedAuthPaths implements AuthPathSource {
             }
             if (b != null && b.tree == tree && b.isComplete()) {
                 trees[layer] = b.result();
+            } else if (layer == 0 && currentChains != null) {
+                // Built whole (the tree in use when the key is opened, unless built beside the upper
+                // layers): its key pairs from `leaf` on, the ones still to sign, keep their chain
+                // values like a tree built leaf by leaf, so the first tree after opening signs by
+                // copying too; the used ones keep none.
+                currentChains.reset(tree);
+                trees[layer] = TreeBuilder.buildKeepingChains(key, subtree, treeHeight, currentChains, leaf);
+                rebuiltLeaves += 1L << treeHeight;
             } else {
                 // Not with `local`: whole-tree builds resume PRF mid-states (see TreeBuilder).
                 trees[layer] = TreeBuilder.build(key, subtree, treeHeight, minStored, threads, null);

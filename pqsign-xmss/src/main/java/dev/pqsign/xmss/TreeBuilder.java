@@ -39,6 +39,32 @@ final class TreeBuilder {
         }
     }
 
+    /**
+     * Builds a whole tree like {@link #build(XmssPrivateKey, HashAddress, int, int, int, LongConsumer)}
+     * on the calling thread, keeping the WOTS+ chain values of key pairs {@code keepFrom} and up in
+     * {@code keep}: the bottom tree in use when a key is opened, so that its remaining key pairs sign
+     * by copying like those of the trees built leaf by leaf later. Only trees small enough for a
+     * {@link WotsChains} table get here, and those are built on one thread anyway.
+     */
+    static StoredTree buildKeepingChains(
+            XmssPrivateKey key, HashAddress subtree, int height, WotsChains keep, int keepFrom) {
+        TreeHash local = key.newTreeHash();
+        try {
+            StoredTree tree = new StoredTree(local.hasher.n, height, 0);
+            buildOnThisThread(local, subtree, height, tree, keep, keepFrom);
+            return tree;
+        } finally {
+            local.hasher.wipe();
+        }
+    }
+
+    private static void buildOnThisThread(
+            TreeHash local, HashAddress subtree, int height, StoredTree tree, WotsChains keep, int keepFrom) {
+        byte[] root = new byte[local.hasher.n];
+        local.node(subtree, height, 0, root, 0, tree, keep, keepFrom);
+        tree.store(height, 0, root, 0);
+    }
+
     static StoredTree build(
             TreeHash local,
             Supplier<TreeHash> perThread,
@@ -51,9 +77,7 @@ final class TreeBuilder {
         StoredTree tree = new StoredTree(n, height, minHeight);
         long leaves = 1L << height;
         if (threads <= 1 || leaves < PARALLEL_MIN_LEAVES) {
-            byte[] root = new byte[n];
-            local.node(subtree, height, 0, root, 0, tree);
-            tree.store(height, 0, root, 0);
+            buildOnThisThread(local, subtree, height, tree, null, 0);
             if (progress != null) {
                 progress.accept(leaves);
             }

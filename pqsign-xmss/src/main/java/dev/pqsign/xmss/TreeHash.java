@@ -68,6 +68,23 @@ final class TreeHash {
      * height is at least {@code sink.minHeight()} into {@code sink} (when not {@code null}).
      */
     void node(HashAddress subtree, int height, int index, byte[] out, int off, StoredTree sink) {
+        node(subtree, height, index, out, off, sink, null, 0);
+    }
+
+    /**
+     * As {@link #node(HashAddress, int, int, byte[], int, StoredTree)}, also keeping the WOTS+ chain
+     * values of key pairs {@code keepFrom} and up in {@code keep} (when not {@code null}); the key
+     * pairs below are used already, so none of their values is stored.
+     */
+    void node(
+            HashAddress subtree,
+            int height,
+            int index,
+            byte[] out,
+            int off,
+            StoredTree sink,
+            WotsChains keep,
+            int keepFrom) {
         byte[] stack = new byte[(height + 1) * n];
         int[] heights = new int[height + 1];
         int top = 0;
@@ -76,7 +93,7 @@ final class TreeHash {
         int count = 1 << height;
         for (int i = 0; i < count; i++) {
             int leafIndex = first + i;
-            leaf(subtree, leafIndex, stack, top * n);
+            leaf(subtree, leafIndex, stack, top * n, leafIndex >= keepFrom ? keep : null);
             if (sink != null) {
                 sink.store(0, leafIndex, stack, top * n);
             }

@@ -2,8 +2,9 @@ package dev.pqsign.xmss;
 
 /**
  * Every intermediate value of the WOTS+ chains of one bottom-layer tree's key pairs, kept from the
- * moment the tree's leaves are computed (one leaf per signature, while the tree before it is in use)
- * until each key pair signs. A WOTS+ signature is a chain value at the position its message digit
+ * moment the tree's leaves are computed (one leaf per signature, while the tree before it is in use;
+ * or the whole tree at once when the key is opened, then only for the key pairs not used yet) until
+ * each key pair signs. A WOTS+ signature is a chain value at the position its message digit
  * selects; computing the leaf already passed through every position, so keeping them turns the
  * signature's ~500 chain steps (about a third of a signature's hash calls) into copies.
  *

@@ -46,11 +46,13 @@ import java.util.function.LongFunction;
  * <p><b>Kept chain values</b>: computing a leaf of the next bottom tree (one per signature) passes
  * through every value of its WOTS+ chains; by default they are kept until that key pair signs, so a
  * bottom-layer WOTS+ signature is copied instead of hashed, about a third fewer hash calls per
- * signature. The price is memory: two tables of 2^(h/d) × len × 16 × n bytes (1 MiB each for the
- * study's sets; only trees whose table fits in 2 MiB keep one), holding secret chain values for as
- * long as the seeds they come from are in memory; a key pair's values are wiped once it signs, the
- * rest when the signer closes. {@link Options#withKeepChains(boolean)} turns it off. Signatures are
- * the same either way.
+ * signature. The bottom tree built when the key is opened keeps those of its unused key pairs the
+ * same way, so a freshly opened key (a rolled-over sensor's first readings) hashes no more per
+ * signature than later. The price is memory: two tables of 2^(h/d) × len × 16 × n bytes (1 MiB each
+ * for the study's sets; only trees whose table fits in 2 MiB keep one), holding secret chain values
+ * for as long as the seeds they come from are in memory; a key pair's values are wiped once it
+ * signs, the rest when the signer closes. {@link Options#withKeepChains(boolean)} turns it off.
+ * Signatures are the same either way.
  *
  * <p><b>Hashing</b>: by default the steady state allocates nothing per hash call, so no garbage
  * collection is triggered by signing; {@link Options#withMidstates(boolean)} resumes cached SHA-256
