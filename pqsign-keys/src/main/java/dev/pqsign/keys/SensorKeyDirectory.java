@@ -105,8 +105,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
         }
 
         /**
-         * How the keys' signers are opened (the next key's is opened with one thread, beside the
-         * signing key: see {@link #loadNext}).
+         * How the keys' signers are opened (a next key that {@link #loadNext} opens ahead of its
+         * handover gets one thread, beside the signing key).
          *
          * @param signerOptions the signers' options
          * @return a new value with only that option changed
@@ -116,8 +116,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
         }
 
         /**
-         * How long opening a key's state file waits for its lock, held by another process, before it
-         * fails with a {@code StateLockTimeoutException}.
+         * How long each operation on a key's state file (reading it, reserving indices) waits for the
+         * file's locks, which another process or another store of this JVM may hold, before it fails.
          *
          * @param timeout the longest wait
          * @return a new value with only that option changed
@@ -212,8 +212,9 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @param options the signers' options, the state files' lock timeout and the rollover observer
      * @return the directory, its current key's signer open; {@link #close} it
      * @throws KeyFormatException if the directory is not a complete sensor key directory
-     * @throws IOException if a file cannot be read, written or removed, or the current key's state
-     *     file stays locked by another process for longer than the lock timeout
+     * @throws IOException if a file of the directory cannot be read, written or removed
+     * @throws dev.pqsign.core.StatePersistenceException if the current key's state cannot be read (its
+     *     locks not obtained within the lock timeout, for one)
      */
     public static SensorKeyDirectory open(Path dir, Options options) throws IOException {
         Objects.requireNonNull(options, "options");
@@ -578,8 +579,10 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * {@link #handOver} runs.
      *
      * @return {@code false} if no next key is prepared or it is loaded already
-     * @throws IOException if the next key's public key cannot be read, or its state file stays locked
-     *     by another process for longer than the lock timeout
+     * @throws IOException if the next key's public key cannot be read
+     * @throws dev.pqsign.core.StatePersistenceException if the next key's state cannot be read (its
+     *     locks not obtained within the lock timeout, for one)
+     * @throws KeyFormatException if the next key's state belongs to another key than its public key
      */
     public boolean loadNext() throws IOException {
         if (nextSigner != null || !nextKeyReady()) {
