@@ -40,7 +40,17 @@ public final class KeyRollover implements AutoCloseable {
     /** A failed preparation is tried again no sooner than this. */
     public static final Duration RETRY_INTERVAL = Duration.ofSeconds(5);
 
-    /** What the sensor publishes about its key (nodes, logs) and {@code pqsign inspect} shows. */
+    /**
+     * What the sensor publishes about its key (nodes, logs) and {@code pqsign inspect} shows.
+     *
+     * @param parameterSet the current key's parameter-set name
+     * @param keyId the current key's key id ({@link PublicKeys#keyId}: SHA-256 of its public key)
+     * @param generation the current key's generation in its directory (0: the key {@code pqsign keygen} made)
+     * @param remaining signatures the current key can still make
+     * @param nextKeyReady whether the next key is prepared (durable, not yet announced)
+     * @param preparationFailure why the last attempt to prepare the next key failed; empty if none has
+     *     failed since the last one that succeeded
+     */
     public record Status(
             String parameterSet,
             byte[] keyId,
@@ -48,10 +58,26 @@ public final class KeyRollover implements AutoCloseable {
             long remaining,
             boolean nextKeyReady,
             Optional<String> preparationFailure) {
+        /**
+         * Copies {@code keyId}, so that the status cannot change after it is made.
+         *
+         * @param parameterSet the current key's parameter-set name
+         * @param keyId the current key's key id
+         * @param generation the current key's generation
+         * @param remaining signatures the current key can still make
+         * @param nextKeyReady whether the next key is prepared
+         * @param preparationFailure why the last preparation failed, or empty
+         * @throws NullPointerException if {@code keyId} is {@code null}
+         */
         public Status {
             keyId = keyId.clone();
         }
 
+        /**
+         * The current key's key id.
+         *
+         * @return a new copy of the key id
+         */
         @Override
         public byte[] keyId() {
             return keyId.clone();
@@ -66,7 +92,14 @@ public final class KeyRollover implements AutoCloseable {
      */
     @FunctionalInterface
     public interface Certifier {
-        /** Makes sure generation {@code generation}'s key {@code key} has its certificate stored durably. */
+        /**
+         * Makes sure generation {@code generation}'s key {@code key} has its certificate stored durably.
+         *
+         * @param generation the key's generation in the sensor's key directory
+         * @param key the key's public key
+         * @throws IOException if the certificate cannot be issued or stored durably: the handover to
+         *     that key waits until a later call succeeds
+         */
         void certify(long generation, PqPublicKey key) throws IOException;
 
         /** For sensors without certificates. */
@@ -125,9 +158,16 @@ public final class KeyRollover implements AutoCloseable {
     /**
      * A rollover policy for the key directory {@code dir}.
      *
+     * @param dir the sensor's open key directory (it stays open when the policy is closed)
      * @param prepareAt prepare the next key when this many signatures are left; 0 for the default
      *     (right after the key's first signature)
      * @param switchAt hand over when this many are left (at least 1: the statement needs an index)
+     * @param clock the time written into each handover statement and against which a failed
+     *     preparation's retry is spaced
+     * @return the policy; {@link #close} it before closing the directory
+     * @throws IllegalArgumentException if {@code switchAt} is below 1 or not below the signatures a
+     *     key of the directory's parameter set can make, or {@code prepareAt} (the default applied)
+     *     is not above {@code switchAt}
      */
     public static KeyRollover of(SensorKeyDirectory dir, long prepareAt, long switchAt, Clock clock) {
         return of(dir, prepareAt, switchAt, clock, Certifier.NONE);
@@ -136,6 +176,19 @@ public final class KeyRollover implements AutoCloseable {
     /**
      * As {@link #of(SensorKeyDirectory, long, long, Clock)}, and every next key is certified by
      * {@code certifier} before it is handed over to.
+     *
+     * @param dir the sensor's open key directory (it stays open when the policy is closed)
+     * @param prepareAt prepare the next key when this many signatures are left; 0 for the default
+     *     (right after the key's first signature)
+     * @param switchAt hand over when this many are left (at least 1: the statement needs an index)
+     * @param clock the time written into each handover statement and against which a failed
+     *     preparation's retry is spaced
+     * @param certifier certifies each next key before the handover to it; {@link Certifier#NONE}
+     *     for a sensor without certificates
+     * @return the policy; {@link #close} it before closing the directory
+     * @throws IllegalArgumentException if {@code switchAt} is below 1 or not below the signatures a
+     *     key of the directory's parameter set can make, or {@code prepareAt} (the default applied)
+     *     is not above {@code switchAt}
      */
     public static KeyRollover of(
             SensorKeyDirectory dir, long prepareAt, long switchAt, Clock clock, Certifier certifier) {
@@ -156,15 +209,30 @@ public final class KeyRollover implements AutoCloseable {
         return new KeyRollover(dir, prepare, switchAt, Objects.requireNonNull(clock, "clock"), certifier);
     }
 
-    /** The key directory this policy rolls over. */
+    /**
+     * The key directory this policy rolls over.
+     *
+     * @return the directory given to {@code of}
+     */
     public SensorKeyDirectory directory() {
         return dir;
     }
 
+    /**
+     * When the next key is prepared.
+     *
+     * @return the number of signatures left on the current key at which its successor is prepared
+     *     (with the default: one less than a key's capacity, so right after its first signature)
+     */
     public long prepareAt() {
         return prepareAt;
     }
 
+    /**
+     * When the current key hands over.
+     *
+     * @return the number of signatures left on the current key at which the handover starts
+     */
     public long switchAt() {
         return switchAt;
     }
@@ -258,6 +326,8 @@ public final class KeyRollover implements AutoCloseable {
      * started by {@link #afterSignature} has finished, durable or failed; the listener then
      * typically calls {@link #handoverIfDone} under the sensor's publication lock. Replaces the
      * previous listener.
+     *
+     * @param listener called once per finished handover, on the policy's listener thread
      */
     public void onHandover(Runnable listener) {
         this.handoverListener = Objects.requireNonNull(listener, "listener");
@@ -378,6 +448,9 @@ public final class KeyRollover implements AutoCloseable {
     /**
      * The current key's state as the sensor publishes it (while a handover is under way: the state
      * when it started, since the directory is busy).
+     *
+     * @return the current key's parameter set, key id, generation and signatures left, whether the
+     *     next key is prepared, and why its last preparation failed (if it did)
      */
     public Status status() {
         synchronized (this) {

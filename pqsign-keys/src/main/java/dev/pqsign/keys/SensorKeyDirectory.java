@@ -52,9 +52,13 @@ import java.util.TreeMap;
  * background thread while the sensor waits).
  */
 public final class SensorKeyDirectory implements AutoCloseable {
+    /** A generation's public key (its standard encoding); generation 0's is the key operators pin. */
     public static final String PUBLIC_KEY = "key.pub";
+    /** A generation's secret key state (docs/formats/xmss-state.md), destroyed once the generation is retired. */
     public static final String STATE = "key.state";
+    /** The signed handover record (docs/formats/key-handover.md) that made a generation from 1 on current. */
     public static final String HANDOVER = "handover.pqho";
+    /** The subdirectory holding generations 1 and later, one directory named with twelve digits each. */
     public static final String GENERATIONS = "generations";
     /** A generation's certificate chain (PEM: the key's certificate, then its device CA's), with a device CA. */
     public static final String CERTIFICATE = "certificate.pem";
@@ -64,8 +68,16 @@ public final class SensorKeyDirectory implements AutoCloseable {
     /** Hears of each completed rollover step. */
     @FunctionalInterface
     public interface Observer {
+        /**
+         * Called on the thread that ran the step, right after it is complete.
+         *
+         * @param step the step just completed
+         * @param generation the next key's generation for the steps up to {@link RolloverStep#HANDOVER_DURABLE},
+         *     the retired key's for {@link RolloverStep#RETIRED_KEY_DESTROYED}
+         */
         void stepDone(RolloverStep step, long generation);
 
+        /** Hears nothing. */
         Observer NONE = (step, generation) -> {};
     }
 
@@ -81,19 +93,45 @@ public final class SensorKeyDirectory implements AutoCloseable {
             this.observer = observer;
         }
 
+        /**
+         * The defaults.
+         *
+         * @return the signer's {@link XmssStatefulSigner.Options#defaults()}, the state files' lock
+         *     timeout {@link FileStateStore#DEFAULT_LOCK_TIMEOUT}, and {@link Observer#NONE}
+         */
         public static Options defaults() {
             return new Options(
                     XmssStatefulSigner.Options.defaults(), FileStateStore.DEFAULT_LOCK_TIMEOUT, Observer.NONE);
         }
 
+        /**
+         * How the keys' signers are opened (a next key that {@link #loadNext} opens ahead of its
+         * handover gets one thread, beside the signing key).
+         *
+         * @param signerOptions the signers' options
+         * @return a new value with only that option changed
+         */
         public Options withSigner(XmssStatefulSigner.Options signerOptions) {
             return new Options(Objects.requireNonNull(signerOptions, "signerOptions"), lockTimeout, observer);
         }
 
+        /**
+         * How long each operation on a key's state file (reading it, reserving indices) waits for the
+         * file's locks, which another process or another store of this JVM may hold, before it fails.
+         *
+         * @param timeout the longest wait
+         * @return a new value with only that option changed
+         */
         public Options withLockTimeout(Duration timeout) {
             return new Options(signer, Objects.requireNonNull(timeout, "timeout"), observer);
         }
 
+        /**
+         * Who hears of each completed rollover step.
+         *
+         * @param o the observer
+         * @return a new value with only that option changed
+         */
         public Options withObserver(Observer o) {
             return new Options(signer, lockTimeout, Objects.requireNonNull(o, "observer"));
         }
@@ -133,7 +171,11 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * {@code key.state}, written into a temporary directory, fsynced, and renamed to {@code dir}, so
      * the directory appears whole or not at all.
      *
+     * @param dir the directory to create (its parent is created if missing)
+     * @param key generation 0's private key, just made by {@link XmssKeyGenerator} (one read from a key
+     *     state is refused: some of its indices may be used); the caller still owns and destroys it
      * @throws java.nio.file.FileAlreadyExistsException if {@code dir} exists
+     * @throws IOException if a write, fsync or the rename fails (the temporary directory is removed)
      */
     public static void create(Path dir, XmssPrivateKey key) throws IOException {
         Path abs = dir.toAbsolutePath();
@@ -166,7 +208,13 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * crash, destroys the secret state of every retired generation, and opens the current key's
      * signer (which takes the state file's lock).
      *
+     * @param dir the key directory
+     * @param options the signers' options, the state files' lock timeout and the rollover observer
+     * @return the directory, its current key's signer open; {@link #close} it
      * @throws KeyFormatException if the directory is not a complete sensor key directory
+     * @throws IOException if a file of the directory cannot be read, written or removed
+     * @throws dev.pqsign.core.StatePersistenceException if the current key's state cannot be read (its
+     *     locks not obtained within the lock timeout, for one)
      */
     public static SensorKeyDirectory open(Path dir, Options options) throws IOException {
         Objects.requireNonNull(options, "options");
@@ -238,7 +286,18 @@ public final class SensorKeyDirectory implements AutoCloseable {
         openCurrentSigner();
     }
 
-    /** What {@code pqsign inspect DIR} shows of a key directory, read without taking its lock. */
+    /**
+     * What {@code pqsign inspect DIR} shows of a key directory, read without taking its lock.
+     *
+     * @param parameterSet the keys' parameter-set name (every generation has the same)
+     * @param chainId the chain id: the key id of generation 0
+     * @param generation the current generation
+     * @param currentKeyId the current key's key id
+     * @param remaining signatures left in the current key's state file (indices a running signer has
+     *     reserved count as used)
+     * @param nextKeyReady whether the next generation's key is prepared
+     * @param handovers the number of durable handovers (equal to the current generation)
+     */
     public record Inspection(
             String parameterSet,
             byte[] chainId,
@@ -247,16 +306,38 @@ public final class SensorKeyDirectory implements AutoCloseable {
             long remaining,
             boolean nextKeyReady,
             long handovers) {
+        /**
+         * Copies the two key ids, so that the inspection cannot change after it is made.
+         *
+         * @param parameterSet the keys' parameter-set name
+         * @param chainId the chain id
+         * @param generation the current generation
+         * @param currentKeyId the current key's key id
+         * @param remaining signatures left in the current key's state file
+         * @param nextKeyReady whether the next generation's key is prepared
+         * @param handovers the number of durable handovers
+         * @throws NullPointerException if {@code chainId} or {@code currentKeyId} is {@code null}
+         */
         public Inspection {
             chainId = chainId.clone();
             currentKeyId = currentKeyId.clone();
         }
 
+        /**
+         * The chain id: the key id of generation 0.
+         *
+         * @return a new copy of the chain id
+         */
         @Override
         public byte[] chainId() {
             return chainId.clone();
         }
 
+        /**
+         * The current key's key id.
+         *
+         * @return a new copy of the key id
+         */
         @Override
         public byte[] currentKeyId() {
             return currentKeyId.clone();
@@ -267,7 +348,10 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * Describes a key directory without opening a signer (no lock, nothing changed): the current
      * generation, its key, the signatures it has left, whether the next key is prepared.
      *
+     * @param dir the key directory
+     * @return what the directory's files say now (a running sensor may change it at any moment)
      * @throws KeyFormatException if the directory is not a sensor key directory
+     * @throws IOException if a file cannot be read
      */
     public static Inspection inspect(Path dir) throws IOException {
         PqPublicKey first = readFirstKey(dir);
@@ -363,38 +447,68 @@ public final class SensorKeyDirectory implements AutoCloseable {
         }
     }
 
-    /** The chain id (key id of generation 0): the sensor's identity in handover statements. */
+    /**
+     * The chain id (key id of generation 0): the sensor's identity in handover statements.
+     *
+     * @return a new copy of the {@link PublicKeys#KEY_ID_BYTES}-byte chain id
+     */
     public byte[] chainId() {
         return chainId.clone();
     }
 
-    /** The generation now signing (0 until the first rollover). */
+    /**
+     * The generation now signing (0 until the first rollover).
+     *
+     * @return the current generation
+     */
     public long generation() {
         return generation;
     }
 
-    /** The public key now signing. */
+    /**
+     * The public key now signing.
+     *
+     * @return the current generation's public key
+     */
     public PqPublicKey currentKey() {
         return currentKey;
     }
 
-    /** The signer of the current key (index reserved durably before every signature). */
+    /**
+     * The signer of the current key (index reserved durably before every signature).
+     *
+     * @return the directory's signer: the directory closes it, after a handover retires its key or in
+     *     {@link #close}
+     */
     public XmssStatefulSigner currentSigner() {
         return currentSigner;
     }
 
-    /** The handover that made the current key current; empty for generation 0. */
+    /**
+     * The handover that made the current key current; empty for generation 0.
+     *
+     * @return the signed handover to the current generation, or empty
+     */
     public Optional<SignedKeyHandover> latestHandover() {
         return latestHandover;
     }
 
-    /** {@code true} if the next generation's key is prepared (durable, not yet announced). */
+    /**
+     * {@code true} if the next generation's key is prepared (durable, not yet announced).
+     *
+     * @return whether the next generation's directory holds both its public key and its state file
+     */
     public boolean nextKeyReady() {
         return Files.isRegularFile(stateFile(generation + 1), LinkOption.NOFOLLOW_LINKS)
                 && Files.isRegularFile(generationDir(generation + 1).resolve(PUBLIC_KEY), LinkOption.NOFOLLOW_LINKS);
     }
 
-    /** The prepared next key's public key, if one is prepared. */
+    /**
+     * The prepared next key's public key, if one is prepared.
+     *
+     * @return the next generation's public key, or empty if no next key is prepared
+     * @throws IOException if its public key file cannot be read
+     */
     public Optional<PqPublicKey> nextKey() throws IOException {
         if (!nextKeyReady()) {
             return Optional.empty();
@@ -403,7 +517,12 @@ public final class SensorKeyDirectory implements AutoCloseable {
         return Optional.of(PublicKeys.decode(currentKey.parameterSet().setName(), pub));
     }
 
-    /** Path of generation {@code g}'s certificate chain ({@value #CERTIFICATE}; present only with a device CA). */
+    /**
+     * Path of generation {@code g}'s certificate chain ({@value #CERTIFICATE}; present only with a device CA).
+     *
+     * @param g a generation, 0 or more
+     * @return the file's path, whether or not the file exists
+     */
     public Path certificateFile(long g) {
         return generationDir(g).resolve(CERTIFICATE);
     }
@@ -415,6 +534,9 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * not while another {@code prepareNext} or {@link #handOver} runs.
      *
      * @return {@code false} if the next key was already prepared
+     * @throws IOException if a write, fsync or the rename fails (a temporary directory left behind is
+     *     wiped by the next {@link #open}), or the next generation's directory exists without both its
+     *     public key and its state (it is never reused: an operator must remove it)
      */
     public boolean prepareNext() throws IOException {
         long next = generation + 1;
@@ -457,6 +579,10 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * {@link #handOver} runs.
      *
      * @return {@code false} if no next key is prepared or it is loaded already
+     * @throws IOException if the next key's public key cannot be read
+     * @throws dev.pqsign.core.StatePersistenceException if the next key's state cannot be read (its
+     *     locks not obtained within the lock timeout, for one)
+     * @throws KeyFormatException if the next key's state belongs to another key than its public key
      */
     public boolean loadNext() throws IOException {
         if (nextSigner != null || !nextKeyReady()) {
@@ -473,7 +599,11 @@ public final class SensorKeyDirectory implements AutoCloseable {
         return true;
     }
 
-    /** {@code true} if the prepared next key's signer is open ({@link #loadNext}). */
+    /**
+     * {@code true} if the prepared next key's signer is open ({@link #loadNext}).
+     *
+     * @return whether the next key's signer is open
+     */
     public boolean nextKeyLoaded() {
         return nextSigner != null;
     }
@@ -486,8 +616,12 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * {@link #destroyRetired}, to be wiped off the signing thread; should that never run, the next
      * {@link #open} destroys it.
      *
+     * @param now the statement's issue time
      * @return the signed handover, to be published before any reading of the new key
      * @throws IllegalStateException if no next key is prepared
+     * @throws IOException if the next key's public key cannot be read or the signed statement cannot
+     *     be stored durably (the current key stays current; the index the statement took is spent),
+     *     or, the handover already durable, the new key's signer cannot be opened
      */
     public SignedKeyHandover handOver(Instant now) throws IOException {
         long next = generation + 1;
@@ -525,6 +659,9 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * Wipes and removes the state of the key the last {@link #handOver} retired, if not done yet.
      * Safe to call while the new key signs; not while {@link #prepareNext}, {@link #loadNext} or
      * {@link #handOver} runs.
+     *
+     * @throws IOException if the retired state file cannot be overwritten, fsynced or removed (the
+     *     next call, or the next {@link #open}, tries again)
      */
     public void destroyRetired() throws IOException {
         closeRetired();
@@ -537,7 +674,12 @@ public final class SensorKeyDirectory implements AutoCloseable {
         options.observer.stepDone(RolloverStep.RETIRED_KEY_DESTROYED, retired);
     }
 
-    /** Every durable handover of this directory, oldest first (for audit and for operators catching up). */
+    /**
+     * Every durable handover of this directory, oldest first (for audit and for operators catching up).
+     *
+     * @return the handovers to generations 1 to the current one; empty for generation 0
+     * @throws IOException if a handover record cannot be read
+     */
     public List<SignedKeyHandover> handovers() throws IOException {
         return handoversAfter(0);
     }
@@ -545,6 +687,11 @@ public final class SensorKeyDirectory implements AutoCloseable {
     /**
      * The durable handovers to generations after {@code sequence}, oldest first (for a sensor
      * restoring the handovers its history lost).
+     *
+     * @param sequence the last generation whose handover the caller has (0: none)
+     * @return the handovers to generations {@code sequence + 1} to the current one; empty if
+     *     {@code sequence} is the current generation or later
+     * @throws IOException if a handover record cannot be read
      */
     public List<SignedKeyHandover> handoversAfter(long sequence) throws IOException {
         List<SignedKeyHandover> out = new ArrayList<>();
@@ -554,7 +701,12 @@ public final class SensorKeyDirectory implements AutoCloseable {
         return out;
     }
 
-    /** Path of generation {@code g}'s directory (generation 0: the directory itself). */
+    /**
+     * Path of generation {@code g}'s directory (generation 0: the directory itself).
+     *
+     * @param g a generation, 0 or more
+     * @return the directory's path, whether or not it exists
+     */
     public Path generationDir(long g) {
         return g == 0 ? dir : dir.resolve(GENERATIONS).resolve(String.format(Locale.ROOT, "%012d", g));
     }

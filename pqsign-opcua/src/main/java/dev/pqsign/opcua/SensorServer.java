@@ -82,6 +82,18 @@ public final class SensorServer implements AutoCloseable {
      * @param security transport security
      */
     public record Config(String name, Path dataDir, String bindAddress, int port, TransportSecurity security) {
+        /**
+         * Checks the settings.
+         *
+         * @param name application name (also used in the application URI)
+         * @param dataDir directory for the application certificate and trust lists
+         * @param bindAddress address to bind, normally {@code 127.0.0.1}
+         * @param port TCP port, or 0 to pick a free one
+         * @param security transport security
+         * @throws NullPointerException if {@code name}, {@code dataDir}, {@code bindAddress} or
+         *     {@code security} is {@code null}
+         * @throws IllegalArgumentException if {@code port} is not in 0..65535
+         */
         public Config {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(dataDir, "dataDir");
@@ -92,7 +104,14 @@ public final class SensorServer implements AutoCloseable {
             }
         }
 
-        /** Loopback, free port. */
+        /**
+         * Loopback, free port.
+         *
+         * @param name application name (also used in the application URI)
+         * @param dataDir directory for the application certificate and trust lists
+         * @param security transport security
+         * @return settings that bind {@code 127.0.0.1} on a port picked when the server starts
+         */
         public static Config loopback(String name, Path dataDir, TransportSecurity security) {
             return new Config(name, dataDir, "127.0.0.1", 0, security);
         }
@@ -201,7 +220,9 @@ public final class SensorServer implements AutoCloseable {
     /**
      * Creates and starts a sensor server.
      *
+     * @param config the server's name, data directory, address, port and transport security
      * @param key the key to sign with until {@link #switchKey} is called
+     * @return the started server, listening at {@link #endpointUrl()}; {@link #close} it
      * @throws IOException if the certificate or trust list cannot be set up or the port cannot be bound
      */
     public static SensorServer start(Config config, SensorKey key) throws IOException {
@@ -213,7 +234,10 @@ public final class SensorServer implements AutoCloseable {
      * serves them with OPC UA HistoryRead (store and forward). The history stays open; the caller
      * closes it after the server.
      *
+     * @param config the server's name, data directory, address, port and transport security
+     * @param key the key to sign with until {@link #switchKey} is called
      * @param history where published records are kept, or null for none
+     * @return the started server, listening at {@link #endpointUrl()}; {@link #close} it
      * @throws IOException if the certificate or trust list cannot be set up or the port cannot be bound
      */
     public static SensorServer start(Config config, SensorKey key, ReadingHistory history) throws IOException {
@@ -278,27 +302,47 @@ public final class SensorServer implements AutoCloseable {
         }
     }
 
-    /** The endpoint URL, {@code opc.tcp://host:port/pqsign}. */
+    /**
+     * The endpoint URL, {@code opc.tcp://host:port/pqsign}.
+     *
+     * @return the URL of the endpoint, with the bind address as host
+     */
     public String endpointUrl() {
         return "opc.tcp://" + config.bindAddress() + ":" + port + PATH;
     }
 
-    /** The TCP port the server listens on. */
+    /**
+     * The TCP port the server listens on.
+     *
+     * @return the configured port, or the one picked when the configuration said 0
+     */
     public int port() {
         return port;
     }
 
-    /** The server's application (transport) certificate, for the operator's trust list. */
+    /**
+     * The server's application (transport) certificate, for the operator's trust list.
+     *
+     * @return the certificate kept under {@code dataDir/pki} (the same across restarts)
+     */
     public X509Certificate applicationCertificate() {
         return identity.certificate();
     }
 
-    /** Adds a client application certificate to this server's trust list (persisted under dataDir/pki). */
+    /**
+     * Adds a client application certificate to this server's trust list (persisted under dataDir/pki).
+     *
+     * @param clientCertificate the operator client's application certificate
+     */
     public void trustClient(X509Certificate clientCertificate) {
         trustList.addTrustedCertificate(clientCertificate);
     }
 
-    /** The key currently signing. */
+    /**
+     * The key currently signing.
+     *
+     * @return the key the next reading is signed with
+     */
     public SensorKey currentKey() {
         return key;
     }
@@ -307,6 +351,8 @@ public final class SensorServer implements AutoCloseable {
      * Switches to another key (and possibly scheme) at run time. Readings published after this call
      * are signed with {@code newKey}; the key id, parameter-set and certificate nodes change with
      * the first of them, in the same consistent update.
+     *
+     * @param newKey the key to sign with from the next reading on
      */
     public void switchKey(SensorKey newKey) {
         Objects.requireNonNull(newKey, "newKey");
@@ -329,6 +375,8 @@ public final class SensorServer implements AutoCloseable {
     /**
      * Signs {@code reading} with the current key and publishes it.
      *
+     * @param reading the reading text
+     * @return the signed reading, its sequence number and record, and when it was signed and published
      * @throws IllegalArgumentException if the reading is too long
      * @throws IllegalStateException if the index does not fit the UInt32 index node
      * @throws dev.pqsign.core.KeyExhaustedException if the key has no index left
@@ -510,6 +558,11 @@ public final class SensorServer implements AutoCloseable {
     /**
      * Publishes an already signed reading as is, e.g. to inject a replayed or tampered reading in
      * tests and demos. The operator must reject it unless it is fresh and valid.
+     *
+     * @param reading the signed reading, published with its index and signature unchanged under the
+     *     current key's key id and a new sequence number
+     * @return what was published (sign time 0)
+     * @throws IllegalStateException if the reading's index does not fit the UInt32 index node
      */
     public Publication publishSigned(SignedReading reading) {
         synchronized (publishLock) {
@@ -573,6 +626,13 @@ public final class SensorServer implements AutoCloseable {
      * Fault injection for tests and demos: signs {@code reading} under a fresh index, then flips one
      * bit of the reading text before publishing, as an attacker on the path would. The operator
      * must reject it as {@link dev.pqsign.telemetry.Verdict.Reason#BAD_SIGNATURE}.
+     *
+     * @param reading the reading text that is signed
+     * @return what was published: the tampered reading with the signature of the original
+     * @throws IllegalArgumentException if the reading is too long
+     * @throws IllegalStateException if the index does not fit the UInt32 index node
+     * @throws dev.pqsign.core.KeyExhaustedException if the key has no index left
+     * @throws dev.pqsign.core.StatePersistenceException if the index could not be reserved durably
      */
     public Publication publishTampered(String reading) {
         synchronized (publishLock) {
@@ -592,7 +652,11 @@ public final class SensorServer implements AutoCloseable {
      * interrupted. A reading that cannot be signed (too long) is logged and skipped; key exhaustion
      * and persistence failures end the loop with their exception, because signing must stop then.
      *
+     * @param source the readings; the caller closes it
      * @return the number of readings published
+     * @throws IOException if the source cannot be read
+     * @throws InterruptedException if the thread is interrupted between readings or while the
+     *     source waits for the next one
      */
     public long publishAll(dev.pqsign.telemetry.ReadingSource source) throws IOException, InterruptedException {
         long n = 0;
@@ -617,6 +681,9 @@ public final class SensorServer implements AutoCloseable {
      * or {@code null}) on the three reading nodes, bypassing signing. The operator must reject
      * whatever it reads there with a reason and keep running.
      *
+     * @param rawData the value for the raw-data node (a genuine reading puts a String there), or null
+     * @param signature the value for the signature node (genuinely a ByteString), or null
+     * @param index the value for the index node (genuinely a UInt32), or null
      * @return the publication sequence number of the injected values
      */
     public long publishRaw(Object rawData, Object signature, Object index) {
@@ -640,6 +707,9 @@ public final class SensorServer implements AutoCloseable {
      * Fault injection for tests: puts an arbitrary value (any Java value Milo can encode, or
      * {@code null}) on the {@link SensorNodes#RECORD} node, bypassing signing. The operator must
      * reject it with a reason and keep running.
+     *
+     * @param value the value for the record node (genuinely a ByteString: an encoded signed record, handover or
+     *     certificate chain), or null
      */
     public void publishRawRecord(Object value) {
         synchronized (publishLock) {
@@ -649,7 +719,12 @@ public final class SensorServer implements AutoCloseable {
         }
     }
 
-    /** The node id of a {@link SensorNodes} name on this server. */
+    /**
+     * The node id of a {@link SensorNodes} name on this server.
+     *
+     * @param name one of the {@link SensorNodes} names
+     * @return that node's id in this server's namespace
+     */
     public NodeId nodeId(String name) {
         return namespace.nodeId(name);
     }

@@ -34,7 +34,12 @@ public final class RollingSensorKey implements AutoCloseable {
     private long lastNanos;
 
     /**
+     * A key that signs with {@code dir}'s current key and moves on as {@code rollover} decides.
+     *
+     * @param dir the sensor's open key directory; {@link #close} closes it
+     * @param rollover the rollover policy over the same directory; {@link #close} closes it
      * @throws IOException if the current generation's certificate file exists but cannot be read
+     * @throws KeyFormatException if that file does not hold a valid certificate chain
      */
     public RollingSensorKey(SensorKeyDirectory dir, KeyRollover rollover) throws IOException {
         this.dir = Objects.requireNonNull(dir, "dir");
@@ -66,6 +71,9 @@ public final class RollingSensorKey implements AutoCloseable {
     /**
      * The current key's certificate chain (its certificate, then its device CA's), if the sensor
      * has a device CA: published with each handover and on the key-certificates node.
+     *
+     * @return the current key's chain; empty without a device CA, or if the new key's certificate
+     *     file could not be read at the last handover
      */
     public synchronized Optional<KeyCertificateChain> certificates() {
         return certificates;
@@ -75,18 +83,30 @@ public final class RollingSensorKey implements AutoCloseable {
      * The certificate chain of generation {@code generation}'s key as its directory keeps it, if
      * it has one (a sensor with a device CA): for operators that catch up on several rollovers.
      *
+     * @param generation a generation of the key directory
+     * @return that generation's chain, or empty if it has no certificate file
      * @throws IOException if the certificate file exists but cannot be read
+     * @throws KeyFormatException if it does not hold a valid certificate chain
      */
     public Optional<KeyCertificateChain> certificates(long generation) throws IOException {
         return readCertificates(dir.certificateFile(generation));
     }
 
-    /** The key signing now. */
+    /**
+     * The key signing now.
+     *
+     * @return the current key's signer, key id and certificate (if any); a new one after each
+     *     handover that {@link #beforeSignature} or {@link #handoverIfDone} returns
+     */
     public synchronized SensorKey current() {
         return current;
     }
 
-    /** The latest handover record (to publish at start-up: an operator may have missed it). */
+    /**
+     * The latest handover record (to publish at start-up: an operator may have missed it).
+     *
+     * @return the signed handover to the current generation, or empty for generation 0
+     */
     public Optional<SignedKeyHandover> latestHandover() {
         return dir.latestHandover();
     }
@@ -133,6 +153,8 @@ public final class RollingSensorKey implements AutoCloseable {
     /**
      * Runs {@code listener} on a thread of its own when a handover has finished (see {@link
      * KeyRollover#onHandover}).
+     *
+     * @param listener called once per finished handover, on the rollover's listener thread
      */
     public void onHandover(Runnable listener) {
         rollover.onHandover(listener);
@@ -157,7 +179,11 @@ public final class RollingSensorKey implements AutoCloseable {
         return h;
     }
 
-    /** The key's state for the sensor's key nodes and logs. */
+    /**
+     * The key's state for the sensor's key nodes and logs.
+     *
+     * @return the rollover's {@link KeyRollover#status()}
+     */
     public synchronized KeyRollover.Status status() {
         return rollover.status();
     }
@@ -165,12 +191,20 @@ public final class RollingSensorKey implements AutoCloseable {
     /**
      * Seconds until the current key runs out at the observed rate (NaN before two signatures): the
      * sensor publishes it, and operators warn when it gets short without a next key ready.
+     *
+     * @return the signatures the current key has left divided by the signing rate (signatures per
+     *     second, exponentially smoothed over the intervals between {@link #afterSignature} calls),
+     *     or NaN before two signatures
      */
     public synchronized double secondsLeft() {
         return rate > 0 ? rollover.status().remaining() / rate : Double.NaN;
     }
 
-    /** The key directory. */
+    /**
+     * The key directory.
+     *
+     * @return the directory given to the constructor
+     */
     public SensorKeyDirectory directory() {
         return dir;
     }

@@ -11,12 +11,18 @@ import dev.pqsign.core.PqSignException;
 public class CertificateFormatException extends PqSignException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message what is wrong, never secret material */
+    /**
+     * An input that cannot be read, with no underlying exception.
+     *
+     * @param message what is wrong, never secret material
+     */
     public CertificateFormatException(String message) {
         super(message);
     }
 
     /**
+     * An input that cannot be read, with the parser's exception that found it.
+     *
      * @param message what is wrong, never secret material
      * @param cause the parser's exception
      */

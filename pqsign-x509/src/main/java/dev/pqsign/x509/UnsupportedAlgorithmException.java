@@ -10,7 +10,11 @@ import dev.pqsign.core.PqSignException;
 public class UnsupportedAlgorithmException extends PqSignException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message the algorithm, and the alternative where one exists */
+    /**
+     * An algorithm that cannot be expressed.
+     *
+     * @param message the algorithm, and the alternative where one exists
+     */
     public UnsupportedAlgorithmException(String message) {
         super(message);
     }
