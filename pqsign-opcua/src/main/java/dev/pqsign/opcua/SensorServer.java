@@ -5,6 +5,7 @@ import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SignedKeyHandover;
 import dev.pqsign.telemetry.ReadingHistory;
 import dev.pqsign.telemetry.ReadingSigner;
+import dev.pqsign.telemetry.ReadingSource;
 import dev.pqsign.telemetry.RollingSensorKey;
 import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SignedReading;
@@ -658,7 +659,7 @@ public final class SensorServer implements AutoCloseable {
      * @throws InterruptedException if the thread is interrupted between readings or while the
      *     source waits for the next one
      */
-    public long publishAll(dev.pqsign.telemetry.ReadingSource source) throws IOException, InterruptedException {
+    public long publishAll(ReadingSource source) throws IOException, InterruptedException {
         long n = 0;
         String reading;
         while ((reading = source.next()) != null) {
