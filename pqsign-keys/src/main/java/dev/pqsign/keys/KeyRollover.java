@@ -346,10 +346,11 @@ public final class KeyRollover implements AutoCloseable {
             h = f.get();
         } catch (ExecutionException e) {
             synchronized (this) {
-                if (handing == f) {
-                    handing = null;
-                    statusDuringHandover = null;
+                if (handing != f) {
+                    return Optional.empty(); // another thread took the failure and reports it
                 }
+                handing = null;
+                statusDuringHandover = null;
             }
             Throwable cause = e.getCause() instanceof UncheckedIOException u ? u.getCause() : e.getCause();
             if (cause instanceof IOException io) {
