@@ -140,6 +140,7 @@ public final class SensorServer implements AutoCloseable {
     private final int port;
     private final OpcUaServer server;
     private final SensorNamespace namespace;
+    private final SessionGate sessions = new SessionGate();
     private final FileBasedTrustListManager trustList;
     private final ApplicationIdentity identity;
     private static final System.Logger LOG = System.getLogger(SensorServer.class.getName());
@@ -206,10 +207,11 @@ public final class SensorServer implements AutoCloseable {
                     .build();
             server = new OpcUaServer(
                     serverConfig,
-                    profile -> new OpcTcpServerTransport(OpcTcpServerTransportConfig.newBuilder()
+                    profile -> sessions.guard(new OpcTcpServerTransport(OpcTcpServerTransportConfig.newBuilder()
                             .setEventLoop(MiloThreads.eventLoop())
                             .setExecutor(MiloThreads.executor())
-                            .build()));
+                            .build())));
+            sessions.follow(server);
             namespace = new SensorNamespace(server, history);
         } catch (IOException e) {
             throw e;
@@ -751,6 +753,9 @@ public final class SensorServer implements AutoCloseable {
             if (started) {
                 linger();
             }
+            // No session may be created into the namespaces the shutdown removes (SessionGate).
+            sessions.close();
+            sessions.awaitAnnounced(server, CLOSE_LINGER_MILLIS);
             server.shutdown().get(10, TimeUnit.SECONDS);
             if (started) {
                 namespace.shutdown();

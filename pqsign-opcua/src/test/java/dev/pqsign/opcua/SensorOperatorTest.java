@@ -28,6 +28,8 @@ import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -118,6 +120,30 @@ class SensorOperatorTest {
 
     private Reason publish(String reading) throws InterruptedException {
         return observe(sensor.publish(reading).sequence()).verdict().reason();
+    }
+
+    /**
+     * Stopping the sensor while an operator is connected: the operator's client reacts by opening a
+     * new session on its still open channel; the server must not build that session's diagnostics
+     * from the standard nodes its shutdown removes (Milo logged a warning with a stack trace for it
+     * on every such stop before SessionGate).
+     */
+    @Test
+    void close_whileOperatorConnected_noSessionBuiltIntoRemovedNamespaces() throws Exception {
+        assertEquals(Reason.ACCEPTED, publish("1500.0,2026-11-30T00:00:00.000000000Z"));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream saved = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            sensor.close();
+            // Milo logs from its own threads; give a session attempt provoked by the stop time to fail.
+            Thread.sleep(1000);
+        } finally {
+            System.setErr(saved);
+        }
+        String log = err.toString(StandardCharsets.UTF_8);
+        assertFalse(log.contains("SessionDiagnostics"), log);
+        assertFalse(log.contains("Exception"), log);
     }
 
     @Test

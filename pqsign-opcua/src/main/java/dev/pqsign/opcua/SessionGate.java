@@ -1,0 +1,164 @@
+package dev.pqsign.opcua;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.milo.opcua.sdk.server.OpcUaServer;
+import org.eclipse.milo.opcua.sdk.server.Session;
+import org.eclipse.milo.opcua.sdk.server.SessionListener;
+import org.eclipse.milo.opcua.stack.core.StatusCodes;
+import org.eclipse.milo.opcua.stack.core.UaException;
+import org.eclipse.milo.opcua.stack.core.channel.SecurityKeysListener;
+import org.eclipse.milo.opcua.stack.core.encoding.EncodingContext;
+import org.eclipse.milo.opcua.stack.core.security.CertificateManager;
+import org.eclipse.milo.opcua.stack.core.types.UaRequestMessageType;
+import org.eclipse.milo.opcua.stack.core.types.UaResponseMessageType;
+import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
+import org.eclipse.milo.opcua.stack.core.types.structured.CreateSessionRequest;
+import org.eclipse.milo.opcua.stack.core.types.structured.EndpointDescription;
+import org.eclipse.milo.opcua.stack.transport.server.OpcServerTransport;
+import org.eclipse.milo.opcua.stack.transport.server.ServerApplicationContext;
+import org.eclipse.milo.opcua.stack.transport.server.ServiceRequestContext;
+
+/**
+ * Lets a sensor server stop without creating sessions into a dismantled address space.
+ *
+ * <p>Why: Milo 1.1.2's {@code OpcUaServer.shutdown()} closes the listening socket but not the secure
+ * channels already open, then removes the standard (ns 0) and server namespaces. A connected
+ * operator whose session the stop disturbs opens a new session on its still open channel; the
+ * server builds that session's diagnostics object (OPC UA Part 5, SessionDiagnosticsObjectType)
+ * from type nodes that are already gone, and logs a warning with a stack trace. The same happens to
+ * a session created just before the stop whose creation is announced to the server's session
+ * listeners (on a task queue) only after the namespaces went.
+ *
+ * <p>The gate sits between the transport and the server: once {@link #close closed}, every
+ * CreateSession is answered with {@code Bad_Shutdown} (the client backs off as from any refused
+ * connection; requests of existing sessions still go through, so the last notifications of a
+ * stopping sensor are delivered), and {@link #awaitAnnounced} waits until every session that
+ * exists has been announced to the listeners, so the server's diagnostics object for it is
+ * complete before the namespaces are removed.
+ */
+final class SessionGate {
+    private volatile boolean closed;
+    private final Set<NodeId> announced = ConcurrentHashMap.newKeySet();
+
+    /**
+     * The transport {@code transport}, with CreateSession refused once this gate is closed.
+     *
+     * @param transport the server transport that Milo would otherwise use directly
+     * @return a transport that passes every request through this gate
+     */
+    OpcServerTransport guard(OpcServerTransport transport) {
+        return new OpcServerTransport() {
+            @Override
+            public void bind(ServerApplicationContext context, InetSocketAddress address) throws Exception {
+                transport.bind(new GatedContext(context), address);
+            }
+
+            @Override
+            public void unbind() throws Exception {
+                transport.unbind();
+            }
+        };
+    }
+
+    /**
+     * Follows the session announcements of {@code server}. Call it after the server is constructed,
+     * so this listener comes after the server's own diagnostics listener and hears of a session
+     * only once that listener has handled it.
+     *
+     * @param server the server whose sessions are followed
+     */
+    void follow(OpcUaServer server) {
+        server.getSessionManager().addSessionListener(new SessionListener() {
+            @Override
+            public void onSessionCreated(Session session) {
+                announced.add(session.getSessionId());
+            }
+
+            @Override
+            public void onSessionClosed(Session session) {
+                announced.remove(session.getSessionId());
+            }
+        });
+    }
+
+    /** Refuses every CreateSession from now on. */
+    void close() {
+        closed = true;
+    }
+
+    /**
+     * Waits until every session of {@code server} has been announced to its session listeners, or
+     * {@code timeoutMillis} passed.
+     *
+     * @param server the server whose sessions must be announced
+     * @param timeoutMillis the longest wait
+     * @return whether every session was announced in time
+     * @throws InterruptedException if interrupted while waiting
+     */
+    boolean awaitAnnounced(OpcUaServer server, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (true) {
+            List<Session> sessions = server.getSessionManager().getAllSessions();
+            if (sessions.stream().allMatch(s -> announced.contains(s.getSessionId()))) {
+                return true;
+            }
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            Thread.sleep(2);
+        }
+    }
+
+    private final class GatedContext implements ServerApplicationContext {
+        private final ServerApplicationContext server;
+
+        GatedContext(ServerApplicationContext server) {
+            this.server = server;
+        }
+
+        @Override
+        public List<EndpointDescription> getEndpointDescriptions() {
+            return server.getEndpointDescriptions();
+        }
+
+        @Override
+        public CertificateManager getCertificateManager() {
+            return server.getCertificateManager();
+        }
+
+        @Override
+        public EncodingContext getEncodingContext() {
+            return server.getEncodingContext();
+        }
+
+        @Override
+        public Long getNextSecureChannelId() {
+            return server.getNextSecureChannelId();
+        }
+
+        @Override
+        public Long getNextSecureChannelTokenId() {
+            return server.getNextSecureChannelTokenId();
+        }
+
+        @Override
+        public SecurityKeysListener getSecurityKeysListener() {
+            return server.getSecurityKeysListener();
+        }
+
+        @Override
+        public CompletableFuture<UaResponseMessageType> handleServiceRequest(
+                ServiceRequestContext context, UaRequestMessageType request) {
+            if (closed && request instanceof CreateSessionRequest) {
+                return CompletableFuture.failedFuture(
+                        new UaException(StatusCodes.Bad_Shutdown, "the sensor is shutting down"));
+            }
+            return server.handleServiceRequest(context, request);
+        }
+    }
+}
