@@ -1,5 +1,7 @@
 package dev.pqsign.telemetry;
 
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -23,8 +25,12 @@ public final class VerdictJsonl implements AutoCloseable {
 
     private static final ObjectMapper MAPPER =
             new ObjectMapper().configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+    private static final JsonFactory FACTORY = MAPPER.getFactory();
 
     private final Writer out;
+    /** The byte stream under {@link #out} when there is one: verdict lines go to it directly. */
+    private final OutputStream bytes;
+
     private final boolean closeTarget;
 
     /**
@@ -34,7 +40,9 @@ public final class VerdictJsonl implements AutoCloseable {
      * @param closeTarget whether {@link #close()} closes {@code out} (not for standard output)
      */
     public VerdictJsonl(OutputStream out, boolean closeTarget) {
-        this(new OutputStreamWriter(Objects.requireNonNull(out, "out"), StandardCharsets.UTF_8), closeTarget);
+        this.bytes = Objects.requireNonNull(out, "out");
+        this.out = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+        this.closeTarget = closeTarget;
     }
 
     /**
@@ -45,6 +53,7 @@ public final class VerdictJsonl implements AutoCloseable {
      */
     public VerdictJsonl(Writer out, boolean closeTarget) {
         this.out = Objects.requireNonNull(out, "out");
+        this.bytes = null;
         this.closeTarget = closeTarget;
     }
 
@@ -55,13 +64,76 @@ public final class VerdictJsonl implements AutoCloseable {
      * @throws IOException if the line cannot be written
      */
     public synchronized void write(VerdictEvent e) throws IOException {
-        String line = MAPPER.writeValueAsString(toJson(e));
-        out.write(line);
-        out.write('\n');
-        out.flush();
+        if (e.handover() != null) {
+            out.write(MAPPER.writeValueAsString(handoverJson(e)));
+            out.write('\n');
+            out.flush();
+        } else if (bytes != null) {
+            // One line per reading: written field by field straight to the bytes, without building
+            // a tree, a String or a char encoder first (the same text as toJson gives).
+            try (JsonGenerator g = FACTORY.createGenerator(bytes, JsonEncoding.UTF8)) {
+                g.disable(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM); // one flush per line, below
+                writeVerdict(g, e);
+            }
+            bytes.write('\n');
+            bytes.flush();
+        } else {
+            try (JsonGenerator g = FACTORY.createGenerator(out)) {
+                g.disable(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM);
+                writeVerdict(g, e);
+            }
+            out.write('\n');
+            out.flush();
+        }
         if (out instanceof PrintWriter pw && pw.checkError()) {
             throw new IOException("write failed");
         }
+    }
+
+    /** The object {@link #toJson} builds for a verdict event without a handover, streamed. */
+    private static void writeVerdict(JsonGenerator g, VerdictEvent e) throws IOException {
+        Verdict v = e.verdict();
+        SignedRecord r = e.record();
+        g.writeStartObject();
+        g.writeStringField("sensor", e.sensor());
+        if (e.keyId() == null) {
+            g.writeNullField("key_id");
+        } else {
+            g.writeStringField("key_id", e.keyId().hex());
+        }
+        if (v.index() < 0) {
+            g.writeNullField("index");
+        } else {
+            g.writeNumberField("index", v.index());
+        }
+        g.writeStringField("verdict", e.verdictWord());
+        if (v.accepted()) {
+            g.writeNullField("reason");
+        } else {
+            g.writeStringField("reason", v.reason().name());
+        }
+        g.writeStringField("detail", v.detail());
+        if (r == null) {
+            g.writeNullField("reading");
+        } else {
+            g.writeStringField("reading", r.reading().reading());
+        }
+        g.writeStringField("received_at", e.receivedAt().toString());
+        if (r == null) {
+            g.writeNullField("source_time");
+        } else {
+            g.writeStringField("source_time", r.sourceTime().toString());
+            g.writeStringField("parameter_set", r.parameterSetName());
+            g.writeFieldName("signature");
+            g.writeBinary(r.reading().signature());
+            g.writeNumberField("sequence", r.sequence());
+            g.writeNumberField("latency_ms", e.wallLatencyNanos() / 1e6);
+        }
+        if (e.gap() != null) {
+            g.writeNumberField("from_index", e.gap().from());
+            g.writeNumberField("to_index", e.gap().to());
+        }
+        g.writeEndObject();
     }
 
     /**

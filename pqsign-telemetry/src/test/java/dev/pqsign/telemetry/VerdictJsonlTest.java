@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
@@ -49,6 +50,33 @@ class VerdictJsonlTest {
         assertEquals(9, g.get("to_index").asLong());
         assertEquals(9, g.get("index").asLong());
         assertTrue(g.get("reading").isNull());
+    }
+
+    /** The streamed line is exactly the text of {@link VerdictJsonl#toJson}, on both kinds of target. */
+    @Test
+    void write_everyVerdictShape_sameTextAsTheTree() throws IOException {
+        SignedRecord r = SignedRecordTest.example();
+        Instant received = Instant.parse("2026-11-30T01:26:16.2Z");
+        VerdictEvent[] events = {
+            VerdictEvent.of("s1", new Verdict(Verdict.Reason.ACCEPTED, 5, "ok"), r, received),
+            VerdictEvent.of("s\u00e9\"2", new Verdict(Verdict.Reason.BAD_SIGNATURE, 7, "bad \"sig\"\n"), r, received),
+            VerdictEvent.of("s1", new Verdict(Verdict.Reason.MALFORMED, -1, "no record"), null, received),
+            VerdictEvent.gap("s1", r.keyId(), new Verdict.Gap(6, 9), received),
+            VerdictEvent.gap("s1", r.keyId(), new Verdict.Gap(0, 0), received),
+        };
+        StringBuilder expected = new StringBuilder();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        StringWriter chars = new StringWriter();
+        try (VerdictJsonl toBytes = new VerdictJsonl(bytes, true);
+                VerdictJsonl toChars = new VerdictJsonl(chars, true)) {
+            for (VerdictEvent e : events) {
+                expected.append(JSON.writeValueAsString(VerdictJsonl.toJson(e))).append('\n');
+                toBytes.write(e);
+                toChars.write(e);
+            }
+        }
+        assertEquals(expected.toString(), bytes.toString(StandardCharsets.UTF_8));
+        assertEquals(expected.toString(), chars.toString());
     }
 
     @Test
