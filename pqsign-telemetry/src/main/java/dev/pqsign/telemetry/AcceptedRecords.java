@@ -173,6 +173,13 @@ public final class AcceptedRecords implements AutoCloseable {
         final KeyId key;
         final int capacity;
         final int slotBytes;
+        /**
+         * The index and record length this process last wrote (-1: none): the operator marks a
+         * record reported right after storing it, and then the slot need not be read back.
+         */
+        private long lastPutIndex = -1;
+
+        private int lastPutLength;
 
         private Ring(FileChannel channel, KeyId key, int capacity, int slotBytes) {
             this.channel = channel;
@@ -243,9 +250,12 @@ public final class AcceptedRecords implements AutoCloseable {
             ByteBuffer b = ByteBuffer.allocate(SLOT_HEADER_BYTES + rec.length);
             b.putInt(rec.length).putInt(crc(rec, 0, rec.length)).put(rec).flip();
             long at = offset(r.index());
+            lastPutIndex = -1; // a failed write leaves the slot unknown
             while (b.hasRemaining()) {
                 at += channel.write(b, at);
             }
+            lastPutIndex = r.index();
+            lastPutLength = rec.length;
         }
 
         synchronized Optional<SignedRecord> get(long index) throws IOException {
@@ -277,15 +287,21 @@ public final class AcceptedRecords implements AutoCloseable {
         }
 
         synchronized void markReported(long index) throws IOException {
-            if (get(index).isEmpty()) {
-                return; // the slot holds another index by now
-            }
             long at = offset(index);
             ByteBuffer h = ByteBuffer.allocate(4);
-            if (!readFully(h, at)) {
-                return;
+            if (index == lastPutIndex) {
+                // This process wrote the slot last and nothing has replaced it since.
+                h.putInt(0, lastPutLength | REPORTED);
+                lastPutIndex = -1; // marked once; a second mark takes the path that reads the slot
+            } else {
+                if (get(index).isEmpty()) {
+                    return; // the slot holds another index by now
+                }
+                if (!readFully(h, at)) {
+                    return;
+                }
+                h.putInt(0, h.getInt(0) | REPORTED);
             }
-            h.putInt(0, h.getInt(0) | REPORTED);
             h.rewind();
             while (h.hasRemaining()) {
                 channel.write(h, at + h.position());
