@@ -49,6 +49,12 @@ import java.util.TreeMap;
  * {@link #open} finds the same current key (the highest generation with a durable handover), deletes
  * what a crash left half made, and destroys retired states, so no index of either key is ever reused.
  *
+ * <p>Retired generations below the current one are compacted ({@link #compact}): their handover
+ * records move into the append-only handover log {@value #HANDOVER_LOG} and their directories are
+ * removed, so the directory stays small however long the sensor runs. Every reader of the chain
+ * ({@link #handoversAfter}, {@link #certificate}, {@link #inspect}, {@link KeyDirectoryAudit})
+ * reads the log's generations first, then the directories'.
+ *
  * <p>Not thread-safe: one thread at a time uses it ({@link KeyRollover} hands over on its
  * background thread while the sensor waits).
  */

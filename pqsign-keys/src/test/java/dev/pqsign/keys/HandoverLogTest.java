@@ -193,6 +193,19 @@ class HandoverLogTest {
     }
 
     @Test
+    void bounds_areTheOnesTheFormatDocumentStates() throws Exception {
+        // docs/formats/handover-log.md section 2 and the CRC-32C check value of its preamble.
+        assertEquals(40, HandoverLog.HEADER_BYTES);
+        assertEquals(69_882, HandoverLog.MAX_RECORD_BYTES);
+        assertEquals(1_048_576, HandoverLog.MAX_CERTIFICATE_BYTES);
+        assertEquals(17, HandoverLog.MIN_BODY_BYTES);
+        assertEquals(1_118_474, HandoverLog.MAX_BODY_BYTES);
+        assertEquals(0xE3069283, HandoverLog.crc32c("123456789".getBytes(StandardCharsets.US_ASCII)));
+        String doc = Files.readString(Path.of("..", "docs", "formats", "handover-log.md"));
+        assertTrue(doc.contains("17 … 1,118,474") && doc.contains("1 … 69,882"), "the document states the bounds");
+    }
+
+    @Test
     void append_outOfOrderOrNotChained_isRefusedAndNothingWritten() throws Exception {
         HandoverLog log = HandoverLog.create(file, first);
         long size = Files.size(file);
