@@ -385,6 +385,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
 
     private void load() throws IOException {
         deleteTemporaryDirectories();
+        // A first compaction that crashed while creating the log leaves its temporary file.
+        DurableFiles.deleteLeftoverTemps(dir.resolve(HANDOVER_LOG));
         Generations found = scan(dir, firstKey);
         for (var e : found.dirs().headMap(found.current()).entrySet()) {
             destroyState(e.getValue().resolve(STATE));

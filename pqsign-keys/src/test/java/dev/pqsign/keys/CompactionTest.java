@@ -135,6 +135,20 @@ class CompactionTest {
         assertTrue(KeyDirectoryAudit.run(dir).passed());
     }
 
+    @Test
+    void open_temporaryFileOfALogNeverCreated_isRemovedAndTheDirectoryOpensWithoutLog() throws Exception {
+        try (SensorKeyDirectory d = create()) {
+            rollOver(d);
+        }
+        Path leftover = dir.resolve("." + SensorKeyDirectory.HANDOVER_LOG + ".tmp-0123456789abcdef");
+        Files.write(leftover, new byte[] {'P', 'Q'});
+        try (SensorKeyDirectory d = open(SensorKeyDirectory.Observer.NONE)) {
+            assertFalse(Files.exists(leftover));
+            assertFalse(Files.exists(dir.resolve(SensorKeyDirectory.HANDOVER_LOG)));
+            assertChainAsMade(d);
+        }
+    }
+
     /** Stops a compaction right after a step, as a crash would (the next open sees what it left). */
     private static SensorKeyDirectory.Observer stopAfter(CompactionStep stop) {
         return new SensorKeyDirectory.Observer() {
