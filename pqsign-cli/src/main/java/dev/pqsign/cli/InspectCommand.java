@@ -89,6 +89,7 @@ final class InspectCommand implements Callable<Integer> {
         o.printf("  parameter set:  %s%n", i.parameterSet());
         o.printf("  chain id:       %s (key id of generation 0, DIR/key.pub)%n", Hex.encode(i.chainId()));
         o.printf("  generation:     %d (%d key handovers)%n", i.generation(), i.handovers());
+        o.printf("  compacted:      %d retired generations in %s%n", i.compacted(), SensorKeyDirectory.HANDOVER_LOG);
         o.printf("  current key id: %s%n", Hex.encode(i.currentKeyId()));
         o.printf("  remaining:      %d signatures%n", i.remaining());
         o.printf("  next key:       %s%n", i.nextKeyReady() ? "prepared" : "not prepared yet");

@@ -158,9 +158,16 @@ class RolloverProcessTest {
         assertEquals(0, audit.exit(), audit.out() + audit.err());
         assertTrue(audit.out().contains(readings + " readings verified"), audit.out());
         assertTrue(audit.out().contains(expectedHandovers + " key handovers followed"), audit.out());
-        // The retired keys' secrets are gone; public keys and handover records stay for audit.
+        // The retired keys' secrets are gone; public keys and handover records stay for audit:
+        // generation 1, retired and compacted, in the handover log, generation 2 in its directory.
         assertTrue(Files.notExists(dir.resolve("k/key.state")));
-        assertTrue(Files.exists(dir.resolve("k/generations/000000000001/handover.pqho")));
+        assertTrue(Files.notExists(dir.resolve("k/generations/000000000001")));
+        assertTrue(Files.exists(dir.resolve("k/generations/000000000002/handover.pqho")));
+        CliRunner.Result keyAudit = CliRunner.run("audit", "--key-dir", p("k"));
+        assertEquals(0, keyAudit.exit(), keyAudit.out() + keyAudit.err());
+        assertTrue(
+                keyAudit.out().contains(expectedHandovers + " key handovers verified (1 from handovers.pqhc)"),
+                keyAudit.out());
     }
 
     /**

@@ -369,8 +369,9 @@ public final class KeyRollover implements AutoCloseable {
             statusDuringHandover = null;
             nextCertified = false;
             nextReady = false;
-            // Wiping the retired state costs fsyncs: not on the signing thread (a crash before it
-            // is done leaves the state for the next open to destroy).
+            // Wiping the retired state and compacting the retired generations cost fsyncs: not on
+            // the signing thread (a crash before it is done leaves the state for the next open to
+            // destroy, the generations for the next compaction).
             retiring = CompletableFuture.runAsync(
                     () -> {
                         try {
@@ -381,6 +382,17 @@ public final class KeyRollover implements AutoCloseable {
                                     .log(
                                             System.Logger.Level.WARNING,
                                             "cannot destroy the retired key state: {0}",
+                                            e.toString());
+                            return;
+                        }
+                        try {
+                            dir.compact();
+                        } catch (IOException | RuntimeException e) {
+                            // The generation stays in its directory, complete; the next compaction tries again.
+                            System.getLogger(KeyRollover.class.getName())
+                                    .log(
+                                            System.Logger.Level.WARNING,
+                                            "cannot compact the retired generations: {0}",
                                             e.toString());
                         }
                     },

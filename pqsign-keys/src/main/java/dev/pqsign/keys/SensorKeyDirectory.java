@@ -28,6 +28,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.NavigableMap;
@@ -48,6 +49,12 @@ import java.util.TreeMap;
  * {@link #open} finds the same current key (the highest generation with a durable handover), deletes
  * what a crash left half made, and destroys retired states, so no index of either key is ever reused.
  *
+ * <p>Retired generations below the current one are compacted ({@link #compact}): their handover
+ * records move into the append-only handover log {@value #HANDOVER_LOG} and their directories are
+ * removed, so the directory stays small however long the sensor runs. Every reader of the chain
+ * ({@link #handoversAfter}, {@link #certificate}, {@link #inspect}, {@link KeyDirectoryAudit})
+ * reads the log's generations first, then the directories'.
+ *
  * <p>Not thread-safe: one thread at a time uses it ({@link KeyRollover} hands over on its
  * background thread while the sensor waits).
  */
@@ -62,6 +69,11 @@ public final class SensorKeyDirectory implements AutoCloseable {
     public static final String GENERATIONS = "generations";
     /** A generation's certificate chain (PEM: the key's certificate, then its device CA's), with a device CA. */
     public static final String CERTIFICATE = "certificate.pem";
+    /**
+     * The log of compacted generations (docs/formats/handover-log.md): the handover records (and
+     * certificate chains) of retired generations whose directories are gone.
+     */
+    public static final String HANDOVER_LOG = "handovers.pqhc";
 
     private static final String TEMP_PREFIX = ".next-";
 
@@ -76,6 +88,14 @@ public final class SensorKeyDirectory implements AutoCloseable {
          *     the retired key's for {@link RolloverStep#RETIRED_KEY_DESTROYED}
          */
         void stepDone(RolloverStep step, long generation);
+
+        /**
+         * Called on the thread that compacts, right after a compaction step is complete.
+         *
+         * @param step the step just completed
+         * @param generation the generation being compacted
+         */
+        default void compactionStepDone(CompactionStep step, long generation) {}
 
         /** Hears nothing. */
         Observer NONE = (step, generation) -> {};
@@ -158,6 +178,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
     private volatile FileStateStore retiredStore;
 
     private volatile Optional<SignedKeyHandover> latestHandover;
+    /** The handover log, or null until the first compaction creates it. */
+    private volatile HandoverLog log;
 
     private SensorKeyDirectory(Path dir, Options options, PqPublicKey firstKey) {
         this.dir = dir;
@@ -223,20 +245,55 @@ public final class SensorKeyDirectory implements AutoCloseable {
         return d;
     }
 
-    /** The generations on disk: the current one, its key, and the handover that made it current. */
-    private record Generations(
-            long current, PqPublicKey key, SignedKeyHandover latest, NavigableMap<Long, Path> dirs) {}
+    /**
+     * The generations on disk: the current one, its key, the handover that made it current, the
+     * generation directories and the handover log (null if there is none).
+     */
+    record Generations(
+            long current, PqPublicKey key, SignedKeyHandover latest, NavigableMap<Long, Path> dirs, HandoverLog log) {
+        /** The number of generations in the log: 1 to this one are compacted. */
+        long compacted() {
+            return log == null ? 0 : log.count();
+        }
+
+        /** Generation {@code g}'s signed handover record, from the log if it is there, else from its directory. */
+        byte[] record(long g) throws IOException {
+            return g <= compacted()
+                    ? log.entry(g).record()
+                    : readSmall(dirs.get(g).resolve(HANDOVER));
+        }
+    }
 
     /**
-     * Finds the current generation: the highest one with a handover record, the handovers numbered
-     * without a hole. Only the latest record is verified here (under the previous key, whose public
-     * key is on disk): the earlier ones were verified when they were made, and a sensor that has
-     * rolled over for years must still open in milliseconds. Operators verify every one anyway.
+     * Finds the current generation: the log's generations 1 to n, then the directories' from n + 1
+     * on, the highest one with a handover record being current, numbered without a hole. Only the
+     * latest record's signature is verified here (under the previous key): the earlier ones were
+     * verified when they were made, the log's entries are checked for their CRCs and for naming
+     * the previous entry's key, and a sensor that has rolled over for years must still open
+     * quickly. {@link KeyDirectoryAudit} and operators verify every signature.
      */
-    private static Generations scan(Path dir, PqPublicKey firstKey) throws IOException {
+    static Generations scan(Path dir, PqPublicKey firstKey) throws IOException {
+        // The directories first, then the log: a compaction running meanwhile appends a generation
+        // to the log before it removes its directory, so this sees it in one place or in both.
         NavigableMap<Long, Path> generations = generationDirectories(dir);
-        long current = 0;
-        for (var e : generations.entrySet()) {
+        Path logFile = dir.resolve(HANDOVER_LOG);
+        HandoverLog log = Files.exists(logFile, LinkOption.NOFOLLOW_LINKS) ? HandoverLog.read(logFile, firstKey) : null;
+        long compacted = log == null ? 0 : log.count();
+        if (log != null && log.damagedTail().isPresent()) {
+            HandoverLog.DamagedTail t = log.damagedTail().get();
+            Path d = generations.get(t.generation());
+            // Torn by a crash while appending, the entry's generation still has its directory
+            // (removed only after the append is durable); without it, the bytes are damage.
+            if (d == null || !Files.exists(d.resolve(HANDOVER), LinkOption.NOFOLLOW_LINKS)) {
+                throw new KeyFormatException(logFile + ": " + t.problem() + " at offset " + t.offset()
+                        + " and generation " + t.generation() + " has no directory: the log is damaged");
+            }
+        }
+        for (var e : generations.headMap(compacted, true).entrySet()) {
+            leftoverFiles(e.getValue(), log.entry(e.getKey()));
+        }
+        long current = compacted;
+        for (var e : generations.tailMap(compacted, false).entrySet()) {
             if (!Files.exists(e.getValue().resolve(HANDOVER), LinkOption.NOFOLLOW_LINKS)) {
                 continue;
             }
@@ -252,27 +309,84 @@ public final class SensorKeyDirectory implements AutoCloseable {
                         generations.get(g) + " is a generation after the next one (current is " + current + ")");
             }
         }
+        Generations found = new Generations(current, firstKey, null, generations, log);
         if (current == 0) {
-            return new Generations(0, firstKey, null, generations);
+            return found;
         }
-        Path h = generations.get(current).resolve(HANDOVER);
-        SignedKeyHandover signed = SignedKeyHandover.decode(readSmall(h));
+        String where = current <= compacted
+                ? logFile + " generation " + current
+                : generations.get(current).resolve(HANDOVER).toString();
+        SignedKeyHandover signed = SignedKeyHandover.decode(found.record(current));
         PqPublicKey previous = current == 1
                 ? firstKey
-                : PublicKeys.decode(
-                        firstKey.parameterSet().setName(),
-                        readSmall(generations.get(current - 1).resolve(PUBLIC_KEY)));
+                : current - 1 <= compacted
+                        ? SignedKeyHandover.decode(found.record(current - 1))
+                                .statement()
+                                .newKey()
+                        : PublicKeys.decode(
+                                firstKey.parameterSet().setName(),
+                                readSmall(generations.get(current - 1).resolve(PUBLIC_KEY)));
         if (signed.statement().sequence() != current
                 || !signed.isSignedBy(previous)
                 || !MessageDigest.isEqual(signed.statement().chainId(), PublicKeys.keyId(firstKey))) {
-            throw new KeyFormatException(
-                    h + " is not a handover of this directory from generation " + (current - 1) + " signed by its key");
+            throw new KeyFormatException(where + " is not a handover of this directory from generation " + (current - 1)
+                    + " signed by its key");
         }
-        return new Generations(current, signed.statement().newKey(), signed, generations);
+        return new Generations(current, signed.statement().newKey(), signed, generations, log);
+    }
+
+    /**
+     * The files a compaction left in a generation directory it had logged (a crash between its two
+     * steps): each must equal what the log holds; a retired state is destroyed like any other.
+     *
+     * @return the files to remove before the directory
+     * @throws KeyFormatException if a file differs from the log or is not one a generation holds
+     */
+    private static List<Path> leftoverFiles(Path gdir, HandoverLog.Entry logged) throws IOException {
+        List<Path> files = new ArrayList<>();
+        List<Path> present = new ArrayList<>();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(gdir)) {
+            s.forEach(present::add);
+        } catch (NoSuchFileException e) {
+            return files; // removed meanwhile by a compaction of a running sensor
+        }
+        for (Path f : present) {
+            String name = f.getFileName().toString();
+            byte[] expected;
+            if (name.equals(HANDOVER)) {
+                expected = logged.record();
+            } else if (name.equals(CERTIFICATE)) {
+                expected = logged.certificate();
+            } else if (name.equals(PUBLIC_KEY)) {
+                expected = SignedKeyHandover.decode(logged.record())
+                        .statement()
+                        .newKey()
+                        .rawEncoding();
+            } else if (name.equals(STATE) || name.equals(STATE + FileStateStore.LOCK_SUFFIX)) {
+                continue; // destroyed as every retired generation's state is
+            } else {
+                throw new KeyFormatException(f + " is not a file of a generation directory (generation "
+                        + logged.generation() + " is in " + HANDOVER_LOG + ")");
+            }
+            byte[] found;
+            try {
+                found = readSmall(f);
+            } catch (NoSuchFileException e) {
+                continue; // removed meanwhile by a compaction of a running sensor
+            }
+            if (!Arrays.equals(found, expected)) {
+                throw new KeyFormatException(
+                        f + " differs from generation " + logged.generation() + "'s entry in " + HANDOVER_LOG);
+            }
+            files.add(f);
+        }
+        return files;
     }
 
     private void load() throws IOException {
         deleteTemporaryDirectories();
+        // A first compaction that crashed while creating the log leaves its temporary file.
+        DurableFiles.deleteLeftoverTemps(dir.resolve(HANDOVER_LOG));
         Generations found = scan(dir, firstKey);
         for (var e : found.dirs().headMap(found.current()).entrySet()) {
             destroyState(e.getValue().resolve(STATE));
@@ -280,10 +394,34 @@ public final class SensorKeyDirectory implements AutoCloseable {
         if (found.current() > 0) {
             destroyState(dir.resolve(STATE)); // generation 0 lives in the directory itself
         }
+        if (found.log() != null) {
+            found.log().cutTail(); // scan made sure its generation is still in its directory
+            finishCompaction(found);
+        }
+        this.log = found.log();
         this.generation = found.current();
         this.currentKey = found.key();
         this.latestHandover = Optional.ofNullable(found.latest());
         openCurrentSigner();
+    }
+
+    /** Removes the directories of generations already in the log (a compaction interrupted after its first step). */
+    private void finishCompaction(Generations found) throws IOException {
+        NavigableMap<Long, Path> logged = found.dirs().headMap(found.compacted(), true);
+        for (var e : logged.entrySet()) {
+            removeGenerationDirectory(
+                    e.getValue(), leftoverFiles(e.getValue(), found.log().entry(e.getKey())));
+        }
+        if (!logged.isEmpty()) {
+            DurableFiles.forceDirectory(dir.resolve(GENERATIONS));
+        }
+    }
+
+    private static void removeGenerationDirectory(Path gdir, List<Path> files) throws IOException {
+        for (Path f : files) {
+            Files.deleteIfExists(f);
+        }
+        Files.delete(gdir);
     }
 
     /**
@@ -297,6 +435,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
      *     reserved count as used)
      * @param nextKeyReady whether the next generation's key is prepared
      * @param handovers the number of durable handovers (equal to the current generation)
+     * @param compacted how many of them are in the handover log ({@value #HANDOVER_LOG}), their
+     *     generations' directories removed
      */
     public record Inspection(
             String parameterSet,
@@ -305,7 +445,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
             byte[] currentKeyId,
             long remaining,
             boolean nextKeyReady,
-            long handovers) {
+            long handovers,
+            long compacted) {
         /**
          * Copies the two key ids, so that the inspection cannot change after it is made.
          *
@@ -316,6 +457,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
          * @param remaining signatures left in the current key's state file
          * @param nextKeyReady whether the next generation's key is prepared
          * @param handovers the number of durable handovers
+         * @param compacted how many of them are in the handover log
          * @throws NullPointerException if {@code chainId} or {@code currentKeyId} is {@code null}
          */
         public Inspection {
@@ -376,10 +518,11 @@ public final class SensorKeyDirectory implements AutoCloseable {
                 PublicKeys.keyId(found.key()),
                 remaining,
                 ready,
-                g);
+                g,
+                Math.min(found.compacted(), g));
     }
 
-    private static PqPublicKey readFirstKey(Path dir) throws IOException {
+    static PqPublicKey readFirstKey(Path dir) throws IOException {
         Path first = dir.resolve(PUBLIC_KEY);
         byte[] pub = readSmall(first);
         List<XmssParameterSet> candidates = XmssPublicKey.candidates(pub);
@@ -696,9 +839,123 @@ public final class SensorKeyDirectory implements AutoCloseable {
     public List<SignedKeyHandover> handoversAfter(long sequence) throws IOException {
         List<SignedKeyHandover> out = new ArrayList<>();
         for (long g = Math.max(1, sequence + 1); g <= generation; g++) {
-            out.add(SignedKeyHandover.decode(readSmall(generationDir(g).resolve(HANDOVER))));
+            out.add(SignedKeyHandover.decode(handoverRecord(g)));
         }
         return out;
+    }
+
+    /**
+     * Generation {@code g}'s signed handover record, from the log or from its directory. Safe while
+     * a compaction runs on another thread: it appends to the log before it removes the directory,
+     * so a record missing from the directory is in the log by then.
+     */
+    private byte[] handoverRecord(long g) throws IOException {
+        HandoverLog l = log;
+        if (l != null && g <= l.count()) {
+            return l.entry(g).record();
+        }
+        try {
+            return readSmall(generationDir(g).resolve(HANDOVER));
+        } catch (NoSuchFileException e) {
+            l = log;
+            if (l != null && g <= l.count()) {
+                return l.entry(g).record();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Generation {@code g}'s certificate chain as stored: its {@value #CERTIFICATE}, or, once the
+     * generation is compacted, the copy in the handover log. Safe while a compaction runs on
+     * another thread (see {@link #handoversAfter}).
+     *
+     * @param g a generation, 0 or more
+     * @return the PEM bytes, or empty if the generation has no certificate chain
+     * @throws IOException if the file or the log cannot be read
+     */
+    public Optional<byte[]> certificate(long g) throws IOException {
+        try {
+            return Optional.of(readSmall(certificateFile(g)));
+        } catch (NoSuchFileException e) {
+            HandoverLog l = log;
+            if (g >= 1 && l != null && g <= l.count()) {
+                byte[] c = l.entry(g).certificate();
+                return c.length == 0 ? Optional.empty() : Optional.of(c);
+            }
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Compacts the retired generations (docs/key-directory.md, "Bounded layout"): for each one from
+     * the first still in a directory up to the generation before the current one whose state is
+     * destroyed, appends its handover record (and certificate chain) to the handover log
+     * ({@value #HANDOVER_LOG}, created by the first compaction) and fsyncs the log, then removes its
+     * directory and fsyncs {@code generations/}. The current and the prepared generation are never
+     * compacted. After a crash between the two steps, {@link #open} finds the generation in both
+     * places, checks they are equal and removes the directory. Safe to call while the current key
+     * signs; not while {@link #prepareNext}, {@link #loadNext}, {@link #handOver} or
+     * {@link #destroyRetired} runs.
+     *
+     * @return the number of generations compacted
+     * @throws KeyFormatException if a retired generation's directory holds a file that is not a
+     *     generation's, a public key other than its handover record's, or a record that does not
+     *     continue the log's chain (it stays; later generations wait for it)
+     * @throws IOException if a file cannot be read, the log not appended or fsynced, or a file not
+     *     removed (the next call tries again)
+     */
+    public long compact() throws IOException {
+        long done = 0;
+        for (long g = compactedCount() + 1; g < generation; g = compactedCount() + 1) {
+            Path gdir = generationDir(g);
+            if (Files.exists(gdir.resolve(STATE), LinkOption.NOFOLLOW_LINKS)) {
+                break; // its state is not destroyed yet: a later call compacts it
+            }
+            compactGeneration(g, gdir);
+            done++;
+        }
+        return done;
+    }
+
+    private long compactedCount() {
+        HandoverLog l = log;
+        return l == null ? 0 : l.count();
+    }
+
+    private void compactGeneration(long g, Path gdir) throws IOException {
+        byte[] record = readSmall(gdir.resolve(HANDOVER));
+        Path certFile = gdir.resolve(CERTIFICATE);
+        byte[] cert = Files.exists(certFile, LinkOption.NOFOLLOW_LINKS) ? readSmall(certFile) : new byte[0];
+        HandoverLog.Entry entry = new HandoverLog.Entry(g, record, cert);
+        List<Path> files;
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(gdir)) {
+            files = new ArrayList<>();
+            s.forEach(files::add);
+        }
+        for (Path f : files) {
+            String name = f.getFileName().toString();
+            if (!name.equals(PUBLIC_KEY) && !name.equals(HANDOVER) && !name.equals(CERTIFICATE)) {
+                throw new KeyFormatException(
+                        f + " is not a file of a retired generation; " + gdir + " is not compacted");
+            }
+        }
+        // Checks the public key against the record (and nothing else is there) before anything changes.
+        List<Path> remove = leftoverFiles(gdir, entry);
+        HandoverLog l = log;
+        if (l == null) {
+            l = HandoverLog.create(dir.resolve(HANDOVER_LOG), firstKey);
+            log = l;
+        }
+        l.append(entry);
+        options.observer.compactionStepDone(CompactionStep.RECORD_LOGGED, g);
+        // The record goes last, so a directory a crash left half removed still says which generation it was.
+        remove.sort((a, b) -> Boolean.compare(
+                a.getFileName().toString().equals(HANDOVER),
+                b.getFileName().toString().equals(HANDOVER)));
+        removeGenerationDirectory(gdir, remove);
+        DurableFiles.forceDirectory(dir.resolve(GENERATIONS));
+        options.observer.compactionStepDone(CompactionStep.DIRECTORY_REMOVED, g);
     }
 
     /**
@@ -775,7 +1032,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
         DurableFiles.forceDirectory(file.getParent());
     }
 
-    private static byte[] readSmall(Path file) throws IOException {
+    static byte[] readSmall(Path file) throws IOException {
         try {
             return DurableFiles.readAll(file, 1 << 20);
         } catch (NoSuchFileException e) {

@@ -14,10 +14,12 @@ import java.util.Optional;
  * Child JVM of {@link RolloverCrashTest}: a sensor's signing loop with automatic key rollover. Each
  * signature goes to {@code out/G-I-RUN.sig} (generation, index, run), each handover it publishes to
  * {@code out/handover-G.pqho}, and a line to stdout. With a step name as {@code pauseAt} it stops
- * right after that rollover step (printing {@code PAUSED}) so the parent can SIGKILL it there.
+ * right after that rollover or compaction step (printing {@code PAUSED}) so the parent can SIGKILL
+ * it there.
  *
  * <p>Arguments: key directory, output directory, run number, total signatures wanted, pause step or
- * {@code none}.
+ * {@code none}, and optionally the signatures left at which to hand over (default
+ * {@link KeyRollover#DEFAULT_SWITCH_AT}).
  */
 public final class RolloverChild {
     private RolloverChild() {}
@@ -33,18 +35,31 @@ public final class RolloverChild {
         int run = Integer.parseInt(args[2]);
         int wanted = Integer.parseInt(args[3]);
         String pauseAt = args[4];
+        long switchAt = args.length > 5 ? Long.parseLong(args[5]) : KeyRollover.DEFAULT_SWITCH_AT;
         PrintStream o = System.out;
-        SensorKeyDirectory.Observer observer = (step, generation) -> {
-            synchronized (o) {
-                o.println("STEP " + step + " " + generation);
-                o.flush();
-                if (step.name().equals(pauseAt)) {
-                    o.println("PAUSED");
+        SensorKeyDirectory.Observer observer = new SensorKeyDirectory.Observer() {
+            @Override
+            public void stepDone(RolloverStep step, long generation) {
+                done(step.name(), generation);
+            }
+
+            @Override
+            public void compactionStepDone(CompactionStep step, long generation) {
+                done(step.name(), generation);
+            }
+
+            private void done(String step, long generation) {
+                synchronized (o) {
+                    o.println("STEP " + step + " " + generation);
                     o.flush();
-                    try {
-                        Thread.sleep(Long.MAX_VALUE);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
+                    if (step.equals(pauseAt)) {
+                        o.println("PAUSED");
+                        o.flush();
+                        try {
+                            Thread.sleep(Long.MAX_VALUE);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
                     }
                 }
             }
@@ -55,7 +70,7 @@ public final class RolloverChild {
                                 .withObserver(observer)
                                 .withSigner(
                                         XmssStatefulSigner.Options.defaults().withBatch(4)));
-                KeyRollover rollover = KeyRollover.of(keys, 0, KeyRollover.DEFAULT_SWITCH_AT, Clock.systemUTC())) {
+                KeyRollover rollover = KeyRollover.of(keys, 0, switchAt, Clock.systemUTC())) {
             // A restarted sensor publishes its latest handover again: an operator may have missed it.
             Optional<SignedKeyHandover> latest = keys.latestHandover();
             if (latest.isPresent()) {

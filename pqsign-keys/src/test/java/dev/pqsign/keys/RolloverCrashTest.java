@@ -151,7 +151,7 @@ class RolloverCrashTest {
         }
     }
 
-    private static String awaitLine(ChildJvm c, String wanted, long timeoutMillis) throws InterruptedException {
+    static String awaitLine(ChildJvm c, String wanted, long timeoutMillis) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMillis;
         while (System.currentTimeMillis() < deadline) {
             for (String l : c.lines()) {

@@ -5,15 +5,11 @@ import dev.pqsign.keys.KeyCertificateChain;
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.keys.SignedKeyHandover;
-import dev.pqsign.state.DurableFiles;
 import dev.pqsign.x509.CertificateFormatException;
 import dev.pqsign.x509.Pem;
 import dev.pqsign.x509.UnsupportedAlgorithmException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -49,22 +45,24 @@ public final class RollingSensorKey implements AutoCloseable {
 
     /** The current key, with its certificate if its generation has one (a sensor with a device CA). */
     private SensorKey sensorKey() throws IOException {
-        certificates = readCertificates(dir.certificateFile(dir.generation()));
+        certificates = readCertificates(dir.generation());
         return new SensorKey(
                 dir.currentSigner(),
                 KeyId.ofPublicKey(dir.currentKey().rawEncoding()),
                 certificates.map(c -> c.leaf().encoded()).orElse(new byte[0]));
     }
 
-    private static Optional<KeyCertificateChain> readCertificates(Path file) throws IOException {
-        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+    /** Generation {@code g}'s chain from its directory, or from the handover log once it is compacted. */
+    private Optional<KeyCertificateChain> readCertificates(long g) throws IOException {
+        Optional<byte[]> pem = dir.certificate(g);
+        if (pem.isEmpty()) {
             return Optional.empty();
         }
         try {
-            return Optional.of(KeyCertificateChain.of(
-                    Pem.readCertificates(new String(DurableFiles.readAll(file, 1 << 20), StandardCharsets.US_ASCII))));
+            return Optional.of(
+                    KeyCertificateChain.of(Pem.readCertificates(new String(pem.get(), StandardCharsets.US_ASCII))));
         } catch (CertificateFormatException | UnsupportedAlgorithmException | IllegalArgumentException e) {
-            throw new KeyFormatException(file + ": " + e.getMessage());
+            throw new KeyFormatException(dir.certificateFile(g) + ": " + e.getMessage());
         }
     }
 
@@ -80,7 +78,8 @@ public final class RollingSensorKey implements AutoCloseable {
     }
 
     /**
-     * The certificate chain of generation {@code generation}'s key as its directory keeps it, if
+     * The certificate chain of generation {@code generation}'s key as its key directory keeps it (in the
+     * generation's directory, or in the handover log once it is compacted), if
      * it has one (a sensor with a device CA): for operators that catch up on several rollovers.
      *
      * @param generation a generation of the key directory
@@ -89,7 +88,7 @@ public final class RollingSensorKey implements AutoCloseable {
      * @throws KeyFormatException if it does not hold a valid certificate chain
      */
     public Optional<KeyCertificateChain> certificates(long generation) throws IOException {
-        return readCertificates(dir.certificateFile(generation));
+        return readCertificates(generation);
     }
 
     /**
