@@ -10,9 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pqsign.core.Hex;
 import dev.pqsign.keys.PublicKeys;
 import dev.pqsign.x509.PqPublicKey;
-import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -78,23 +76,7 @@ class OperatorCertificateExpiryProcessTest {
         Path fifo = dir.resolve("readings.fifo");
         assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
         int port = ChildProcesses.freePort();
-        String[] operatorArgs = {
-            "operator",
-            "--port",
-            Integer.toString(port),
-            "--cert",
-            p("k/certificate.pem"),
-            "--trust",
-            p("root.pem"),
-            "--jsonl",
-            p("verdicts.jsonl"),
-            "--connect-timeout",
-            "120",
-            "--publishing-ms",
-            "2",
-            "--data-dir",
-            p("op")
-        };
+        String[] operatorArgs = operatorArgs(port, "op", "--jsonl", p("verdicts.jsonl"), "--publishing-ms", "2");
         // The operator first: it enrols the first key's certificate as it starts, while that is valid,
         // and waits for the sensor.
         Process first = processes.pqsign("op1", operatorArgs);
@@ -118,10 +100,10 @@ class OperatorCertificateExpiryProcessTest {
         String chainId = Hex.encode(PublicKeys.keyId(firstKey));
         assertTrue(Files.isRegularFile(dir.resolve("op/chains/" + chainId + ".pqce")), "enrolment recorded");
         try (OutputStream w = Files.newOutputStream(fifo)) {
-            writeReadings(w, 0, 20);
+            RolloverProcessTest.writeReadings(w, 0, 20);
             // The next key is prepared and certified in the background; wait so the key cannot run out first.
             awaitFile(dir.resolve("k/generations/000000000001/certificate.pem"));
-            writeReadings(w, 20, 200);
+            RolloverProcessTest.writeReadings(w, 20, 200);
             awaitLines("verdicts.jsonl", l -> l.contains("\"verdict\":\"ACCEPTED\""), 200);
             awaitLines("verdicts.jsonl", l -> l.contains("\"outcome\":\"FOLLOWED\""), 1);
             first.destroy(); // SIGTERM, as Ctrl-C
@@ -131,16 +113,7 @@ class OperatorCertificateExpiryProcessTest {
                     Files.readAllLines(dir.resolve("verdicts.jsonl")).size();
 
             CliPki.awaitPast(notAfter);
-            CliRunner.Result fresh = CliRunner.run(
-                    "operator",
-                    "--port",
-                    Integer.toString(port),
-                    "--cert",
-                    p("k/certificate.pem"),
-                    "--trust",
-                    p("root.pem"),
-                    "--data-dir",
-                    p("fresh"));
+            CliRunner.Result fresh = CliRunner.run(operatorArgs(port, "fresh"));
             assertEquals(1, fresh.exit(), fresh.toString());
             assertEquals(1, fresh.err().strip().lines().count(), fresh.err());
             assertTrue(fresh.err().contains("expired at " + notAfter), fresh.err());
@@ -155,7 +128,7 @@ class OperatorCertificateExpiryProcessTest {
             assertEquals(1, notices.size(), out);
             assertTrue(notices.get(0).contains("expired at " + notAfter), notices.get(0));
             assertTrue(notices.get(0).endsWith("at generation 1"), notices.get(0));
-            writeReadings(w, 200, 250);
+            RolloverProcessTest.writeReadings(w, 200, 250);
             awaitLines("verdicts.jsonl", l -> l.contains("\"verdict\":\"ACCEPTED\""), 250);
             second.destroy();
             assertTrue(second.waitFor(60, TimeUnit.SECONDS), processes.describe("op2"));
@@ -179,12 +152,22 @@ class OperatorCertificateExpiryProcessTest {
         assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), processes.describe("sensor"));
     }
 
-    private static void writeReadings(OutputStream w, int from, int to) throws IOException {
-        for (int i = from; i < to; i++) {
-            w.write(String.format("%d.%02d,reading-%d%n", 1500 + i % 7, i % 100, i)
-                    .getBytes(StandardCharsets.US_ASCII));
-        }
-        w.flush();
+    /** {@code pqsign operator} of the sensor at {@code port} by its first certificate, data in {@code dataDir}. */
+    private String[] operatorArgs(int port, String dataDir, String... more) {
+        List<String> args = new ArrayList<>(List.of(
+                "operator",
+                "--port",
+                Integer.toString(port),
+                "--cert",
+                p("k/certificate.pem"),
+                "--trust",
+                p("root.pem"),
+                "--connect-timeout",
+                "120",
+                "--data-dir",
+                p(dataDir)));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
     }
 
     private void awaitLines(String name, Predicate<String> which, long n) throws Exception {
