@@ -179,6 +179,9 @@ final class OperatorCommand implements Callable<Integer> {
                     "Watch every sensor listed in FILE (JSON: name, url, pub/params or cert/trust, security, trust_server) instead of --url.")
     Path sensorsFile;
 
+    /** The data directory's subdirectory of followed key chains and certificate enrolments. */
+    private static final String CHAINS = "chains";
+
     private final CountDownLatch stop = new CountDownLatch(1);
     /** Per sensor, in the order given. */
     private final Map<String, SensorStats> stats = new LinkedHashMap<>();
@@ -361,7 +364,7 @@ final class OperatorCommand implements Callable<Integer> {
                 throw CliException.usage("--sensors takes every sensor's endpoint, key and security from the file;"
                         + " drop --url, --host, --port, --pub, --params, --cert, --trust, --security, --trust-server");
             }
-            return SensorList.read(sensorsFile);
+            return SensorList.read(sensorsFile, dataDir.resolve(CHAINS));
         }
         String endpoint = endpoint();
         TransportSecurity sec = TelemetrySupport.security(security);
@@ -372,7 +375,8 @@ final class OperatorCommand implements Callable<Integer> {
                 .map(TelemetrySupport::applicationCertificate)
                 .toList();
         TelemetryKeys.CertifiedKey key = pinnedKey();
-        return List.of(new SensorList.Target(endpoint, endpoint, key.key(), sec, serverCerts, key.deviceCa()));
+        return List.of(
+                new SensorList.Target(endpoint, endpoint, key.key(), sec, serverCerts, key.deviceCa(), key.resumed()));
     }
 
     /** One verifier per sensor (its own pinned key), all sharing the replay state and accepted records. */
@@ -384,6 +388,14 @@ final class OperatorCommand implements Callable<Integer> {
                     guard, List.of(TelemetryKeys.trusted(t.pinned())), accepted, dataDir.resolve("evidence"));
             verifiers.put(t.name(), v);
             KeyChain chain = chains.follow(t.pinned(), v);
+            if (t.resumed() != null) {
+                // One line wherever status lines go: the operator trusts a first chain that is not valid now.
+                info().printf(
+                                "operator: %s%s; resuming its followed key chain at generation %d%n",
+                                sensorsFile == null ? "" : t.name() + ": ",
+                                t.resumed(),
+                                chain.current().generation());
+            }
             if (chain.current().generation() > 0 && textLines) {
                 out.printf(
                         "operator: %s follows its key chain at generation %d%n",
@@ -443,7 +455,7 @@ final class OperatorCommand implements Callable<Integer> {
     private Operator newOperator(
             TransportSecurity sec, SensorList.Target first, ReplayGuard guard, AcceptedRecords accepted)
             throws IOException {
-        chains = new KeyChainFollower(dataDir.resolve("chains"));
+        chains = new KeyChainFollower(dataDir.resolve(CHAINS));
         Operator operator = new Operator(
                 new Operator.Config(dataDir, sec, publishingMs, queueSize),
                 verifierFor(first, guard, accepted),
@@ -477,7 +489,7 @@ final class OperatorCommand implements Callable<Integer> {
             if (trust != null) {
                 throw CliException.usage("--trust goes with --cert, not --pub");
             }
-            return new TelemetryKeys.CertifiedKey(KeyFiles.publicKey(pub, params), null);
+            return new TelemetryKeys.CertifiedKey(KeyFiles.publicKey(pub, params), null, null);
         }
         if (params != null) {
             throw CliException.usage("--params goes with --pub, not --cert");
@@ -486,7 +498,7 @@ final class OperatorCommand implements Callable<Integer> {
             throw CliException.usage(
                     "--cert needs --trust ROOT (the root certificate the sensor's certificate chains to)");
         }
-        return TelemetryKeys.certifiedKey(cert, trust);
+        return TelemetryKeys.certifiedKey(cert, trust, dataDir.resolve(CHAINS));
     }
 
     /** Tries until the sensor answers or the timeout passes (a sensor may still be starting). */

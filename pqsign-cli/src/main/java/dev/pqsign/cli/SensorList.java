@@ -48,6 +48,8 @@ final class SensorList {
      * @param serverCertificates application certificates of the sensor to trust (sign-encrypt)
      * @param deviceCa for a sensor given by certificate: its device CA binding (each new key needs a
      *     certificate from it), else null
+     * @param resumed for a sensor given by certificate whose first chain is trusted from an earlier
+     *     enrolment although a certificate of it expired: why, in words; else null
      */
     record Target(
             String name,
@@ -55,10 +57,23 @@ final class SensorList {
             PqPublicKey pinned,
             TransportSecurity security,
             List<X509Certificate> serverCertificates,
-            DeviceCaTrust deviceCa) {}
+            DeviceCaTrust deviceCa,
+            String resumed) {}
 
-    /** Reads and checks the file; any problem is a one-line usage error naming the file. */
+    /**
+     * Reads and checks the file; any problem is a one-line usage error naming the file. Every
+     * sensor given by certificate must have a first chain valid now.
+     */
     static List<Target> read(Path file) {
+        return read(file, null);
+    }
+
+    /**
+     * As {@link #read(Path)} for an operator whose chains directory is {@code chainsDir}: a sensor's
+     * first chain valid now is recorded there as enrolled, and one that expired since it was
+     * enrolled there is still trusted ({@link TelemetryKeys#certifiedKey(Path, Path, Path)}).
+     */
+    static List<Target> read(Path file, Path chainsDir) {
         byte[] bytes = KeyFiles.readSmall(file, "sensors file");
         if (bytes.length > MAX_FILE_BYTES) {
             throw CliException.usage(file + ": larger than " + MAX_FILE_BYTES + " bytes");
@@ -110,7 +125,7 @@ final class SensorList {
                 throw CliException.usage(where + ": url must start with opc.tcp://");
             }
             try {
-                targets.add(target(s, name, url, base, where));
+                targets.add(target(s, name, url, base, where, chainsDir));
             } catch (CliException e) {
                 // Problems found in the files a sensor names (key, certificate, parameter set) name
                 // the sensors file and the sensor too, on one line whatever the value held.
@@ -122,13 +137,14 @@ final class SensorList {
     }
 
     /** The sensor {@code s} of the file: its pinned key, transport security and server certificates. */
-    private static Target target(JsonNode s, String name, String url, Path base, String where) {
+    private static Target target(JsonNode s, String name, String url, Path base, String where, Path chainsDir) {
         String pub = text(s, "pub", where, false);
         String params = text(s, "params", where, false);
         String cert = text(s, "cert", where, false);
         String trust = text(s, "trust", where, false);
         PqPublicKey pinned;
         DeviceCaTrust deviceCa = null;
+        String resumed = null;
         if ((pub == null) == (cert == null)) {
             throw CliException.usage(where + ": give exactly one of pub or cert (with trust)");
         }
@@ -142,9 +158,10 @@ final class SensorList {
                 throw CliException.usage(where + ": cert needs trust (the root certificate) and no params");
             }
             TelemetryKeys.CertifiedKey certified =
-                    TelemetryKeys.certifiedKey(resolve(base, cert, where), resolve(base, trust, where));
+                    TelemetryKeys.certifiedKey(resolve(base, cert, where), resolve(base, trust, where), chainsDir);
             pinned = certified.key();
             deviceCa = certified.deviceCa();
+            resumed = certified.resumed();
         }
         String sec = text(s, "security", where, false);
         if (sec != null && !SECURITY.contains(sec.toLowerCase(Locale.ROOT))) {
@@ -167,7 +184,7 @@ final class SensorList {
                 throw CliException.usage(where + ": trust_server needs security sign-encrypt");
             }
         }
-        return new Target(name, url, pinned, security, List.copyOf(serverCerts), deviceCa);
+        return new Target(name, url, pinned, security, List.copyOf(serverCerts), deviceCa, resumed);
     }
 
     /** A file name of the sensors file, relative to its directory. */

@@ -10,6 +10,7 @@ import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.telemetry.CertificateEnrolment;
 import dev.pqsign.telemetry.DeviceCaTrust;
 import dev.pqsign.telemetry.EmbeddedIndex;
 import dev.pqsign.telemetry.KeyId;
@@ -31,6 +32,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -279,34 +281,115 @@ final class TelemetryKeys {
 
     /**
      * A sensor key given by certificate: the key, and the binding to the CA that certified it
-     * (null for a key pinned as a bare public key).
+     * (null for a key pinned as a bare public key); {@code resumed} says why a first chain that is no
+     * longer valid now was trusted (the operator enrolled it before), else null.
      */
-    record CertifiedKey(PqPublicKey key, DeviceCaTrust deviceCa) {}
+    record CertifiedKey(PqPublicKey key, DeviceCaTrust deviceCa, String resumed) {}
+
+    /**
+     * As {@link #certifiedKey(Path, Path, Path)} for a reader that keeps no enrolments (the chain must
+     * be valid now).
+     */
+    static CertifiedKey certifiedKey(Path certFile, Path rootFile) {
+        return certifiedKey(certFile, rootFile, null);
+    }
 
     /**
      * The subject key of {@code certFile} (the sensor's certificate, then its device CA's, if any)
-     * after checking that chain against {@code rootFile} now with the rules every later key of the
+     * after checking that chain against {@code rootFile} with the rules every later key of the
      * sensor must also pass ({@link DeviceCaTrust}: signatures, validity, CA constraints, path
      * length 0 for the device CA).
      *
-     * @throws CliException exit 1 if the chain is not valid under the root
+     * <p>Enrolment: a chain valid now is trusted, and, with {@code chainsDir}, recorded there
+     * ({@link CertificateEnrolment}) unless this chain is recorded already. Resumption: a chain that
+     * is not valid now only because a certificate of it (or the root) expired is trusted if
+     * {@code chainsDir} records this very chain; it is then checked completely at the recorded time
+     * (docs/certificates.md, "Restarting after the first certificate expired").
+     *
+     * @param chainsDir the operator's chains directory, or null to require validity now
+     * @throws CliException exit 1 if the chain is not valid under the root, or an enrolment record
+     *     cannot be read or written
      */
-    static CertifiedKey certifiedKey(Path certFile, Path rootFile) {
+    static CertifiedKey certifiedKey(Path certFile, Path rootFile, Path chainsDir) {
         List<PqCertificate> chain = CertificateSupport.readChain(certFile, KeyFiles.readSmall(certFile, "certificate"));
         PqCertificate root = CertificateSupport.read(rootFile);
-        DeviceCaTrust trust;
+        String refused = "certificate " + certFile + " is not valid under " + rootFile + ": ";
+        PqPublicKey key;
         try {
-            trust = DeviceCaTrust.of(chain, root, Instant.now());
-        } catch (IllegalArgumentException e) {
-            throw new CliException(
-                    CliException.FAILED,
-                    "certificate " + certFile + " is not valid under " + rootFile + ": " + e.getMessage());
-        }
-        try {
-            return new CertifiedKey(chain.get(0).publicKey(), trust);
+            key = chain.get(0).publicKey();
         } catch (CertificateFormatException | UnsupportedAlgorithmException e) {
-            throw CliException.usage("certificate " + certFile + ": " + e.getMessage());
+            // As the chain check would: a key certificate whose key cannot be used is not valid.
+            throw new CliException(CliException.FAILED, refused + e.getMessage());
         }
+        Instant now = Instant.now();
+        CertificateEnrolment earlier = chainsDir == null ? null : enrolment(chainsDir, chain);
+        try {
+            DeviceCaTrust trust = DeviceCaTrust.of(chain, root, now);
+            if (chainsDir != null && (earlier == null || !earlier.isOf(chain))) {
+                try {
+                    CertificateEnrolment.of(chain, now).store(chainsDir);
+                } catch (IOException e) {
+                    throw new CliException(
+                            CliException.FAILED,
+                            "cannot record the enrolment of " + certFile + " in " + chainsDir + ": " + e.getMessage(),
+                            e);
+                }
+            }
+            return new CertifiedKey(key, trust, null);
+        } catch (IllegalArgumentException e) {
+            String expired = expired(chain, root, now);
+            if (expired.isEmpty()) {
+                throw new CliException(CliException.FAILED, refused + e.getMessage());
+            }
+            if (earlier == null || !earlier.isOf(chain)) {
+                String why = chainsDir == null
+                        ? ""
+                        : "; the operator's data directory has no enrolment of this chain ("
+                                + CertificateEnrolment.file(chainsDir, CertificateEnrolment.chainId(chain))
+                                + "), and a sensor is enrolled only on a first certificate valid now";
+                throw new CliException(CliException.FAILED, refused + e.getMessage() + why);
+            }
+            try {
+                DeviceCaTrust trust = DeviceCaTrust.resumed(chain, root, earlier);
+                return new CertifiedKey(
+                        key,
+                        trust,
+                        "first certificate chain " + certFile + ": " + expired
+                                + "; it was checked valid under " + root.subject() + " at " + earlier.validatedAt()
+                                + " and is trusted as then");
+            } catch (IllegalArgumentException again) {
+                throw new CliException(
+                        CliException.FAILED,
+                        refused + again.getMessage() + " (checked at " + earlier.validatedAt()
+                                + ", when the operator enrolled it)");
+            }
+        }
+    }
+
+    /** The operator's enrolment record of the sensor {@code chain} names, or null if it has none. */
+    private static CertificateEnrolment enrolment(Path chainsDir, List<PqCertificate> chain) {
+        try {
+            return CertificateEnrolment.load(chainsDir, CertificateEnrolment.chainId(chain))
+                    .orElse(null);
+        } catch (IOException e) {
+            throw new CliException(CliException.FAILED, e.getMessage(), e);
+        }
+    }
+
+    /** The certificates of {@code chain} and the root that expired before {@code now}, in words; empty if none. */
+    private static String expired(List<PqCertificate> chain, PqCertificate root, Instant now) {
+        StringBuilder sb = new StringBuilder();
+        List<PqCertificate> all = new ArrayList<>(chain);
+        all.add(root);
+        for (PqCertificate c : all) {
+            if (now.isAfter(c.notAfter())) {
+                sb.append(sb.length() == 0 ? "" : ", ")
+                        .append(c.subject())
+                        .append(" expired at ")
+                        .append(c.notAfter());
+            }
+        }
+        return sb.toString();
     }
 
     /** Pins {@code key}: id = SHA-256 of its raw encoding, index prefix for XMSS / XMSS^MT. */

@@ -2,7 +2,18 @@ package dev.pqsign.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.pqsign.state.FileStateStore;
+import dev.pqsign.x509.CertificateTemplate;
+import dev.pqsign.x509.Certificates;
+import dev.pqsign.x509.Pem;
+import dev.pqsign.x509.PqCertificate;
+import dev.pqsign.x509.PqPublicKey;
+import dev.pqsign.xmss.XmssStatefulSigner;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -51,6 +62,39 @@ final class CliPki {
                 p(out)));
         args.addAll(List.of(extra));
         return CliRunner.run(args.toArray(String[]::new));
+    }
+
+    /**
+     * Certifies {@code key} with the device CA in {@code deviceCa} (made by {@link #deviceCa}) for
+     * {@code validity} from now only, as the sensor's first key (end entity, digital signatures),
+     * and writes the chain (the key's certificate, then the device CA's) as PEM to {@code out}, where
+     * {@code pqsign sensor --device-ca} finds and uses it; returns the key certificate's notAfter.
+     */
+    Instant certifyBriefly(String deviceCa, PqPublicKey key, Duration validity, String out) throws IOException {
+        PqCertificate caCert = Pem.read(dir.resolve(deviceCa).resolve("device-ca.pem"));
+        Instant now = Instant.now();
+        PqCertificate leaf;
+        try (FileStateStore store = FileStateStore.open(dir.resolve(deviceCa).resolve("key.state"));
+                XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
+            leaf = Certificates.issue(
+                    signer,
+                    caCert,
+                    key,
+                    CertificateTemplate.of(
+                                    "CN=sensor first key,O=Test",
+                                    now.minus(CertificateTemplate.BACKDATE),
+                                    now.plus(validity))
+                            .ca(false));
+        }
+        Files.writeString(dir.resolve(out), Pem.write(List.of(leaf, caCert)));
+        return leaf.notAfter();
+    }
+
+    /** Waits until {@code instant} has passed on this machine's clock. */
+    static void awaitPast(Instant instant) throws InterruptedException {
+        while (!Instant.now().isAfter(instant)) {
+            Thread.sleep(100);
+        }
     }
 
     String p(String name) {

@@ -17,8 +17,19 @@ final class KeyStates {
 
     /** Leaves {@code state} with its very last index as the only one left. */
     static void keepOnlyLastIndex(Path state) throws IOException {
+        int parts;
         try (FileStateStore store = FileStateStore.open(state)) {
-            int parts = Math.toIntExact(remaining(store));
+            parts = Math.toIntExact(remaining(store));
+        }
+        keepLastPart(state, parts);
+    }
+
+    /**
+     * Leaves {@code state} with only the last of {@code parts} equal ranges of its remaining indices
+     * (so a key directory's key runs out, and rolls over, after that many signatures).
+     */
+    static void keepLastPart(Path state, int parts) throws IOException {
+        try (FileStateStore store = FileStateStore.open(state)) {
             byte[][] last = new byte[1][];
             XmssKeySplit.split(store, parts, new XmssKeySplit.PartWriter() {
                 @Override
@@ -36,7 +47,7 @@ final class KeyStates {
                     return "discarded part " + part;
                 }
             });
-            // the file held [0, 1) after the split; the last part's range is the last index
+            // the file held the first range after the split; the last part's range takes its place
             store.update(current -> last[0]);
         }
     }

@@ -12,6 +12,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -173,5 +175,94 @@ class OperatorSensorsFileTest {
             assertTrue(r.err().contains(c[1]), c[0] + "\n" + r.err());
             assertFalse(r.err().contains("--security"), r.err());
         }
+    }
+
+    /**
+     * A sensor given by {@code cert} in the sensors file that never rolled over: its first (and
+     * only) key's certificate expires between two runs of the operator. The second run, on the same
+     * data directory, resumes at generation 0 with one notice line and accepts the key's readings;
+     * an operator with a fresh data directory refuses the same file with one line, exit 1.
+     */
+    @Test
+    @Timeout(240)
+    void sensorsFile_firstCertificateExpiredAfterEnrolment_neverRolledOver_resumesAtGenerationZero() throws Exception {
+        CliPki pki = CliPki.create(dir, 3650);
+        assertEquals(0, pki.deviceCa("devca", "CN=sensor device CA,O=Test").exit());
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "XMSS-SHA2_10_256", "--out", p("k"))
+                        .exit());
+        // The sensor signs with the key; the operator takes the first chain from the sensors file.
+        try (TelemetryKeys.OpenSensorKey key = TelemetryKeys.openSensorKey(
+                        dir.resolve("k/key.state"), null, SensorSigningOptions.of(1, false, false), 10);
+                SensorServer sensor = SensorServer.start(
+                        SensorServer.Config.loopback("s1", dir.resolve("sd"), TransportSecurity.NONE), key.sensorKey)) {
+            // Issued once the sensor serves, so the operator below enrols it well before it expires.
+            Instant notAfter = pki.certifyBriefly(
+                    "devca",
+                    KeyFiles.publicKey(dir.resolve("k/key.pub"), "XMSS-SHA2_10_256"),
+                    Duration.ofSeconds(10),
+                    "k/certificate.pem");
+            Files.writeString(
+                    dir.resolve("sensors.json"),
+                    "{\"sensors\": [{\"name\": \"pi-1\", \"url\": \"" + sensor.endpointUrl()
+                            + "\", \"cert\": \"k/certificate.pem\", \"trust\": \"root.pem\"}]}");
+
+            CliRunner.Result enrol = runOperator(sensor, "op", 0, 2);
+            assertEquals(0, enrol.exit(), enrol.toString());
+            assertFalse(enrol.out().contains("resuming"), enrol.out());
+            CliPki.awaitPast(notAfter);
+            // On subscribing, the operator may get the latest reading again (a DUPLICATE, counted by --readings).
+            CliRunner.Result resumed = runOperator(sensor, "op", 2, 3);
+
+            assertEquals(0, resumed.exit(), resumed.toString());
+            List<String> notices =
+                    resumed.out().lines().filter(l -> l.contains("resuming")).toList();
+            assertEquals(1, notices.size(), resumed.out());
+            assertTrue(notices.get(0).startsWith("operator: pi-1: first certificate chain "), notices.get(0));
+            assertTrue(notices.get(0).contains("expired at " + notAfter), notices.get(0));
+            assertTrue(notices.get(0).endsWith("resuming its followed key chain at generation 0"), notices.get(0));
+            List<Long> accepted = resumed.out()
+                    .lines()
+                    .filter(l -> l.startsWith("pi-1 ACCEPTED index="))
+                    .map(l -> Long.parseLong(l.split("[= ]")[3]))
+                    .toList();
+            assertTrue(accepted.containsAll(List.of(2L, 3L)), resumed.out());
+
+            CliRunner.Result fresh =
+                    CliRunner.run("operator", "--sensors", p("sensors.json"), "--data-dir", p("fresh"));
+            assertEquals(1, fresh.exit(), fresh.toString());
+            assertEquals(1, fresh.err().strip().lines().count(), fresh.err());
+            assertTrue(fresh.err().startsWith("pqsign: " + p("sensors.json") + ": sensor pi-1: "), fresh.err());
+            assertTrue(fresh.err().contains("expired at " + notAfter), fresh.err());
+        }
+    }
+
+    /**
+     * Runs {@code pqsign operator --sensors sensors.json --readings n} on {@code dataDir} in this JVM;
+     * once it subscribed, {@code sensor} publishes {@code n} readings (after {@code published} before).
+     */
+    private CliRunner.Result runOperator(SensorServer sensor, String dataDir, int published, int n) throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var cl = PqsignCli.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute(
+                "operator",
+                "--sensors",
+                p("sensors.json"),
+                "--readings",
+                Integer.toString(n),
+                "--data-dir",
+                p(dataDir)));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!out.toString().contains("subscribed to") && System.nanoTime() < deadline && !exit.isDone()) {
+            Thread.sleep(20);
+        }
+        for (int i = 0; i < n; i++) {
+            sensor.publish("1500.0" + (published + i) + ",s");
+        }
+        return new CliRunner.Result(exit.get(120, TimeUnit.SECONDS), out.toString(), err.toString());
     }
 }

@@ -314,7 +314,8 @@ class RolloverProcessTest {
         return pqsign("sensor", args.toArray(String[]::new));
     }
 
-    private static void writeReadings(OutputStream w, int from, int to) throws IOException {
+    /** Writes readings {@code from} … {@code to - 1} as CSV lines, e.g. {@code 1500.00,reading-0}. */
+    static void writeReadings(OutputStream w, int from, int to) throws IOException {
         for (int i = from; i < to; i++) {
             w.write(String.format("%d.%02d,reading-%d%n", 1500 + i % 7, i % 100, i)
                     .getBytes(StandardCharsets.US_ASCII));

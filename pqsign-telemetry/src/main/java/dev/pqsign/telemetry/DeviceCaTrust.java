@@ -68,6 +68,28 @@ public final class DeviceCaTrust {
     }
 
     /**
+     * Binds a sensor again when an operator restarts on a data directory that enrolled it: the first
+     * chain must be the one {@code enrolment} records, and it is checked with every rule of
+     * {@link #of} — signatures, CA constraints, path length, names and key identifiers, the same
+     * root — at the time the enrolment found it valid, not now. Certificate validity is checked when
+     * a key is followed, and the first key was followed at enrolment: an operator that keeps running
+     * past the first certificate's notAfter keeps its trust, and so does one that restarts.
+     *
+     * @param firstChain the sensor's first key's certificate, then its device CA's if it has one
+     * @param root the trusted plant root
+     * @param enrolment the operator's record of its first check of this chain
+     * @return the sensor's trust anchor
+     * @throws IllegalArgumentException if the record is of another chain, or naming the failed rule
+     */
+    public static DeviceCaTrust resumed(
+            List<PqCertificate> firstChain, PqCertificate root, CertificateEnrolment enrolment) {
+        if (!enrolment.isOf(firstChain)) {
+            throw new IllegalArgumentException("the certificate enrolment record is of another first chain");
+        }
+        return of(firstChain, root, enrolment.validatedAt());
+    }
+
+    /**
      * The CA that must issue every key's certificate (the device CA, or the root if it certified the first key
      *     directly).
      *

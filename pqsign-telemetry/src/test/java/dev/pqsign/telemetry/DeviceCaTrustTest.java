@@ -216,4 +216,44 @@ class DeviceCaTrustTest {
 
         assertTrue(r.orElseThrow().contains("not valid under the root"), r.toString());
     }
+
+    @Test
+    void resumed_firstChainExpiredSinceEnrolment_checkedAtEnrolmentTime_trusted() {
+        PqPublicKey first = sensorKey();
+        List<PqCertificate> chain = certify(deviceCa, first);
+        CertificateEnrolment enrolment = CertificateEnrolment.of(chain, now);
+        Instant later = now.plus(Duration.ofDays(31)); // the key's 30-day certificate has expired
+        assertThrows(IllegalArgumentException.class, () -> DeviceCaTrust.of(chain, root.cert, later));
+
+        DeviceCaTrust trust = DeviceCaTrust.resumed(chain, root.cert, enrolment);
+
+        assertEquals(deviceCa.cert, trust.issuer());
+        PqPublicKey next = sensorKey();
+        assertEquals(Optional.empty(), refusal(trust, certify(deviceCa, next), next));
+    }
+
+    @Test
+    void resumed_enrolmentOfAnotherFirstChainForTheSameKey_refused() {
+        PqPublicKey first = sensorKey();
+        CertificateEnrolment enrolment = CertificateEnrolment.of(certify(deviceCa, first), now);
+        List<PqCertificate> reissued = certify(deviceCa, first); // another serial number: other bytes
+
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> DeviceCaTrust.resumed(reissued, root.cert, enrolment));
+
+        assertTrue(e.getMessage().contains("another first chain"), e.getMessage());
+    }
+
+    @Test
+    void resumed_underAnotherRoot_refused() throws IOException {
+        List<PqCertificate> chain = certify(deviceCa, sensorKey());
+        CertificateEnrolment enrolment = CertificateEnrolment.of(chain, now);
+        Ca otherRoot = new Ca("other-root");
+        otherRoot.cert = Certificates.selfSigned(otherRoot.signer, "CN=Plant Root,O=Test", 3650);
+
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> DeviceCaTrust.resumed(chain, otherRoot.cert, enrolment));
+
+        assertTrue(e.getMessage().contains("not valid under the root"), e.getMessage());
+    }
 }
