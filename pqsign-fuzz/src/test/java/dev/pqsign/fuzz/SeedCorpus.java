@@ -383,6 +383,29 @@ final class SeedCorpus {
         for (int g = 0; g <= 2; g++) {
             out.put(inputs(KeyChainStateFuzzTest.class, "chain-g" + g), prefixed((byte) 2, chains[g].encode()));
         }
+        certificateEnrolments(out);
+    }
+
+    /** Records of both fixture chains at the edges of their validity (mode bit 1 picks the chain). */
+    private static void certificateEnrolments(Map<String, byte[]> out) {
+        Instant[] times = {
+            FuzzCertificates.NOT_BEFORE,
+            FuzzCertificates.LEAF_NOT_AFTER,
+            FuzzCertificates.LEAF_NOT_AFTER.plusMillis(1),
+            FuzzCertificates.NOT_BEFORE.minusMillis(1)
+        };
+        String[] names = {"at-not-before", "at-not-after", "just-expired", "just-before"};
+        for (int chain = 0; chain < 2; chain++) {
+            for (int i = 0; i < times.length; i++) {
+                out.put(
+                        inputs(CertificateEnrolmentFuzzTest.class, "chain" + chain + "-" + names[i]),
+                        prefixed((byte) (chain << 1), CertificateEnrolmentFuzzTest.record(chain, times[i])));
+            }
+        }
+        // the HAETAE sensor's record offered for the XMSS sensor: another chain id
+        out.put(
+                inputs(CertificateEnrolmentFuzzTest.class, "other-chain"),
+                prefixed((byte) 0, CertificateEnrolmentFuzzTest.record(1, FuzzCertificates.NOT_BEFORE)));
     }
 
     private static void operatorSensors(Map<String, byte[]> out) {
