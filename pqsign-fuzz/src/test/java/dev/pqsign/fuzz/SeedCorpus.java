@@ -104,6 +104,7 @@ final class SeedCorpus {
             signedReadings(out, tmp);
             replayMarks(out, tmp);
             handovers(out, tmp);
+            handoverLog(out, tmp);
             operatorSensors(out);
         } finally {
             deleteTree(tmp);
@@ -406,6 +407,101 @@ final class SeedCorpus {
         out.put(
                 inputs(CertificateEnrolmentFuzzTest.class, "other-chain"),
                 prefixed((byte) 0, CertificateEnrolmentFuzzTest.record(1, FuzzCertificates.NOT_BEFORE)));
+    }
+
+    /**
+     * The log of {@link FuzzKeyDirectory} (generations 1 to 4) and damaged variants. Mode (see
+     * {@link HandoverLogFuzzTest}): bit 0 recomputes the CRCs, bits 1-3 the logged generations left in
+     * directories (k: 5 - k to 4), bit 4 opens the directory too.
+     */
+    private static void handoverLog(Map<String, byte[]> out, Path tmp) throws IOException {
+        Path dir = tmp.resolve("sensor");
+        List<SignedKeyHandover> made = FuzzKeyDirectory.build(dir);
+        byte[] log = Files.readAllBytes(dir.resolve("handovers.pqhc"));
+        int[] ends = entryEnds(log);
+        int open = 16;
+        int k1 = 1 << 1;
+        int k4 = 4 << 1;
+        out.put(inputs(HandoverLogFuzzTest.class, "genuine"), prefixed((byte) open, log));
+        out.put(inputs(HandoverLogFuzzTest.class, "genuine-inspect-only"), prefixed((byte) 0, log));
+        // a crash between each append and its directory's removal
+        out.put(inputs(HandoverLogFuzzTest.class, "genuine-directories-left"), prefixed((byte) (open | k4), log));
+        out.put(
+                inputs(HandoverLogFuzzTest.class, "header-only-directories-left"),
+                prefixed((byte) (open | k4), Arrays.copyOf(log, 40)));
+        // the last append torn: cut when generation 4 still has its directory, damage when it has not
+        byte[] torn = Arrays.copyOf(log, ends[2] + (ends[3] - ends[2]) / 2);
+        out.put(
+                inputs(HandoverLogFuzzTest.class, "torn-last-entry-directory-left"),
+                prefixed((byte) (open | k1), torn));
+        out.put(inputs(HandoverLogFuzzTest.class, "torn-last-entry-directory-gone"), prefixed((byte) open, torn));
+        out.put(
+                inputs(HandoverLogFuzzTest.class, "torn-entry-head"),
+                prefixed((byte) (open | k1), Arrays.copyOf(log, ends[2] + 5)));
+        // a partial fifth entry: generation 5 (the current one) has its handover.pqho
+        out.put(
+                inputs(HandoverLogFuzzTest.class, "partial-fifth-entry"),
+                prefixed((byte) open, Arrays.copyOf(log, log.length + 3)));
+        byte[] badLast = log.clone();
+        badLast[ends[3] - 1] ^= 1;
+        out.put(
+                inputs(HandoverLogFuzzTest.class, "bad-crc-last-directory-left"),
+                prefixed((byte) (open | k1), badLast));
+        // the last byte of generation 2's signature
+        byte[] badMiddle = log.clone();
+        badMiddle[ends[1] - 4 - FuzzKeyDirectory.certificate(2).length - 1] ^= 1;
+        out.put(inputs(HandoverLogFuzzTest.class, "bad-crc-middle"), prefixed((byte) (open | k4), badMiddle));
+        // the same change with its CRC recomputed: opens (no signature checked), fails the audit
+        out.put(
+                inputs(HandoverLogFuzzTest.class, "changed-signature-crc-recomputed"),
+                prefixed((byte) (open | 1), badMiddle));
+        byte[] otherChain = log.clone();
+        otherChain[8] ^= 1;
+        out.put(inputs(HandoverLogFuzzTest.class, "other-chain-id"), prefixed((byte) open, otherChain));
+        // entry lengths at and beyond the bounds (17 ... 1,118,474)
+        int[] lengths = {16, 17, 1_118_474, 1_118_475, -1};
+        for (int length : lengths) {
+            byte[] entry = ByteBuffer.allocate(8 + 17).putInt(length).array();
+            out.put(
+                    inputs(HandoverLogFuzzTest.class, "entry-length-" + Integer.toUnsignedString(length)),
+                    prefixed((byte) (open | 1), concat(log, entry)));
+        }
+        // generation 5, the current one, in the log as well (never compacted by the sensor)
+        SignedKeyHandover current = made.get(FuzzKeyDirectory.CURRENT - 1);
+        byte[] record = current.encode();
+        byte[] cert = FuzzKeyDirectory.certificate(FuzzKeyDirectory.CURRENT);
+        byte[] body = ByteBuffer.allocate(8 + 4 + record.length + 4 + cert.length)
+                .putLong(FuzzKeyDirectory.CURRENT)
+                .putInt(record.length)
+                .put(record)
+                .putInt(cert.length)
+                .put(cert)
+                .array();
+        byte[] entry = ByteBuffer.allocate(8 + body.length)
+                .putInt(body.length)
+                .putInt(HandoverLogFuzzTest.crc32c(body, 0, body.length))
+                .put(body)
+                .array();
+        out.put(
+                inputs(HandoverLogFuzzTest.class, "current-generation-logged"),
+                prefixed((byte) open, concat(log, entry)));
+    }
+
+    /** The offset after each entry of a well-formed log. */
+    private static int[] entryEnds(byte[] log) {
+        List<Integer> ends = new ArrayList<>();
+        ByteBuffer b = ByteBuffer.wrap(log);
+        for (int at = 40; at < log.length; ) {
+            at += 8 + b.getInt(at);
+            ends.add(at);
+        }
+        return ends.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     private static void operatorSensors(Map<String, byte[]> out) {

@@ -303,6 +303,11 @@ public final class SensorKeyDirectory implements AutoCloseable {
             }
             current = e.getKey();
         }
+        if (compacted > 0 && current == compacted) {
+            // A compaction never logs the current generation: its directory holds the live state.
+            throw new KeyFormatException(logFile + " holds generation " + compacted
+                    + ", which no generation directory hands over from: the current generation is never compacted");
+        }
         for (long g : generations.keySet()) {
             if (g > current + 1) {
                 throw new KeyFormatException(

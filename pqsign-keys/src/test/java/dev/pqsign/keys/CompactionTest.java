@@ -296,4 +296,34 @@ class CompactionTest {
             assertChainAsMade(d);
         }
     }
+
+    @Test
+    void open_logHoldingTheCurrentGeneration_refusedAndCurrentDirectoryKept() throws Exception {
+        try (SensorKeyDirectory d = create()) {
+            for (int n = 1; n <= 3; n++) {
+                rollOver(d);
+                d.compact();
+            }
+        }
+        // Generation 3 is current, the log holds 1 and 2. No compaction logs the current generation:
+        // a log that holds it too (found by HandoverLogFuzzTest) is damage.
+        Path current = dir.resolve(SensorKeyDirectory.GENERATIONS).resolve("000000000003");
+        HandoverLog.read(dir.resolve(SensorKeyDirectory.HANDOVER_LOG), first)
+                .append(new HandoverLog.Entry(
+                        3,
+                        Files.readAllBytes(current.resolve(SensorKeyDirectory.HANDOVER)),
+                        Files.readAllBytes(current.resolve(SensorKeyDirectory.CERTIFICATE))));
+        List<String> before = fileNames(current);
+
+        assertThrows(KeyFormatException.class, () -> SensorKeyDirectory.inspect(dir));
+        assertThrows(KeyFormatException.class, () -> open(SensorKeyDirectory.Observer.NONE));
+        assertEquals(before, fileNames(current), "the current generation's files are kept");
+        assertFalse(KeyDirectoryAudit.run(dir, first).passed());
+    }
+
+    private static List<String> fileNames(Path d) throws IOException {
+        try (Stream<Path> s = Files.list(d)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
 }
