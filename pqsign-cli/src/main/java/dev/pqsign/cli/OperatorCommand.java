@@ -635,6 +635,10 @@ final class OperatorCommand implements Callable<Integer> {
                     stop.countDown();
                     return;
                 }
+                // The JSON line is the record consumers rely on: mark the reading reported right after
+                // it, before anything else, so a kill after the line leaves the least chance of the
+                // verdict being written once more after a restart.
+                markReported(o);
             }
             if (o.handover() != null && o.gap() == null) {
                 if (textLines) {
@@ -694,15 +698,22 @@ final class OperatorCommand implements Callable<Integer> {
                     return;
                 }
             }
-            if (v.accepted() && o.record() != null) {
-                try {
-                    verifiers.get(o.sensor()).reported(o.record());
-                } catch (IOException e) {
-                    // only means the verdict may be written once more after a restart
-                }
+            if (json == null) {
+                markReported(o);
             }
             if (readings > 0 && seen >= readings) {
                 stop.countDown();
+            }
+        }
+    }
+
+    /** Notes that an accepted reading's verdict was written out (not offered again after a restart). */
+    private void markReported(Operator.Observation o) {
+        if (o.verdict().accepted() && o.record() != null && o.handover() == null && o.gap() == null) {
+            try {
+                verifiers.get(o.sensor()).reported(o.record());
+            } catch (IOException e) {
+                // only means the verdict may be written once more after a restart
             }
         }
     }
