@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -90,14 +91,7 @@ final class AuditCommand implements Callable<Integer> {
                 r.generation(),
                 r.handoverAlarms(),
                 r.passed() ? "PASSED" : "FAILED");
-        for (String p : r.problems()) {
-            out.println("  " + SensorCommand.printable(p));
-        }
-        out.flush();
-        if (out.checkError()) {
-            throw new CliException(CliException.FAILED, "cannot write to standard output");
-        }
-        return r.passed() ? 0 : CliException.FAILED;
+        return finish(out, r.problems(), r.passed());
     }
 
     /** Every handover of a key directory, from its first key (or the pinned --pub) on. */
@@ -111,9 +105,7 @@ final class AuditCommand implements Callable<Integer> {
             r = pub == null
                     ? KeyDirectoryAudit.run(keyDir)
                     : KeyDirectoryAudit.run(keyDir, KeyFiles.publicKey(pub, params));
-        } catch (KeyFormatException e) {
-            throw CliException.usage(keyDir + ": " + e.getMessage());
-        } catch (IOException e) {
+        } catch (KeyFormatException | IOException e) {
             throw CliException.usage(keyDir + ": " + e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -125,14 +117,19 @@ final class AuditCommand implements Callable<Integer> {
                 r.logEntries(),
                 SensorKeyDirectory.HANDOVER_LOG,
                 r.passed() ? "PASSED" : "FAILED");
-        for (String p : r.problems()) {
+        return finish(out, r.problems(), r.passed());
+    }
+
+    /** Prints the problems under the summary line; the exit code says whether the audit passed. */
+    private static int finish(PrintWriter out, List<String> problems, boolean passed) {
+        for (String p : problems) {
             out.println("  " + SensorCommand.printable(p));
         }
         out.flush();
         if (out.checkError()) {
             throw new CliException(CliException.FAILED, "cannot write to standard output");
         }
-        return r.passed() ? 0 : CliException.FAILED;
+        return passed ? 0 : CliException.FAILED;
     }
 
     private BufferedReader open() throws IOException {
