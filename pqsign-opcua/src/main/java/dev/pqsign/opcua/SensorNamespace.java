@@ -266,6 +266,8 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
                 ? 0
                 : raw.getNumValuesPerNode().longValue();
         int max = (int) (wanted == 0 ? MAX_HISTORY_VALUES_PER_READ : Math.min(wanted, MAX_HISTORY_VALUES_PER_READ));
+        // Entries are fetched (and decoded) only up to the first past the size limit: a thousand
+        // fetched to send two hundred made every HistoryRead of a backfill five times the work.
         // The record node's history holds the key handovers too, in publication order, so an
         // operator that missed several rollovers follows each before it meets the next key's readings.
         // The handover node's history is the handovers alone: the chain, without the readings.
@@ -274,11 +276,11 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
         // missed several rollovers finds every key's chain, not only the latest.
         List<HistoryValue> entries = switch (name) {
             case SensorNodes.RECORD ->
-                history.entries(from, to, max + 1).stream()
+                history.entries(from, to, max + 1, MAX_HISTORY_BYTES_PER_READ).stream()
                         .map(e -> new HistoryValue(e.sourceTime(), e.value()))
                         .toList();
             case SensorNodes.KEY_HANDOVER ->
-                history.handovers(from, to, max + 1).stream()
+                history.handovers(from, to, max + 1, MAX_HISTORY_BYTES_PER_READ).stream()
                         .map(e -> new HistoryValue(e.sourceTime(), e.value()))
                         .toList();
             case SensorNodes.KEY_CERTIFICATES -> {
@@ -291,7 +293,7 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
                         .toList();
             }
             default ->
-                history.range(from, to, max + 1).stream()
+                history.range(from, to, max + 1, MAX_HISTORY_BYTES_PER_READ).stream()
                         .map(r -> new HistoryValue(r.sourceTime(), historyValue(name, r), r.encode().length))
                         .toList();
         };

@@ -330,7 +330,7 @@ public final class ReadingHistory implements AutoCloseable {
     private void rewrite() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(header());
-        for (Entry e : merged(Long.MIN_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE)) {
+        for (Entry e : merged(Long.MIN_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE)) {
             out.write(ByteBuffer.allocate(ENTRY_HEADER_BYTES)
                     .putInt(e.body().length)
                     .putInt(AcceptedRecords.crc(e.body(), 0, e.body().length))
@@ -352,17 +352,26 @@ public final class ReadingHistory implements AutoCloseable {
      * @return the readings, oldest first
      */
     public synchronized List<SignedRecord> range(Instant from, Instant to, int max) {
+        return range(from, to, max, Long.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #range(Instant, Instant, int)}, and it also stops after the first reading whose
+     * encoding brings the total of the returned encodings above {@code maxBytes}: that reading is
+     * still returned, so a caller paging by size can tell that more follow. Only the returned
+     * readings are decoded.
+     *
+     * @param from the earliest source time
+     * @param to the latest source time
+     * @param max the most entries returned
+     * @param maxBytes the total encoded size after which no further reading is returned
+     * @return the readings, oldest first
+     */
+    public synchronized List<SignedRecord> range(Instant from, Instant to, int max, long maxBytes) {
         prune();
-        long lo = nanos(from);
-        long hi = nanos(to);
         List<SignedRecord> out = new ArrayList<>();
-        for (Entry e : readings) {
-            if (out.size() >= max || e.sourceNanos() > hi) {
-                break;
-            }
-            if (e.sourceNanos() >= lo) {
-                out.add(SignedRecord.decode(e.body()));
-            }
+        for (Entry e : within(readings, nanos(from), nanos(to), max, maxBytes)) {
+            out.add(SignedRecord.decode(e.body()));
         }
         return out;
     }
@@ -377,9 +386,24 @@ public final class ReadingHistory implements AutoCloseable {
      * @return the entries, in publication order
      */
     public synchronized List<HistoryEntry> entries(Instant from, Instant to, int max) {
+        return entries(from, to, max, Long.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #entries(Instant, Instant, int)}, and it also stops after the first entry whose
+     * {@link HistoryEntry#value()} brings the total of the returned values' sizes above
+     * {@code maxBytes} (that entry included, as in {@link #range(Instant, Instant, int, long)}).
+     *
+     * @param from the earliest source time
+     * @param to the latest source time
+     * @param max the most entries returned
+     * @param maxBytes the total value size after which no further entry is returned
+     * @return the entries, in publication order
+     */
+    public synchronized List<HistoryEntry> entries(Instant from, Instant to, int max, long maxBytes) {
         prune();
         List<HistoryEntry> out = new ArrayList<>();
-        for (Entry e : merged(nanos(from), nanos(to), max)) {
+        for (Entry e : merged(nanos(from), nanos(to), max, maxBytes)) {
             out.add(decode(e));
         }
         return out;
@@ -395,29 +419,61 @@ public final class ReadingHistory implements AutoCloseable {
      * @return the handovers, oldest first
      */
     public synchronized List<HistoryEntry> handovers(Instant from, Instant to, int max) {
+        return handovers(from, to, max, Long.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #handovers(Instant, Instant, int)}, with the size limit of
+     * {@link #entries(Instant, Instant, int, long)}.
+     *
+     * @param from the earliest source time
+     * @param to the latest source time
+     * @param max the most entries returned
+     * @param maxBytes the total value size after which no further handover is returned
+     * @return the handovers, oldest first
+     */
+    public synchronized List<HistoryEntry> handovers(Instant from, Instant to, int max, long maxBytes) {
         prune();
-        long lo = nanos(from);
-        long hi = nanos(to);
         List<HistoryEntry> out = new ArrayList<>();
-        for (Entry e : handovers) {
-            if (out.size() >= max || e.sourceNanos() > hi) {
+        for (Entry e : within(handovers, nanos(from), nanos(to), max, maxBytes)) {
+            out.add(decode(e));
+        }
+        return out;
+    }
+
+    /** Entries of one kind within {@code lo … hi}, oldest first, limited as {@link #merged}. */
+    private static List<Entry> within(ArrayDeque<Entry> entries, long lo, long hi, int max, long maxBytes) {
+        List<Entry> out = new ArrayList<>();
+        long bytes = 0;
+        for (Entry e : entries) {
+            if (out.size() >= max || bytes > maxBytes || e.sourceNanos() > hi) {
                 break;
             }
             if (e.sourceNanos() >= lo) {
-                out.add(decode(e));
+                out.add(e);
+                bytes += valueBytes(e);
             }
         }
         return out;
     }
 
-    /** Entries of both kinds within {@code lo … hi}, merged by source time, at most {@code max}. */
-    private List<Entry> merged(long lo, long hi, int max) {
+    /** The size of the value {@link #decode} makes of an entry: the record, without a handover's prefix. */
+    private static long valueBytes(Entry e) {
+        return isHandover(e.body()) ? e.body().length - HANDOVER_PREFIX_BYTES : e.body().length;
+    }
+
+    /**
+     * Entries of both kinds within {@code lo … hi}, merged by source time, at most {@code max}, and
+     * none after the first whose value brings the total above {@code maxBytes}.
+     */
+    private List<Entry> merged(long lo, long hi, int max, long maxBytes) {
         List<Entry> out = new ArrayList<>();
+        long bytes = 0;
         Iterator<Entry> r = readings.iterator();
         Iterator<Entry> h = handovers.iterator();
         Entry nr = next(r, lo);
         Entry nh = next(h, lo);
-        while (out.size() < max) {
+        while (out.size() < max && bytes <= maxBytes) {
             Entry e;
             if (nr != null && (nh == null || nr.sourceNanos() < nh.sourceNanos())) {
                 e = nr;
@@ -432,6 +488,7 @@ public final class ReadingHistory implements AutoCloseable {
                 break;
             }
             out.add(e);
+            bytes += valueBytes(e);
         }
         return out;
     }

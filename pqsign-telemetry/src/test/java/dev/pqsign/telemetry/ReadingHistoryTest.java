@@ -189,6 +189,31 @@ class ReadingHistoryTest {
     }
 
     @Test
+    void entries_sizeLimit_stopAfterTheFirstEntryPastIt() throws IOException {
+        ReadingHistory h = ReadingHistory.inMemory(100, Duration.ofHours(1), clock);
+        h.add(record(0, T0.plusSeconds(1)));
+        h.addHandover(T0.plusSeconds(2), handover(1));
+        h.add(record(1, T0.plusSeconds(3)));
+        h.add(record(2, T0.plusSeconds(4)));
+        h.addHandover(T0.plusSeconds(5), handover(2));
+        List<HistoryEntry> all = h.entries(Instant.EPOCH, Instant.MAX, 100);
+        long first2 = (long) all.get(0).value().length + all.get(1).value().length;
+        // exactly at the limit: not above it yet, so the next entry comes too (and passes it)
+        assertEquals(List.of("r0", "h1", "r1"), kinds(h.entries(Instant.EPOCH, Instant.MAX, 100, first2)));
+        assertEquals(List.of("r0", "h1"), kinds(h.entries(Instant.EPOCH, Instant.MAX, 100, first2 - 1)));
+        assertEquals(List.of("r0"), kinds(h.entries(Instant.EPOCH, Instant.MAX, 100, 0)));
+        assertEquals(List.of("r0", "h1"), kinds(h.entries(Instant.EPOCH, Instant.MAX, 2, Long.MAX_VALUE)));
+        long record = all.get(0).value().length;
+        assertEquals(
+                List.of(1L, 2L),
+                h.range(T0.plusSeconds(2), Instant.MAX, 100, record).stream()
+                        .map(SignedRecord::index)
+                        .toList());
+        assertEquals(List.of("h1"), kinds(h.handovers(Instant.EPOCH, Instant.MAX, 100, 1)));
+        assertEquals(List.of("h1", "h2"), kinds(h.handovers(Instant.EPOCH, Instant.MAX, 100, Long.MAX_VALUE)));
+    }
+
+    @Test
     void add_manyMoreReadingsThanCount_handoverOutlivesThem() throws IOException {
         ReadingHistory h = ReadingHistory.inMemory(3, Duration.ofHours(1), clock);
         h.addHandover(T0, handover(1));
