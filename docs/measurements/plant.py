@@ -2,10 +2,16 @@
 """One operator process, K sensor processes (loopback), each fed lines through a FIFO as fast as it
 signs. Phase 1 warms the JVMs up (W lines per sensor), phase 2 is measured (N lines per sensor):
 wall readings/s at the operator, CPU ms per reading of the operator and of all sensors.
-Usage: [PLANT_OPERATOR_JFR=FILE] plant.py JARDIR K W N [PARAMS]"""
+With MODE "backfill", phase 2 runs while the operator is stopped: the sensors sign the N lines into
+their history, then the operator restarts on its data dir and backfills them with HistoryRead;
+measured from the restart's first verdict after the warm-up to the last (the sensors only serve
+history then), so it is the operator's own rate with the cores to itself, JIT warm-up included.
+Usage: [PLANT_OPERATOR_JFR=FILE] plant.py JARDIR K W N [PARAMS [MODE]]"""
 import json, os, subprocess, sys, tempfile, time
 jar, K, W, N = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 PS = sys.argv[5] if len(sys.argv) > 5 else "XMSSMT-SHA2_10/2_256"
+MODE = sys.argv[6] if len(sys.argv) > 6 else "live"
+assert MODE in ("live", "backfill"), MODE
 T = tempfile.mkdtemp(prefix="plant.", dir="/var/tmp")
 P = ["java", "-jar", jar + "/pqsign.jar"]
 hz = os.sysconf("SC_CLK_TCK")
@@ -22,9 +28,11 @@ json.dump({"sensors": sensors}, open(f"{T}/sensors.json", "w"))
 # PLANT_OPERATOR_JFR=FILE: the operator runs under Java Flight Recorder (profile settings), dumped to FILE at exit.
 JFR = os.environ.get("PLANT_OPERATOR_JFR")
 PO = ["java", f"-XX:StartFlightRecording=filename={JFR},settings=profile,dumponexit=true", "-jar", jar + "/pqsign.jar"] if JFR else P
-op = subprocess.Popen(PO + ["operator", "--sensors", f"{T}/sensors.json", "--jsonl", f"{T}/v.jsonl",
-                           "--connect-timeout", "300", "--data-dir", f"{T}/od"],
-                      stdout=open(f"{T}/op.out", "w"), stderr=subprocess.STDOUT)
+def operator(out):
+    return subprocess.Popen(PO + ["operator", "--sensors", f"{T}/sensors.json", "--jsonl", f"{T}/v.jsonl",
+                                  "--connect-timeout", "300", "--data-dir", f"{T}/od"],
+                            stdout=open(out, "w"), stderr=subprocess.STDOUT)
+op = operator(f"{T}/op.out")
 sps = [subprocess.Popen(P + ["sensor", "--key", f"{T}/k{i}/{keyfile}", "--port", str(48500+i), "--source", f"{T}/f{i}",
                              "--data-dir", f"{T}/sd{i}"], stdout=open(f"{T}/s{i}.out", "w"), stderr=subprocess.STDOUT)
        for i in range(K)]
@@ -47,15 +55,31 @@ def follow(target):
 def feed(start, n):
     for i, f in enumerate(fifos):
         f.write("".join(f"{1500+j%7}.{j%100:02d},s{i}-{j}\n" for j in range(start, start + n))); f.flush()
+def signed():
+    return [open(f"{T}/s{i}.out").read().count("index=") for i in range(K)]
 feed(0, W); follow(K * W)
-c0 = cpu(op.pid); s0 = sum(cpu(p.pid) for p in sps); t0 = time.time(); l0 = os.getloadavg()[0]
-feed(W, N); follow(K * (W + N))
+if MODE == "backfill":
+    op.terminate(); op.wait()
+    feed(W, N)
+    while min(signed()) < W + N:
+        time.sleep(0.2)
+    time.sleep(1)
+    s0 = sum(cpu(p.pid) for p in sps); l0 = os.getloadavg()[0]
+    size = os.path.getsize(f"{T}/v.jsonl")
+    op = operator(f"{T}/op2.out")
+    while os.path.getsize(f"{T}/v.jsonl") <= size:  # the restart's first line starts the clock
+        time.sleep(0.005)
+    t0 = time.time(); c0 = cpu(op.pid)
+else:
+    c0 = cpu(op.pid); s0 = sum(cpu(p.pid) for p in sps); t0 = time.time(); l0 = os.getloadavg()[0]
+    feed(W, N)
+follow(K * (W + N))
 t1 = time.time(); c1 = cpu(op.pid); s1 = sum(cpu(p.pid) for p in sps); l1 = os.getloadavg()[0]
 for f in fifos: f.close()
 for p in sps: p.wait()
 op.terminate(); rc = op.wait()
 n = K * N
-print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} params {PS} sensors {K} measured {n} readings (after {K*W} warm-up)")
+print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} {MODE} params {PS} sensors {K} measured {n} readings (after {K*W} warm-up)")
 print(f"  wall {t1-t0:.1f} s -> {n/(t1-t0):.0f} verified readings/s; operator CPU {1000*(c1-c0)/n:.3f} ms/reading "
       f"(-> {2000/(1000*(c1-c0)/n):.0f} readings/s on 2 cores); sensors CPU {1000*(s1-s0)/n:.3f} ms/reading; load {l0:.1f}->{l1:.1f}")
 print(f"  verdicts {counts}; operator exit {rc}; dir {T}")
