@@ -166,14 +166,20 @@ class ReadingHistoryTest {
                 .toList();
     }
 
-    @Test
-    void addHandover_betweenReadings_servedInPublicationOrder() throws IOException {
+    /** r0, h1, r1, h2, r2, one second apart. */
+    private ReadingHistory readingsAndHandovers() throws IOException {
         ReadingHistory h = ReadingHistory.inMemory(100, Duration.ofHours(1), clock);
         h.add(record(0, T0.plusSeconds(1)));
         h.addHandover(T0.plusSeconds(2), handover(1));
         h.add(record(1, T0.plusSeconds(3)));
         h.addHandover(T0.plusSeconds(4), handover(2));
         h.add(record(2, T0.plusSeconds(5)));
+        return h;
+    }
+
+    @Test
+    void addHandover_betweenReadings_servedInPublicationOrder() throws IOException {
+        ReadingHistory h = readingsAndHandovers();
         assertEquals(List.of("r0", "h1", "r1", "h2", "r2"), kinds(h.entries(Instant.EPOCH, Instant.MAX, 100)));
         assertEquals(List.of("h1", "r1", "h2"), kinds(h.entries(T0.plusSeconds(2), T0.plusSeconds(4), 100)));
         assertEquals(List.of("r1", "h2"), kinds(h.entries(T0.plusSeconds(3), Instant.MAX, 2)));
@@ -190,12 +196,7 @@ class ReadingHistoryTest {
 
     @Test
     void entries_sizeLimit_stopAfterTheFirstEntryPastIt() throws IOException {
-        ReadingHistory h = ReadingHistory.inMemory(100, Duration.ofHours(1), clock);
-        h.add(record(0, T0.plusSeconds(1)));
-        h.addHandover(T0.plusSeconds(2), handover(1));
-        h.add(record(1, T0.plusSeconds(3)));
-        h.add(record(2, T0.plusSeconds(4)));
-        h.addHandover(T0.plusSeconds(5), handover(2));
+        ReadingHistory h = readingsAndHandovers();
         List<HistoryEntry> all = h.entries(Instant.EPOCH, Instant.MAX, 100);
         long first2 = (long) all.get(0).value().length + all.get(1).value().length;
         // exactly at the limit: not above it yet, so the next entry comes too (and passes it)
