@@ -1017,11 +1017,35 @@ public final class SensorKeyDirectory implements AutoCloseable {
         }
     }
 
-    /** Overwrites a secret file with zeros, fsyncs it, removes it and fsyncs its directory. */
+    /**
+     * Overwrites a secret file and the temporary copies interrupted writes left of it with zeros,
+     * fsyncs them, removes them and its lock file, and fsyncs its directory if anything was removed.
+     */
     static void destroyState(Path file) throws IOException {
-        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            return;
+        // Besides the state, a SIGKILL can leave a temporary copy of it (a write of its signer:
+        // reserving indices ahead, or returning them on close, after the handover) and, between the
+        // deletions below, the lock file alone. Each is destroyed even when the state is already
+        // gone: a copy holds the secret, and compaction takes only a directory of known files.
+        List<Path> copies = new ArrayList<>();
+        if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            copies.add(file);
         }
+        copies.addAll(DurableFiles.leftoverTemps(file));
+        for (Path copy : copies) {
+            wipe(copy);
+        }
+        boolean removed = false;
+        for (Path copy : copies) {
+            removed |= Files.deleteIfExists(copy);
+        }
+        removed |= Files.deleteIfExists(file.resolveSibling(file.getFileName() + FileStateStore.LOCK_SUFFIX));
+        if (removed) {
+            DurableFiles.forceDirectory(file.getParent());
+        }
+    }
+
+    /** Overwrites a file with zeros and fsyncs it. */
+    private static void wipe(Path file) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
             long size = ch.size();
             ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(size, 1 << 16));
@@ -1031,10 +1055,6 @@ public final class SensorKeyDirectory implements AutoCloseable {
             }
             ch.force(true);
         }
-        Files.delete(file);
-        Path lock = file.resolveSibling(file.getFileName() + FileStateStore.LOCK_SUFFIX);
-        Files.deleteIfExists(lock);
-        DurableFiles.forceDirectory(file.getParent());
     }
 
     static byte[] readSmall(Path file) throws IOException {

@@ -40,11 +40,11 @@ class CompactionCrashTest {
     @TempDir
     Path tmp;
 
-    // Behind -Plong until a failure is explained: in a clean CI run on Temurin 25 (2026-12-02,
-    // commit 8849ac4) the final run left 7 retired generations uncompacted ("expected: <17> but
-    // was: <10>"), after passing in five other runs; the cause is not known yet.
+    // Found a bug once (CI run of 8849ac4, Temurin 25): a kill left a retired generation's
+    // directory with its state's lock file or a temporary copy of its state, which no open removed,
+    // so compaction refused that generation and every later one for good ("expected: <17> but was:
+    // <10>"); CompactionTest.open_retiredDirectoryWithTheStatesLockAndATemporaryCopy_* pins the fix.
     @Test
-    @EnabledIfSystemProperty(named = "pqsign.long", matches = "true")
     void sigkillAtEveryCompactionStepAndAtRandom_everyGenerationExactlyOnce() throws Exception {
         run(3, 20261202L);
     }
@@ -106,7 +106,11 @@ class CompactionCrashTest {
         assertTrue(current >= 6, "expected several rollovers, got " + current);
         long compacted = HandoverLog.read(dir.resolve(SensorKeyDirectory.HANDOVER_LOG), firstKey)
                 .count();
-        assertEquals(current - 1, compacted, "every retired generation compacted");
+        assertEquals(
+                current - 1,
+                compacted,
+                "every retired generation compacted; left: " + retiredDirectories(dir, compacted + 1, current)
+                        + "; final run's stderr: " + last.stderr());
         assertEquals(
                 current + 1 == maxDirectory(dir) ? List.of(current, current + 1) : List.of(current),
                 directories(dir),
@@ -174,6 +178,25 @@ class CompactionCrashTest {
                     .sorted()
                     .toList();
         }
+    }
+
+    /** The files of generations {@code from} to {@code to - 1} still in directories, for a failure message. */
+    private static String retiredDirectories(Path dir, long from, long to) throws IOException {
+        StringBuilder b = new StringBuilder();
+        for (long g = from; g < to; g++) {
+            Path d = generationDir(dir, g);
+            if (Files.isDirectory(d)) {
+                try (Stream<Path> s = Files.list(d)) {
+                    b.append(g)
+                            .append('=')
+                            .append(s.map(f -> f.getFileName().toString())
+                                    .sorted()
+                                    .toList())
+                            .append(' ');
+                }
+            }
+        }
+        return b.toString();
     }
 
     private static long maxDirectory(Path dir) throws IOException {

@@ -298,6 +298,36 @@ class CompactionTest {
     }
 
     @Test
+    void open_retiredDirectoryWithTheStatesLockAndATemporaryCopy_destroysBothAndCompactionTakesIt() throws Exception {
+        byte[] state;
+        try (SensorKeyDirectory d = create()) {
+            rollOver(d);
+            rollOver(d);
+            state = Files.readAllBytes(d.generationDir(2).resolve(SensorKeyDirectory.STATE));
+        }
+        // What a SIGKILL can leave in a retired generation's directory (first seen as a CI failure of
+        // CompactionCrashTest): the state's lock file, killed between the state's deletion and the
+        // lock's, and a temporary copy of the state from a write of its signer (reserving indices
+        // ahead, or returning them on close) that the handover had overtaken.
+        Path g1 = dir.resolve(SensorKeyDirectory.GENERATIONS).resolve("000000000001");
+        Path lock = g1.resolve(SensorKeyDirectory.STATE + ".lock");
+        Path copy = g1.resolve("." + SensorKeyDirectory.STATE + ".tmp-0123456789abcdef");
+        Files.write(lock, new byte[0]);
+        Files.write(copy, state);
+        Path rootCopy = dir.resolve("." + SensorKeyDirectory.STATE + ".tmp-fedcba9876543210");
+        Files.write(rootCopy, state);
+
+        try (SensorKeyDirectory d = open(SensorKeyDirectory.Observer.NONE)) {
+            assertFalse(Files.exists(lock), "lock file of a destroyed state");
+            assertFalse(Files.exists(copy), "temporary copy of a retired state");
+            assertFalse(Files.exists(rootCopy), "temporary copy of generation 0's state");
+            assertEquals(1, d.compact());
+            assertEquals(List.of(2L), generationDirectories());
+            assertChainAsMade(d);
+        }
+    }
+
+    @Test
     void open_logHoldingTheCurrentGeneration_refusedAndCurrentDirectoryKept() throws Exception {
         try (SensorKeyDirectory d = create()) {
             for (int n = 1; n <= 3; n++) {

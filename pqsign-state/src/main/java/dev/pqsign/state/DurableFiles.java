@@ -158,22 +158,38 @@ public final class DurableFiles {
      * @throws IOException if the directory cannot be listed or a file cannot be deleted
      */
     public static int deleteLeftoverTemps(Path target) throws IOException {
+        int deleted = 0;
+        for (Path p : leftoverTemps(target)) {
+            if (Files.deleteIfExists(p)) {
+                deleted++;
+            }
+        }
+        return deleted;
+    }
+
+    /**
+     * The temporary files that interrupted writes of {@code target} left behind: regular files (not
+     * links) named exactly {@code .NAME.tmp-<16 hex digits>} in the target's directory. For callers
+     * that must destroy their content before deleting them (a key state's copies hold its secret);
+     * the same caution as for {@link #deleteLeftoverTemps} applies.
+     *
+     * @param target the file whose leftover temporary files are listed
+     * @return the files, in no particular order
+     * @throws IOException if the directory cannot be listed
+     */
+    public static List<Path> leftoverTemps(Path target) throws IOException {
         Path abs = target.toAbsolutePath();
         String prefix = "." + abs.getFileName() + TEMP_MARKER;
         List<Path> leftovers = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(
                 abs.getParent(), p -> isTempName(p.getFileName().toString(), prefix))) {
             for (Path p : entries) {
-                leftovers.add(p);
+                if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+                    leftovers.add(p);
+                }
             }
         }
-        int deleted = 0;
-        for (Path p : leftovers) {
-            if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(p)) {
-                deleted++;
-            }
-        }
-        return deleted;
+        return leftovers;
     }
 
     /**
