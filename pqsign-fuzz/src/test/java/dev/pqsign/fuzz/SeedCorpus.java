@@ -29,6 +29,7 @@ import dev.pqsign.xmss.XmssSignatures;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -81,14 +82,39 @@ final class SeedCorpus {
 
     private SeedCorpus() {}
 
-    /** Writes the corpus under {@code args[0]} (a test resources directory). */
+    /**
+     * Writes the corpus under {@code args[0]} (a test resources directory), or with {@code --check}
+     * compares it with the committed seeds on the class path: one line per seed that is missing or
+     * differs, exit status 1 if there is one ({@link SeedCorpusTest} runs this).
+     */
     public static void main(String[] args) throws IOException {
+        if (args[0].equals("--check")) {
+            System.exit(check() ? 0 : 1);
+        }
         Path root = Paths.get(args[0]);
         for (Map.Entry<String, byte[]> e : generate().entrySet()) {
             Path p = root.resolve(e.getKey());
             Files.createDirectories(p.getParent());
             Files.write(p, e.getValue());
         }
+    }
+
+    private static boolean check() throws IOException {
+        Map<String, byte[]> seeds = generate();
+        int problems = 0;
+        for (Map.Entry<String, byte[]> e : seeds.entrySet()) {
+            try (InputStream in = SeedCorpus.class.getClassLoader().getResourceAsStream(e.getKey())) {
+                String problem = in == null
+                        ? "is not committed; regenerate the corpus"
+                        : Arrays.equals(e.getValue(), in.readAllBytes()) ? null : "differs from the generator's";
+                if (problem != null) {
+                    System.out.println("seed " + e.getKey() + " " + problem);
+                    problems++;
+                }
+            }
+        }
+        System.out.println(seeds.size() + " seeds generated, " + problems + " missing or different");
+        return problems == 0;
     }
 
     /** Resource path (relative to the test resources root) → content, sorted by path. */
