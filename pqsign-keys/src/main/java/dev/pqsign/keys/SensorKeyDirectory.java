@@ -1026,6 +1026,9 @@ public final class SensorKeyDirectory implements AutoCloseable {
         // reserving indices ahead, or returning them on close, after the handover) and, between the
         // deletions below, the lock file alone. Each is destroyed even when the state is already
         // gone: a copy holds the secret, and compaction takes only a directory of known files.
+        if (!Files.isDirectory(file.getParent(), LinkOption.NOFOLLOW_LINKS)) {
+            return; // e.g. a temporary directory already renamed into place
+        }
         List<Path> copies = new ArrayList<>();
         if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             copies.add(file);

@@ -328,6 +328,14 @@ class CompactionTest {
     }
 
     @Test
+    void destroyState_inADirectoryThatIsGone_doesNothing() throws Exception {
+        // create() cleans up its temporary directory with this after a failure, also one that came
+        // after the directory was renamed into place: the original failure must be the one reported.
+        SensorKeyDirectory.destroyState(tmp.resolve("renamed").resolve(SensorKeyDirectory.STATE));
+        assertFalse(Files.exists(tmp.resolve("renamed")));
+    }
+
+    @Test
     void open_logHoldingTheCurrentGeneration_refusedAndCurrentDirectoryKept() throws Exception {
         try (SensorKeyDirectory d = create()) {
             for (int n = 1; n <= 3; n++) {
