@@ -1034,11 +1034,9 @@ public final class SensorKeyDirectory implements AutoCloseable {
             copies.add(file);
         }
         copies.addAll(DurableFiles.leftoverTemps(file));
-        for (Path copy : copies) {
-            wipe(copy);
-        }
         boolean removed = false;
         for (Path copy : copies) {
+            wipe(copy);
             removed |= Files.deleteIfExists(copy);
         }
         removed |= Files.deleteIfExists(file.resolveSibling(file.getFileName() + FileStateStore.LOCK_SUFFIX));
