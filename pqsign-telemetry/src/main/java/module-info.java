@@ -8,4 +8,5 @@ module dev.pqsign.telemetry {
     requires java.logging;
 
     exports dev.pqsign.telemetry;
+    exports dev.pqsign.telemetry.operator;
 }

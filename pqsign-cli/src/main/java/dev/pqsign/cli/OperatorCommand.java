@@ -7,8 +7,6 @@ import dev.pqsign.keys.HandoverOutcome;
 import dev.pqsign.keys.KeyChain;
 import dev.pqsign.opcua.Operator;
 import dev.pqsign.opcua.TransportSecurity;
-import dev.pqsign.telemetry.AcceptedRecords;
-import dev.pqsign.telemetry.KeyChainFollower;
 import dev.pqsign.telemetry.KeyStatusEvent;
 import dev.pqsign.telemetry.LatencySeries;
 import dev.pqsign.telemetry.ReadingVerifier;
@@ -17,6 +15,7 @@ import dev.pqsign.telemetry.SignedRecord;
 import dev.pqsign.telemetry.Verdict;
 import dev.pqsign.telemetry.VerdictEvent;
 import dev.pqsign.telemetry.VerdictJsonl;
+import dev.pqsign.telemetry.operator.OperatorPipeline;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -179,9 +178,6 @@ final class OperatorCommand implements Callable<Integer> {
                     "Watch every sensor listed in FILE (JSON: name, url, pub/params or cert/trust, security, trust_server) instead of --url.")
     Path sensorsFile;
 
-    /** The data directory's subdirectory of followed key chains and certificate enrolments. */
-    private static final String CHAINS = "chains";
-
     private final CountDownLatch stop = new CountDownLatch(1);
     /** Per sensor, in the order given. */
     private final Map<String, SensorStats> stats = new LinkedHashMap<>();
@@ -189,8 +185,6 @@ final class OperatorCommand implements Callable<Integer> {
     private final Map<String, ReadingVerifier> verifiers = new LinkedHashMap<>();
     private final Map<String, KeyStatusEvent.Kind> keyKinds = new HashMap<>();
     private final Map<KeyStatusEvent.Kind, Long> keyEvents = new EnumMap<>(KeyStatusEvent.Kind.class);
-    /** The key chains of all sensors' pinned keys, followed across their key handovers. */
-    private KeyChainFollower chains;
     /** The live console (--http), else null. */
     private ConsoleServer console;
 
@@ -261,9 +255,8 @@ final class OperatorCommand implements Callable<Integer> {
         TransportSecurity sec = TelemetrySupport.security(security);
 
         try (VerdictJsonl stream = openJsonl();
-                ReplayGuard guard = ReplayGuard.inDirectory(dataDir.resolve("replay"));
-                AcceptedRecords accepted = AcceptedRecords.inDirectory(dataDir.resolve("accepted"), remember);
-                Operator operator = newOperator(sec, targets.get(0), guard, accepted)) {
+                OperatorPipeline pipeline = openPipeline();
+                Operator operator = newOperator(sec, targets.get(0), pipeline)) {
             json = stream;
             liveTable = textLines && sensorsFile != null && Terminal.isInteractive();
             operator.onConnectionChange((sensor, up, detail) -> {
@@ -282,7 +275,7 @@ final class OperatorCommand implements Callable<Integer> {
             for (SensorList.Target t : targets) {
                 t.serverCertificates().forEach(operator::trustServer);
                 secure |= t.security() != TransportSecurity.NONE;
-                verifierFor(t, guard, accepted);
+                verifierFor(t, pipeline);
                 if (textLines) {
                     out.printf(
                             "operator: %spinned %s key %s%n",
@@ -290,6 +283,15 @@ final class OperatorCommand implements Callable<Integer> {
                             t.pinned().parameterSet().setName(),
                             TelemetryKeys.trusted(t.pinned()).id().hex());
                 }
+            }
+            for (ReplayGuard.RebuiltMark m : pipeline.rebuiltMarks()) {
+                info().printf(
+                                "operator: replay mark of key %s… rebuilt at %d from %s (%s held %d: lost or older)%n",
+                                m.key().hex().substring(0, 16),
+                                m.floor(),
+                                dataDir,
+                                pipeline.markFile().getFileName(),
+                                m.stored());
             }
             if (secure) {
                 Path exported = TelemetrySupport.exportApplicationCertificate(
@@ -364,7 +366,7 @@ final class OperatorCommand implements Callable<Integer> {
                 throw CliException.usage("--sensors takes every sensor's endpoint, key and security from the file;"
                         + " drop --url, --host, --port, --pub, --params, --cert, --trust, --security, --trust-server");
             }
-            return SensorList.read(sensorsFile, dataDir.resolve(CHAINS));
+            return SensorList.read(sensorsFile, dataDir.resolve(OperatorPipeline.CHAINS));
         }
         String endpoint = endpoint();
         TransportSecurity sec = TelemetrySupport.security(security);
@@ -379,15 +381,27 @@ final class OperatorCommand implements Callable<Integer> {
                 new SensorList.Target(endpoint, endpoint, key.key(), sec, serverCerts, key.deviceCa(), key.resumed()));
     }
 
+    /** The data directory's replay marks, accepted records, chains and evidence; one line naming what is damaged. */
+    private OperatorPipeline openPipeline() {
+        try {
+            return OperatorPipeline.builder(dataDir).remember(remember).open();
+        } catch (IOException e) {
+            throw CliException.usage("--data-dir " + dataDir + ": " + e.getMessage());
+        }
+    }
+
     /** One verifier per sensor (its own pinned key), all sharing the replay state and accepted records. */
-    private ReadingVerifier verifierFor(SensorList.Target t, ReplayGuard guard, AcceptedRecords accepted)
-            throws IOException {
+    private ReadingVerifier verifierFor(SensorList.Target t, OperatorPipeline pipeline) {
         ReadingVerifier v = verifiers.get(t.name());
         if (v == null) {
-            v = new ReadingVerifier(
-                    guard, List.of(TelemetryKeys.trusted(t.pinned())), accepted, dataDir.resolve("evidence"));
+            try {
+                v = pipeline.sensor(t.name(), t.pinned());
+            } catch (IOException e) {
+                throw CliException.usage("--data-dir " + dataDir + ": " + e.getMessage());
+            }
             verifiers.put(t.name(), v);
-            KeyChain chain = chains.follow(t.pinned(), v);
+            KeyChain chain =
+                    pipeline.chains().chain(KeyChain.startingAt(t.pinned()).chainId());
             if (t.resumed() != null) {
                 // One line wherever status lines go: the operator trusts a first chain that is not valid now.
                 info().printf(
@@ -452,14 +466,12 @@ final class OperatorCommand implements Callable<Integer> {
      * The operator: every sensor's pinned key starts a key chain (resumed from the data directory
      * after a restart), so the operator follows the sensors' key handovers without reconfiguration.
      */
-    private Operator newOperator(
-            TransportSecurity sec, SensorList.Target first, ReplayGuard guard, AcceptedRecords accepted)
+    private Operator newOperator(TransportSecurity sec, SensorList.Target first, OperatorPipeline pipeline)
             throws IOException {
-        chains = new KeyChainFollower(dataDir.resolve(CHAINS));
         Operator operator = new Operator(
                 new Operator.Config(dataDir, sec, publishingMs, queueSize),
-                verifierFor(first, guard, accepted),
-                chains,
+                verifierFor(first, pipeline),
+                pipeline.chains(),
                 this::observe);
         operator.watchKeyState(Duration.ofSeconds(2), this::keyState);
         if (http != null) {
@@ -498,7 +510,7 @@ final class OperatorCommand implements Callable<Integer> {
             throw CliException.usage(
                     "--cert needs --trust ROOT (the root certificate the sensor's certificate chains to)");
         }
-        return TelemetryKeys.certifiedKey(cert, trust, dataDir.resolve(CHAINS));
+        return TelemetryKeys.certifiedKey(cert, trust, dataDir.resolve(OperatorPipeline.CHAINS));
     }
 
     /** Tries until the sensor answers or the timeout passes (a sensor may still be starting). */

@@ -286,6 +286,115 @@ class RolloverProcessTest {
         assertTrue(audit.out().contains("3 key handovers followed"), audit.out());
     }
 
+    /**
+     * The operator is killed, and stays away while the sensor signs far more than its history keeps
+     * (300 readings) and rolls over twice: generation 0's tail, all of generation 1 and generation
+     * 2's head are gone from the sensor. The restarted operator follows both handovers from the
+     * sensor's handover list, and every index of every generation is ACCEPTED once or inside one
+     * GAP (none twice), live and in {@code pqsign audit} (issue 31, item 10).
+     */
+    @Test
+    @Timeout(600)
+    void operatorAwayLongerThanTheHistoryAcrossTwoRollovers_everyIndexAcceptedOrInAGap() throws Exception {
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", keyParams, "--out", p("k")).exit());
+        Path fifo = dir.resolve("readings.fifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        int port = freePort();
+        Process sensor = startSensor(fifo, port, "--rollover-at", "100", "--history", "300");
+        await("sensor", sensor, out -> out.contains("endpoint"));
+        Process first = startOperator("op1", "op1.jsonl", port);
+        await("op1", first, out -> out.contains("subscribed to"));
+        Process second;
+        int readings = 2_700;
+        try (OutputStream w = Files.newOutputStream(fifo)) {
+            writeReadings(w, 0, 400);
+            awaitAccepted("op1.jsonl", 400);
+            first.destroyForcibly(); // kill -9
+            first.waitFor(30, TimeUnit.SECONDS);
+            writeReadings(w, 400, 2_600); // handovers after 1,016 and 2,032 readings
+            await(
+                    "sensor",
+                    sensor,
+                    out -> out.lines().filter(l -> l.contains(" sign=")).count() >= 2_600);
+            second = startOperator("op2", "op2.jsonl", port);
+            await("op2", second, out -> out.contains("subscribed to"));
+            writeReadings(w, 2_600, readings);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
+            while (!Files.readString(dir.resolve("op2.jsonl")).contains("reading-" + (readings - 1) + "\"")
+                    && System.nanoTime() < deadline
+                    && second.isAlive()) {
+                Thread.sleep(200);
+            }
+        }
+        assertTrue(sensor.waitFor(300, TimeUnit.SECONDS), describe("sensor"));
+        second.destroy();
+        assertTrue(second.waitFor(60, TimeUnit.SECONDS), describe("op2"));
+        assertEquals(1, second.exitValue(), "readings were lost: exit 1; " + describe("op2"));
+
+        Map<String, java.util.TreeSet<Long>> seen = new LinkedHashMap<>();
+        long accepted = 0;
+        long missing = 0;
+        int followed = 0;
+        StringBuilder both = new StringBuilder();
+        for (String file : List.of("op1.jsonl", "op2.jsonl")) {
+            for (String line : Files.readAllLines(dir.resolve(file))) {
+                both.append(line).append('\n');
+                JsonNode o = JSON.readTree(line);
+                String verdict = o.path("verdict").asText();
+                if ("HANDOVER".equals(o.path("event").asText())) {
+                    assertEquals("FOLLOWED", o.get("outcome").asText(), file + ": " + line);
+                    followed++;
+                    continue;
+                }
+                if (!"ACCEPTED".equals(verdict) && !"GAP".equals(verdict)) {
+                    assertTrue(!o.has("verdict") || "DUPLICATE".equals(verdict), file + ": " + line);
+                    continue;
+                }
+                java.util.TreeSet<Long> indices =
+                        seen.computeIfAbsent(o.get("key_id").asText(), k -> new java.util.TreeSet<>());
+                if ("ACCEPTED".equals(verdict)) {
+                    assertTrue(indices.add(o.get("index").asLong()), "accepted twice or inside a gap: " + line);
+                    accepted++;
+                } else if ("GAP".equals(verdict)) {
+                    for (long i = o.get("from_index").asLong();
+                            i <= o.get("to_index").asLong();
+                            i++) {
+                        assertTrue(indices.add(i), "index " + i + " both reported missing and accepted: " + line);
+                        missing++;
+                    }
+                }
+            }
+        }
+        assertEquals(2, followed, both.toString());
+        assertEquals(
+                3,
+                seen.size(),
+                "three generations: " + seen.keySet() + "\n"
+                        + both.toString()
+                                .lines()
+                                .filter(l -> !l.contains("\"ACCEPTED\""))
+                                .map(l -> l.length() > 400 ? l.substring(0, 400) : l)
+                                .collect(java.util.stream.Collectors.joining("\n")));
+        long total = 0;
+        for (java.util.TreeSet<Long> indices : seen.values()) {
+            assertEquals(0, indices.first(), "every generation's sequence starts at index 0");
+            assertEquals(indices.size() - 1, indices.last(), "no index neither accepted nor in a gap");
+            total += indices.size();
+        }
+        // Each retired generation also used one index for its handover statement, which is no reading.
+        assertEquals(readings, total);
+        assertTrue(missing > 1_016, "all of generation 1 is among the missing: " + missing);
+        Files.writeString(dir.resolve("both.jsonl"), both);
+        CliRunner.Result audit =
+                CliRunner.run("audit", "--pub", p("k/key.pub"), "--params", keyParams, "--jsonl", p("both.jsonl"));
+        assertEquals(1, audit.exit(), audit.out() + audit.err());
+        assertTrue(audit.out().contains(accepted + " readings verified"), audit.out());
+        assertTrue(audit.out().contains(missing + " missing"), audit.out());
+        assertTrue(audit.out().contains("2 key handovers followed"), audit.out());
+    }
+
     /** An operator of the sensor ({@link #operatorKey}, else its first key pinned), JSON Lines to {@code jsonl}, data in "op". */
     private Process startOperator(String name, String jsonl, int port) throws IOException {
         List<String> args = new ArrayList<>(List.of("operator", "--port", Integer.toString(port)));

@@ -16,7 +16,6 @@ import dev.pqsign.telemetry.ReadingText;
 import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.SignedReading;
 import dev.pqsign.telemetry.SignedRecord;
-import dev.pqsign.telemetry.SlotFileStore;
 import dev.pqsign.testing.MemoryStateStore;
 import dev.pqsign.x509.Pem;
 import dev.pqsign.x509.PqCertificate;
@@ -561,19 +560,16 @@ final class SeedCorpus {
         out.put(
                 inputs(ReplayMarkFuzzTest.class, "mark-file"),
                 prefixed((byte) 0, Files.readAllBytes(dir.resolve(ReplayGuard.MARK_FILE_NAME))));
-        // the 45-byte per-key state of earlier versions: "PQRG", version 1, key id, next acceptable index
-        byte[] state = ByteBuffer.allocate(45)
-                .put("PQRG".getBytes(StandardCharsets.US_ASCII))
-                .put((byte) 1)
-                .put(ReplayMarkFuzzTest.KEY_A.bytes())
-                .putLong(7)
-                .array();
-        Path slots = tmp.resolve("legacy.marks");
-        try (SlotFileStore s = SlotFileStore.open(slots)) {
-            s.create(state);
-        }
-        out.put(inputs(ReplayMarkFuzzTest.class, "legacy-slot-file"), prefixed((byte) 1, Files.readAllBytes(slots)));
-        out.put(inputs(ReplayMarkFuzzTest.class, "legacy-replay-file"), prefixed((byte) 2, state));
+        // the same after the mark file was lost: replaced by nothing (kind 2 with an empty image)
+        out.put(inputs(ReplayMarkFuzzTest.class, "mark-file-deleted"), new byte[] {2});
+        // key A's ring of accepted records as that run leaves it (kind 1)
+        Path run = tmp.resolve("earlier-run");
+        ReplayMarkFuzzTest.earlierRun(run);
+        out.put(
+                inputs(ReplayMarkFuzzTest.class, "accepted-ring"),
+                prefixed(
+                        (byte) 1,
+                        Files.readAllBytes(run.resolve("accepted").resolve(ReplayMarkFuzzTest.KEY_A.hex() + ".pqar"))));
     }
 
     private static byte[] ascii(String s) {

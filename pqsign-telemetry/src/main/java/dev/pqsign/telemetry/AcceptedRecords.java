@@ -138,6 +138,26 @@ public final class AcceptedRecords implements AutoCloseable {
         return out;
     }
 
+    /**
+     * The highest index whose record a key's ring in {@code dir} still holds, without creating or
+     * changing anything: what the ring proves was accepted when the replay marks are gone.
+     *
+     * @param dir the operator's directory of rings
+     * @param key the key
+     * @return the highest remembered index, or -1 if the key has no ring or its ring holds no record
+     * @throws IOException if the ring exists but cannot be read or is not a valid ring of {@code key}
+     */
+    public static long highestRemembered(Path dir, KeyId key) throws IOException {
+        Path file = dir.resolve(key.hex() + ".pqar");
+        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return -1;
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            Ring r = Ring.validated(ch, file, key, 0);
+            return r.highest();
+        }
+    }
+
     private synchronized Ring ring(KeyId key, int signatureBytes) throws IOException {
         Ring r = rings.get(key);
         if (r == null) {
@@ -198,34 +218,51 @@ public final class AcceptedRecords implements AutoCloseable {
                     ch.force(true);
                     return new Ring(ch, key, capacity, slotBytes);
                 }
-                ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES);
-                while (h.hasRemaining() && ch.read(h, h.position()) > 0) {
-                    // read the whole header
-                }
-                if (h.hasRemaining()) {
-                    throw new IOException(file + ": accepted-records file shorter than its header");
-                }
-                byte[] b = h.array();
-                if (!java.util.Arrays.equals(b, 0, 4, MAGIC, 0, 4)
-                        || b[4] != VERSION
-                        || crc(b, 0, 60) != ByteBuffer.wrap(b, 60, 4).getInt()) {
-                    throw new IOException(file + ": not a valid accepted-records file (magic, version or CRC)");
-                }
-                int cap = ByteBuffer.wrap(b, 8, 4).getInt();
-                int slot = ByteBuffer.wrap(b, 12, 4).getInt();
-                byte[] id = java.util.Arrays.copyOfRange(b, 16, 16 + KeyId.BYTES);
-                if (cap < 1
-                        || cap > MAX_CAPACITY
-                        || slot < slotBytes
-                        || slot > SLOT_HEADER_BYTES + maxRecordBytes(SignedRecord.MAX_SIGNATURE_BYTES)
-                        || !KeyId.of(id).equals(key)) {
-                    throw new IOException(file + ": accepted-records header does not fit key " + key.hex());
-                }
-                return new Ring(ch, key, cap, slot);
+                return validated(ch, file, key, slotBytes);
             } catch (IOException | RuntimeException e) {
                 ch.close();
                 throw e;
             }
+        }
+
+        /** The ring in {@code ch} after checking its header: magic, version, CRC, bounds, and that it is {@code key}'s. */
+        static Ring validated(FileChannel ch, Path file, KeyId key, int slotBytes) throws IOException {
+            ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES);
+            while (h.hasRemaining() && ch.read(h, h.position()) > 0) {
+                // read the whole header
+            }
+            if (h.hasRemaining()) {
+                throw new IOException(file + ": accepted-records file shorter than its header");
+            }
+            byte[] b = h.array();
+            if (!java.util.Arrays.equals(b, 0, 4, MAGIC, 0, 4)
+                    || b[4] != VERSION
+                    || crc(b, 0, 60) != ByteBuffer.wrap(b, 60, 4).getInt()) {
+                throw new IOException(file + ": not a valid accepted-records file (magic, version or CRC)");
+            }
+            int cap = ByteBuffer.wrap(b, 8, 4).getInt();
+            int slot = ByteBuffer.wrap(b, 12, 4).getInt();
+            byte[] id = java.util.Arrays.copyOfRange(b, 16, 16 + KeyId.BYTES);
+            if (cap < 1
+                    || cap > MAX_CAPACITY
+                    || slot < Math.max(slotBytes, SLOT_HEADER_BYTES + 1)
+                    || slot > SLOT_HEADER_BYTES + maxRecordBytes(SignedRecord.MAX_SIGNATURE_BYTES)
+                    || !KeyId.of(id).equals(key)) {
+                throw new IOException(file + ": accepted-records header does not fit key " + key.hex());
+            }
+            return new Ring(ch, key, cap, slot);
+        }
+
+        /** The highest index any slot holds a valid record of, or -1. */
+        long highest() throws IOException {
+            long best = -1;
+            for (long slot = 0; slot < capacity; slot++) {
+                Optional<SignedRecord> r = recordAt(HEADER_BYTES + slot * slotBytes);
+                if (r.isPresent() && r.get().index() % capacity == slot) {
+                    best = Math.max(best, r.get().index());
+                }
+            }
+            return best;
         }
 
         static ByteBuffer header(KeyId key, int capacity, int slotBytes) {
@@ -259,7 +296,12 @@ public final class AcceptedRecords implements AutoCloseable {
         }
 
         synchronized Optional<SignedRecord> get(long index) throws IOException {
-            long at = offset(index);
+            Optional<SignedRecord> r = recordAt(offset(index));
+            return r.isPresent() && r.get().index() == index ? r : Optional.empty();
+        }
+
+        /** The valid record of this ring's key in the slot at {@code at}, if any. */
+        private Optional<SignedRecord> recordAt(long at) throws IOException {
             ByteBuffer h = ByteBuffer.allocate(SLOT_HEADER_BYTES);
             if (!readFully(h, at)) {
                 return Optional.empty();
@@ -275,7 +317,7 @@ public final class AcceptedRecords implements AutoCloseable {
             }
             try {
                 SignedRecord r = SignedRecord.decode(body.array());
-                return r.index() == index && r.keyId().equals(key) ? Optional.of(r) : Optional.empty();
+                return r.keyId().equals(key) ? Optional.of(r) : Optional.empty();
             } catch (IllegalArgumentException e) {
                 return Optional.empty(); // a slot torn by a crash: nothing remembered there
             }

@@ -28,7 +28,7 @@ import java.util.zip.CRC32C;
  * one {@code fdatasync}, so ten operator connections accepting readings at the same time share a
  * flush instead of queueing ten of them at the device.
  *
- * <p>Guarantee (the same as one {@link SlotFileStore} per key): {@link #advance} returns
+ * <p>Guarantee: {@link #advance} returns
  * "accepted" only after the new mark is durable, and it decides under an exclusive lock of the file
  * after re-reading the key's record, so two processes (or two instances in one JVM) sharing the
  * file can never both accept the same index.

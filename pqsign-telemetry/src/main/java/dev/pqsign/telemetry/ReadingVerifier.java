@@ -157,7 +157,7 @@ public final class ReadingVerifier {
      * Retires a key at the index its handover statement was signed under: its readings below that
      * index stay acceptable (they may arrive late), readings at or above it are
      * {@link Reason#RETIRED_KEY}. Returns the indices below the handover index that never arrived
-     * since the key's last accepted reading (gaps; none if no reading of the key was ever accepted).
+     * since the key's last accepted reading (gaps; from index 0 if no reading of the key was ever accepted).
      *
      * @param keyId the retired key
      * @param handoverIndex the index its handover statement was signed under; of two calls the lower counts
@@ -173,7 +173,7 @@ public final class ReadingVerifier {
             return List.of();
         }
         List<Verdict.Gap> gaps = new ArrayList<>();
-        if (before < 0 || handoverIndex <= before + 1) {
+        if (handoverIndex <= before + 1) {
             return gaps;
         }
         synchronized (reportedAhead) {
@@ -232,7 +232,7 @@ public final class ReadingVerifier {
      * Checks one record as received: the same policy as {@link #check(KeyId, String, SignedReading)}
      * with the key id and parameter set the record states, plus what only a verifier that sees
      * every record can tell: the index ranges skipped since the key's last accepted reading (gaps;
-     * none before the first reading accepted from a key), a record identical to an accepted one
+     * a key's sequence starts at index 0), a record identical to an accepted one
      * ({@link Reason#DUPLICATE}) and a different valid record under an accepted index
      * ({@link Reason#INDEX_REUSE}).
      *
@@ -300,18 +300,19 @@ public final class ReadingVerifier {
                 }
                 return new RecordCheck(List.of(), v);
             }
+            // A key's sequence starts at its first index, 0: what never arrived before the first
+            // reading accepted from it (signed before the operator first connected, or while it
+            // was away across a handover) is reported like any other gap.
             List<Verdict.Gap> gaps = new ArrayList<>();
-            if (before >= 0) {
-                long next = before + 1;
-                for (long r : ahead.subSet(next, true, index, false)) {
-                    if (r > next) {
-                        gaps.add(new Verdict.Gap(next, r - 1));
-                    }
-                    next = r + 1;
+            long next = before + 1;
+            for (long r : ahead.subSet(next, true, index, false)) {
+                if (r > next) {
+                    gaps.add(new Verdict.Gap(next, r - 1));
                 }
-                if (index > next) {
-                    gaps.add(new Verdict.Gap(next, index - 1));
-                }
+                next = r + 1;
+            }
+            if (index > next) {
+                gaps.add(new Verdict.Gap(next, index - 1));
             }
             ahead.headSet(index, true).clear();
             return new RecordCheck(gaps, v);

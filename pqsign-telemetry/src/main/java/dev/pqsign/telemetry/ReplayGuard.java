@@ -2,13 +2,15 @@ package dev.pqsign.telemetry;
 
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.StateStore;
-import dev.pqsign.state.FileStateStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -25,6 +27,7 @@ import java.util.Objects;
  * {@link #inDirectory} keeps all keys in one {@link MarkFile} with group commit.
  */
 public final class ReplayGuard implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ReplayGuard.class.getName());
 
     static final byte[] MAGIC = {'P', 'Q', 'R', 'G'};
     static final int VERSION = 1;
@@ -54,8 +57,37 @@ public final class ReplayGuard implements AutoCloseable {
         void close() throws IOException;
     }
 
+    /**
+     * The lowest mark a key may have whatever its store says: one above the highest index that
+     * something other than the marks proves was accepted.
+     */
+    @FunctionalInterface
+    public interface MarkFloor {
+        /**
+         * The floor of {@code key}'s mark.
+         *
+         * @param key the key
+         * @return the lowest index {@code key} may still accept; 0 if nothing is known
+         * @throws IOException if the evidence exists but cannot be read (the key's state is then unusable)
+         */
+        long of(KeyId key) throws IOException;
+    }
+
+    /**
+     * A mark raised to its floor when a key's state was loaded.
+     *
+     * @param key the key
+     * @param stored the mark its store held (0 if it held none)
+     * @param floor the mark it has now
+     */
+    public record RebuiltMark(KeyId key, long stored, long floor) {}
+
+    private static final MarkFloor NO_FLOOR = key -> 0;
+
+    private final MarkFloor floor;
     private final Backend backend;
     private final Map<KeyId, KeyState> keys = new HashMap<>();
+    private final List<RebuiltMark> rebuilt = new ArrayList<>();
 
     /** The name of the group-committed mark file inside the directory given to {@link #inDirectory}. */
     public static final String MARK_FILE_NAME = "replay-marks.pqrm";
@@ -64,23 +96,32 @@ public final class ReplayGuard implements AutoCloseable {
      * A guard keeping the state of every key in one file, {@code dir}/{@value #MARK_FILE_NAME} (a
      * {@link MarkFile}: per key two checksummed records overwritten in place, cross-process lock,
      * and group commit: the marks of all keys accepted at the same time share one
-     * {@code fdatasync}). The directory is created if missing.
-     *
-     * <p>A key's state written by earlier versions is carried over when the key is first written
-     * to the mark file: {@code <key id hex>.marks} (a {@link SlotFileStore}) if present, else
-     * {@code <key id hex>.replay} (a {@code FileStateStore}); a carried-over state of another key
-     * is refused. The old files are left in place and no longer written, so an upgrade does not
-     * reopen replays. (Older versions must not run on the same directory afterwards: they would
-     * not see the marks written since.)
+     * {@code fdatasync}), every key starting at mark 0. The directory is created if missing.
      *
      * @param dir the operator's replay state directory
      * @return the guard
      * @throws IOException if the directory or the mark file cannot be created, or the file is not a mark file
      */
     public static ReplayGuard inDirectory(Path dir) throws IOException {
+        return inDirectory(dir, NO_FLOOR);
+    }
+
+    /**
+     * As {@link #inDirectory(Path)}, with a floor under every key's mark: what the operator's data
+     * directory still proves was accepted (a {@link MarkRecovery}). A key whose mark in the file is
+     * lower (the file deleted, truncated, or replaced by an older copy) starts at the floor instead,
+     * and is listed in {@link #rebuiltMarks()}.
+     *
+     * @param dir the operator's replay state directory
+     * @param floor the lowest mark each key may have
+     * @return the guard
+     * @throws IOException if the directory or the mark file cannot be created, or the file is not a mark file
+     */
+    public static ReplayGuard inDirectory(Path dir, MarkFloor floor) throws IOException {
+        Objects.requireNonNull(floor, "floor");
         Files.createDirectories(dir);
-        MarkFile marks = MarkFile.open(dir.resolve(MARK_FILE_NAME), key -> legacyMark(dir, key));
-        return new ReplayGuard(new Backend() {
+        MarkFile marks = MarkFile.open(dir.resolve(MARK_FILE_NAME), key -> 0);
+        return new ReplayGuard(floor, new Backend() {
             @Override
             public long load(KeyId key) throws IOException {
                 return marks.read(key);
@@ -98,23 +139,6 @@ public final class ReplayGuard implements AutoCloseable {
         });
     }
 
-    /** The mark an earlier version stored for {@code key} in {@code dir}, or 0. */
-    private static long legacyMark(Path dir, KeyId key) throws IOException {
-        Path slots = dir.resolve(key.hex() + ".marks");
-        if (Files.exists(slots)) {
-            try (SlotFileStore old = SlotFileStore.open(slots)) {
-                return decode(key, old.read(), slots.toString());
-            }
-        }
-        Path replay = dir.resolve(key.hex() + ".replay");
-        if (Files.exists(replay)) {
-            try (FileStateStore old = FileStateStore.open(replay)) {
-                return decode(key, old.read(), replay.toString());
-            }
-        }
-        return 0;
-    }
-
     /**
      * A guard keeping each key's state in its own store (one durable write per accepted reading,
      * nothing shared between keys).
@@ -123,6 +147,7 @@ public final class ReplayGuard implements AutoCloseable {
      */
     public ReplayGuard(StoreProvider provider) {
         Objects.requireNonNull(provider, "provider");
+        this.floor = NO_FLOOR;
         Map<KeyId, StateStore> stores = new HashMap<>();
         this.backend = new Backend() {
             private StateStore store(KeyId key) throws IOException {
@@ -185,7 +210,8 @@ public final class ReplayGuard implements AutoCloseable {
         };
     }
 
-    private ReplayGuard(Backend backend) {
+    private ReplayGuard(MarkFloor floor, Backend backend) {
+        this.floor = floor;
         this.backend = backend;
     }
 
@@ -201,10 +227,37 @@ public final class ReplayGuard implements AutoCloseable {
         synchronized (keys) {
             KeyState s = keys.get(key);
             if (s == null) {
-                s = new KeyState(backend.load(key));
+                long stored = backend.load(key);
+                long proven = floor.of(key);
+                if (proven < 0) {
+                    throw new IOException("floor of key " + key.hex() + "'s mark is negative");
+                }
+                if (proven > stored) {
+                    rebuilt.add(new RebuiltMark(key, stored, proven));
+                    LOG.log(
+                            Level.WARNING,
+                            "replay mark of key {0} was {1} but the data directory proves index {2} was accepted;"
+                                    + " the mark is rebuilt at {3}",
+                            key.hex(),
+                            stored,
+                            proven - 1,
+                            proven);
+                }
+                s = new KeyState(Math.max(stored, proven));
                 keys.put(key, s);
             }
             return s;
+        }
+    }
+
+    /**
+     * The keys whose mark was below its floor when first loaded by this guard (lost or rewound marks).
+     *
+     * @return a snapshot, in the order the keys were loaded
+     */
+    public List<RebuiltMark> rebuiltMarks() {
+        synchronized (keys) {
+            return List.copyOf(rebuilt);
         }
     }
 

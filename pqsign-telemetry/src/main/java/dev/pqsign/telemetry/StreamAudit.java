@@ -42,7 +42,7 @@ public final class StreamAudit {
      * @param duplicates readings seen again with the same signature
      * @param rejected lines that are not JSON objects, rejections without a signed reading, and readings that do
      *     not verify or were signed by a retired key after its handover
-     * @param gaps indices missing between a key's lowest and highest verified index
+     * @param gaps indices missing between index 0 and a key's highest verified index (or its handover)
      * @param indexReuse indices a key signed twice with different content
      * @param handoversFollowed key handovers that moved the chain on
      * @param handoverAlarms key handovers that must not move trust, or could not be decoded
@@ -68,7 +68,7 @@ public final class StreamAudit {
          * @param duplicates readings seen again with the same signature
          * @param rejected lines that are not JSON objects, rejections without a signed reading, and readings that do
          *     not verify or were signed by a retired key after its handover
-         * @param gaps indices missing between a key's lowest and highest verified index
+         * @param gaps indices missing between index 0 and a key's highest verified index (or its handover)
          * @param indexReuse indices a key signed twice with different content
          * @param handoversFollowed key handovers that moved the chain on
          * @param handoverAlarms key handovers that must not move trust, or could not be decoded
@@ -265,7 +265,7 @@ public final class StreamAudit {
             if (s.isEmpty()) {
                 continue;
             }
-            long expected = s.firstKey();
+            long expected = 0; // every key's sequence starts at index 0, as the operator counts it
             for (long i : s.keySet()) {
                 if (i > expected) {
                     gaps += i - expected;

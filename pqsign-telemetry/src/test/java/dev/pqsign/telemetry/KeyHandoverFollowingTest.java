@@ -75,7 +75,9 @@ class KeyHandoverFollowingTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        guard = ReplayGuard.inDirectory(dir.resolve("replay"));
+        // As the operator opens its data directory: marks with the floor the directory proves.
+        guard = ReplayGuard.inDirectory(
+                dir.resolve("replay"), new MarkRecovery(dir.resolve("accepted"), dir.resolve("chains")));
         accepted = AcceptedRecords.inDirectory(dir.resolve("accepted"), 64);
     }
 
@@ -240,5 +242,83 @@ class KeyHandoverFollowingTest {
         StreamAudit.Report n = StreamAudit.run(k0.pub, new BufferedReader(new StringReader(noHandover.toString())));
         assertEquals(3, n.rejected());
         assertFalse(n.passed());
+    }
+
+    @Test
+    void operatorAwayAcrossTwoHandovers_everyIndexOfEveryKeyAcceptedOrInAGap_liveAndInTheAudit() throws Exception {
+        Key k0 = key("k0");
+        Key k1 = key("k1");
+        Key k2 = key("k2");
+        StringWriter out = new StringWriter();
+        VerdictJsonl jsonl = new VerdictJsonl(out, false);
+        ReadingVerifier v = verifier(k0.pub);
+        KeyChainFollower chains = new KeyChainFollower(dir.resolve("chains"));
+        chains.follow(k0.pub, v);
+        SignedRecord r0 = k0.sign("r0");
+        jsonl.write(VerdictEvent.of("s", v.check(r0).verdict(), r0, T));
+        for (int i = 1; i <= 4; i++) {
+            k0.sign("lost while away " + i); // indices 1..4 of generation 0
+        }
+        SignedKeyHandover h01 = handover(k0, k0.pub, 1, k1); // k0's index 5
+        for (int i = 0; i < 4; i++) {
+            k1.sign("never seen " + i); // indices 0..3 of generation 1
+        }
+        SignedKeyHandover h12 = handover(k1, k0.pub, 2, k2); // k1's index 4
+        k2.sign("t0");
+        k2.sign("t1");
+        SignedRecord t2 = k2.sign("t2");
+
+        List<Verdict.Gap> live = new ArrayList<>();
+        for (SignedKeyHandover h : List.of(h01, h12)) {
+            HandoverCheck c = chains.receive(h.encode(), v);
+            assertEquals(HandoverOutcome.FOLLOWED, c.outcome());
+            for (Verdict.Gap g : c.gaps()) {
+                jsonl.write(VerdictEvent.gap("s", KeyId.of(h.statement().oldKeyId()), g, T));
+            }
+            live.addAll(c.gaps());
+            jsonl.write(VerdictEvent.handover("s", c, T));
+        }
+        RecordCheck last = v.check(t2);
+        assertEquals(Reason.ACCEPTED, last.verdict().reason());
+        live.addAll(last.gaps());
+        for (Verdict.Gap g : last.gaps()) {
+            jsonl.write(VerdictEvent.gap("s", k2.id, g, T));
+        }
+        jsonl.write(VerdictEvent.of("s", last.verdict(), t2, T));
+
+        assertEquals(
+                List.of(new Verdict.Gap(1, 4), new Verdict.Gap(0, 3), new Verdict.Gap(0, 1)),
+                live,
+                "generation 0's tail, all of generation 1 and generation 2's head");
+        StreamAudit.Report audit = StreamAudit.run(k0.pub, new BufferedReader(new StringReader(out.toString())));
+        assertEquals(10, audit.gaps(), audit.toString());
+        assertEquals(2, audit.accepted(), audit.toString());
+        assertEquals(2, audit.handoversFollowed(), audit.toString());
+    }
+
+    @Test
+    void marksAndRingsLost_theChainStillProvesWhatTheRetiredKeyAccepted() throws Exception {
+        Key k0 = key("k0");
+        Key k1 = key("k1");
+        ReadingVerifier v = verifier(k0.pub);
+        KeyChainFollower chains = new KeyChainFollower(dir.resolve("chains"));
+        chains.follow(k0.pub, v);
+        SignedRecord r0 = k0.sign("r0");
+        assertEquals(Reason.ACCEPTED, v.check(r0).verdict().reason());
+        assertEquals(
+                HandoverOutcome.FOLLOWED,
+                chains.receive(handover(k0, k0.pub, 1, k1).encode(), v).outcome());
+        accepted.close();
+        guard.close();
+        java.nio.file.Files.delete(dir.resolve("replay").resolve(ReplayGuard.MARK_FILE_NAME));
+        java.nio.file.Files.delete(dir.resolve("accepted").resolve(k0.id.hex() + ".pqar"));
+
+        guard = ReplayGuard.inDirectory(
+                dir.resolve("replay"), new MarkRecovery(dir.resolve("accepted"), dir.resolve("chains")));
+        accepted = AcceptedRecords.inDirectory(dir.resolve("accepted"), 64);
+        ReadingVerifier after = verifier(k0.pub);
+        new KeyChainFollower(dir.resolve("chains")).follow(k0.pub, after);
+        assertEquals(Reason.REPLAYED, after.check(r0).verdict().reason(), "retired at index 1: 0 was accepted");
+        assertEquals(Reason.ACCEPTED, after.check(k1.sign("x")).verdict().reason());
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pqsign.state.FileStateStore;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -315,36 +314,6 @@ class MarkFileTest {
                 assertEquals(indices, a.read(key(k)));
                 assertEquals(1, acceptedCount.get(k * indices + indices - 1), "the last index is always accepted once");
             }
-        }
-    }
-
-    @Test
-    void replayGuard_carriesOverSlotFileMarks_andRefusesAForeignOne() throws IOException {
-        KeyId k = key(1);
-        KeyId other = key(2);
-        Path replay = dir.resolve("replay");
-        Files.createDirectories(replay);
-        try (SlotFileStore old = SlotFileStore.open(replay.resolve(k.hex() + ".marks"))) {
-            old.create(ReplayGuard.encode(k, 77)); // the previous version's file: last accepted 76
-        }
-        // An older .replay of the same key exists too; the .marks file (newer) wins.
-        FileStateStore.create(
-                        replay.resolve(k.hex() + ".replay"),
-                        ReplayGuard.encode(k, 5),
-                        FileStateStore.DEFAULT_LOCK_TIMEOUT)
-                .close();
-        // A foreign state under the other key's name.
-        try (SlotFileStore old = SlotFileStore.open(replay.resolve(other.hex() + ".marks"))) {
-            old.create(ReplayGuard.encode(k, 3));
-        }
-        try (ReplayGuard g = ReplayGuard.inDirectory(replay)) {
-            assertEquals(76, g.lastAccepted(k));
-            assertFalse(g.tryAccept(k, 76));
-            assertTrue(g.tryAccept(k, 80));
-            assertThrows(IOException.class, () -> g.tryAccept(other, 100));
-        }
-        try (ReplayGuard g = ReplayGuard.inDirectory(replay)) {
-            assertEquals(80, g.lastAccepted(k));
         }
     }
 }

@@ -83,11 +83,12 @@ class RecordVerdictsTest {
     }
 
     @Test
-    void check_firstReadingOfKeyAboveZero_noGap() {
+    void check_firstReadingOfKeyAboveZero_reportsTheIndicesBeforeItAsGap() {
         sign("before the operator");
+        sign("before the operator, too");
         RecordCheck c = verifier.check(sign("first seen"));
         assertEquals(Reason.ACCEPTED, c.verdict().reason());
-        assertEquals(List.of(), c.gaps(), "an operator's record of a key starts with the first reading it accepts");
+        assertEquals(List.of(new Gap(0, 1)), c.gaps(), "a key's sequence starts at index 0");
     }
 
     @Test
