@@ -186,8 +186,9 @@ class SensorOperatorCliTest {
         }
         assertTrue(g.out().contains("summary: 10 readings, ACCEPTED 10, BAD_SIGNATURE 0"), g.out());
         assertTrue(
-                Files.size(dir.resolve("op-good/replay").resolve(dev.pqsign.telemetry.ReplayGuard.MARK_FILE_NAME))
-                        > dev.pqsign.telemetry.MarkFile.HEADER_BYTES,
+                Files.size(dir.resolve("op-good/replay")
+                                .resolve(dev.pqsign.telemetry.operator.ReplayGuard.MARK_FILE_NAME))
+                        > dev.pqsign.telemetry.internal.MarkFile.HEADER_BYTES,
                 "the pinned key's mark is in the operator's mark file");
 
         var w = wrong.get(120, TimeUnit.SECONDS);

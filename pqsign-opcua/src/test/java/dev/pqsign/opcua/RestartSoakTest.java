@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.telemetry.Ed25519TestDouble;
 import dev.pqsign.telemetry.EmbeddedIndex;
-import dev.pqsign.telemetry.ReadingVerifier;
-import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SequencedSigner;
 import dev.pqsign.telemetry.Verdict.Reason;
+import dev.pqsign.telemetry.operator.ReadingVerifier;
+import dev.pqsign.telemetry.operator.ReplayGuard;
 import java.nio.file.Path;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;

@@ -4,6 +4,7 @@ import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.keys.KeyHandover;
 import dev.pqsign.keys.SignedKeyHandover;
 import dev.pqsign.state.DurableFiles;
+import dev.pqsign.telemetry.internal.StateCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -147,7 +148,7 @@ public final class ReadingHistory implements AutoCloseable {
                 break;
             }
             ByteBuffer body = ByteBuffer.allocate((int) n);
-            if (!readFully(body, at + ENTRY_HEADER_BYTES) || AcceptedRecords.crc(body.array(), 0, (int) n) != crc) {
+            if (!readFully(body, at + ENTRY_HEADER_BYTES) || StateCodec.crc32c(body.array(), 0, (int) n) != crc) {
                 break;
             }
             Entry e = parse(body.array(), version1);
@@ -314,7 +315,7 @@ public final class ReadingHistory implements AutoCloseable {
             } else {
                 ByteBuffer b = ByteBuffer.allocate(ENTRY_HEADER_BYTES + body.length);
                 b.putInt(body.length)
-                        .putInt(AcceptedRecords.crc(body, 0, body.length))
+                        .putInt(StateCodec.crc32c(body, 0, body.length))
                         .put(body)
                         .flip();
                 long at = channel.size();
@@ -333,7 +334,7 @@ public final class ReadingHistory implements AutoCloseable {
         for (Entry e : merged(Long.MIN_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE)) {
             out.write(ByteBuffer.allocate(ENTRY_HEADER_BYTES)
                     .putInt(e.body().length)
-                    .putInt(AcceptedRecords.crc(e.body(), 0, e.body().length))
+                    .putInt(StateCodec.crc32c(e.body(), 0, e.body().length))
                     .array());
             out.write(e.body());
         }

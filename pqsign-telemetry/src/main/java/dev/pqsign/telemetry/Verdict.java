@@ -111,7 +111,15 @@ public record Verdict(Reason reason, long index, String detail) {
         return reason != Reason.ACCEPTED && reason != Reason.DUPLICATE && reason != Reason.HANDOVER;
     }
 
-    static Verdict of(Reason reason, long index, String detail) {
+    /**
+     * A verdict.
+     *
+     * @param reason why
+     * @param index the reading's index, or -1 if unknown
+     * @param detail one line for logs
+     * @return the verdict
+     */
+    public static Verdict of(Reason reason, long index, String detail) {
         return new Verdict(reason, index, detail);
     }
 }

@@ -1,11 +1,5 @@
 package dev.pqsign.telemetry.operator;
 
-import dev.pqsign.telemetry.AcceptedRecords;
-import dev.pqsign.telemetry.KeyChainFollower;
-import dev.pqsign.telemetry.MarkRecovery;
-import dev.pqsign.telemetry.ReadingVerifier;
-import dev.pqsign.telemetry.ReplayGuard;
-import dev.pqsign.telemetry.TrustedKeys;
 import dev.pqsign.x509.PqPublicKey;
 import java.io.IOException;
 import java.nio.file.Path;

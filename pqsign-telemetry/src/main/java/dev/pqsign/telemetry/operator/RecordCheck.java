@@ -1,5 +1,7 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
+import dev.pqsign.telemetry.SignedRecord;
+import dev.pqsign.telemetry.Verdict;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +9,7 @@ import dev.pqsign.keys.HandoverOutcome;
 import dev.pqsign.keys.KeyChain;
 import dev.pqsign.keys.PublicKeys;
 import dev.pqsign.keys.SignedKeyHandover;
+import dev.pqsign.telemetry.ReadingMessage;
 import dev.pqsign.x509.PqPublicKey;
 import java.io.BufferedReader;
 import java.io.IOException;

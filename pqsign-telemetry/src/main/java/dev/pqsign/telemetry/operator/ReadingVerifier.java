@@ -1,6 +1,12 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import dev.pqsign.core.Verifier;
+import dev.pqsign.telemetry.EmbeddedIndex;
+import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.ReadingMessage;
+import dev.pqsign.telemetry.SignedReading;
+import dev.pqsign.telemetry.SignedRecord;
+import dev.pqsign.telemetry.Verdict;
 import dev.pqsign.telemetry.Verdict.Reason;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -31,7 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * can never advance the replay state.
  *
  * <p>Never throws on attacker-controlled input; every rejection is logged with its reason at
- * WARNING level (logger {@code dev.pqsign.telemetry.ReadingVerifier}). Thread-safe.
+ * WARNING level (logger {@code dev.pqsign.telemetry.operator.ReadingVerifier}). Thread-safe.
  */
 public final class ReadingVerifier {
 

@@ -1,5 +1,10 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
+import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.ReadingMessage;
+import dev.pqsign.telemetry.SignedRecord;
+import dev.pqsign.telemetry.Verdict;
+import dev.pqsign.telemetry.internal.StateCodec;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -13,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.zip.CRC32C;
 
 /**
  * The operator's memory of the readings it accepted recently, one ring file per key
@@ -361,9 +365,7 @@ public final class AcceptedRecords implements AutoCloseable {
         }
     }
 
-    static int crc(byte[] b, int off, int len) {
-        CRC32C c = new CRC32C();
-        c.update(b, off, len);
-        return (int) c.getValue();
+    private static int crc(byte[] b, int off, int len) {
+        return StateCodec.crc32c(b, off, len);
     }
 }
