@@ -3,6 +3,7 @@ package dev.pqsign.opcua;
 import dev.pqsign.keys.KeyCertificateChain;
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SignedKeyHandover;
+import dev.pqsign.opcua.internal.MiloThreads;
 import dev.pqsign.telemetry.ReadingHistory;
 import dev.pqsign.telemetry.ReadingSigner;
 import dev.pqsign.telemetry.ReadingSource;

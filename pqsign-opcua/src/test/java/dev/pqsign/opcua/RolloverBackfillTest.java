@@ -92,7 +92,7 @@ class RolloverBackfillTest {
                         }
                     }
                 }));
-        Operator.Connection c = operator.connect("s1", sensor.endpointUrl(), TransportSecurity.NONE, verifier);
+        RecordSubscription c = operator.connect("s1", sensor.endpointUrl(), TransportSecurity.NONE, verifier);
         assertTrue(inBackfill.await(60, TimeUnit.SECONDS), "the backfill judged its first record");
         for (int i = 0; i < 10; i++) {
             sensor.publish("1500.00,live-" + i); // notified live, queued behind the backfill

@@ -31,7 +31,7 @@ import java.util.Optional;
  * operator's process being killed (the page cache keeps it); after a power loss a lost slot only
  * makes a re-delivered reading {@code REPLAYED} instead of {@code DUPLICATE}. Thread-safe.
  */
-public final class AcceptedRecords implements AutoCloseable {
+public final class AcceptedRecords implements AcceptedStore, AutoCloseable {
 
     /** Default number of slots per key. */
     public static final int DEFAULT_CAPACITY = 1024;
@@ -86,6 +86,7 @@ public final class AcceptedRecords implements AutoCloseable {
      * @param signatureBytes the key's signature size (sizes the slots of a new ring)
      * @throws IOException if the key's ring file cannot be opened, created, read or written, or is not a valid ring
      */
+    @Override
     public void put(SignedRecord record, int signatureBytes) throws IOException {
         ring(record.keyId(), signatureBytes).put(record);
     }
@@ -99,6 +100,7 @@ public final class AcceptedRecords implements AutoCloseable {
      * @return the record, or empty if the slot is empty or holds another index
      * @throws IOException if the key's ring file cannot be opened, created, read or written, or is not a valid ring
      */
+    @Override
     public Optional<SignedRecord> get(KeyId key, long index, int signatureBytes) throws IOException {
         return ring(key, signatureBytes).get(index);
     }
@@ -112,6 +114,7 @@ public final class AcceptedRecords implements AutoCloseable {
      * @param signatureBytes the key's signature size (sizes the slots of a new ring)
      * @throws IOException if the key's ring file cannot be opened, created, read or written, or is not a valid ring
      */
+    @Override
     public void markReported(SignedRecord record, int signatureBytes) throws IOException {
         ring(record.keyId(), signatureBytes).markReported(record.index());
     }
@@ -128,6 +131,7 @@ public final class AcceptedRecords implements AutoCloseable {
      * @return the records, oldest first; empty if none
      * @throws IOException if the key's ring file cannot be opened, created, read or written, or is not a valid ring
      */
+    @Override
     public List<SignedRecord> unreported(KeyId key, long lastAccepted, int signatureBytes) throws IOException {
         Ring r = ring(key, signatureBytes);
         List<SignedRecord> out = new ArrayList<>();

@@ -98,8 +98,8 @@ public final class ReadingVerifier {
     /** Keys handed over to a newer key: the index of their handover statement. */
     private final Map<KeyId, Long> retiredAt = new ConcurrentHashMap<>();
 
-    private final AcceptedRecords accepted;
-    private final Path evidenceDir;
+    private final AcceptedStore accepted;
+    private final EvidenceSink evidence;
     /** Per key: indices above the key's mark already reported with a rejection (not gaps). */
     private final Map<KeyId, TreeSet<Long>> reportedAhead = new HashMap<>();
 
@@ -111,7 +111,7 @@ public final class ReadingVerifier {
      * @param trusted the pinned keys, at least one
      */
     public ReadingVerifier(ReplayGuard guard, Collection<TrustedKey> trusted) {
-        this(guard, trusted, null, null);
+        this(guard, trusted, (AcceptedStore) null, (EvidenceSink) null);
     }
 
     /**
@@ -126,11 +126,28 @@ public final class ReadingVerifier {
      */
     public ReadingVerifier(
             ReplayGuard guard, Collection<TrustedKey> trusted, AcceptedRecords accepted, Path evidenceDir) {
+        this(guard, trusted, accepted, evidenceDir == null ? null : EvidenceSink.files(evidenceDir));
         if ((accepted == null) != (evidenceDir == null)) {
             throw new IllegalArgumentException("accepted records and evidence directory go together");
         }
+    }
+
+    /**
+     * A verifier that remembers accepted records in any store, keeping index-reuse evidence in
+     * {@code evidence}.
+     *
+     * @param guard persisted replay state
+     * @param trusted the pinned keys, at least one
+     * @param accepted the accepted records (null: every older index is {@link Reason#REPLAYED})
+     * @param evidence where index-reuse evidence is kept (required with {@code accepted})
+     */
+    public ReadingVerifier(
+            ReplayGuard guard, Collection<TrustedKey> trusted, AcceptedStore accepted, EvidenceSink evidence) {
+        if ((accepted == null) != (evidence == null)) {
+            throw new IllegalArgumentException("accepted records and evidence go together");
+        }
         this.accepted = accepted;
-        this.evidenceDir = evidenceDir;
+        this.evidence = evidence;
         this.guard = Objects.requireNonNull(guard, "guard");
         for (TrustedKey k : trusted) {
             keys.put(k.id(), k);
@@ -345,9 +362,7 @@ public final class ReadingVerifier {
         }
         String where;
         try {
-            List<Path> files = IndexReuseEvidence.save(evidenceDir, earlier.get(), record);
-            where = "evidence " + files.get(0).getFileName() + ", "
-                    + files.get(1).getFileName();
+            where = evidence.save(earlier.get(), record);
         } catch (IOException | RuntimeException e) {
             where = "evidence NOT saved: " + e.getMessage();
         }

@@ -81,8 +81,26 @@ public final class SensorVerification {
     SensorVerification(String name, ReadingVerifier verifier, KeyChainFollower chains, DeviceCaTrust trust) {
         this.name = Objects.requireNonNull(name, "name");
         this.verifier = Objects.requireNonNull(verifier, "verifier");
-        this.chains = Objects.requireNonNull(chains, "chains");
+        this.chains = chains;
         this.trust = trust;
+        if (chains == null && trust != null) {
+            throw new IllegalArgumentException("certificate mode follows key chains: chains are required");
+        }
+    }
+
+    /**
+     * A sensor verification over a verifier assembled by hand (a test, a custom store);
+     * {@link OperatorPipeline#sensor} builds it from the operator's data directory.
+     *
+     * @param name the sensor's name
+     * @param verifier the sensor's reading verifier
+     * @param chains the key chains to follow handovers with, or null to report handover records as malformed
+     * @param trust the sensor's device CA binding in certificate mode (requires chains), else null
+     * @return the verification
+     */
+    public static SensorVerification of(
+            String name, ReadingVerifier verifier, KeyChainFollower chains, DeviceCaTrust trust) {
+        return new SensorVerification(name, verifier, chains, trust);
     }
 
     private static <K, V> Map<K, V> lru(int size) {
@@ -156,7 +174,7 @@ public final class SensorVerification {
             return one(reading(
                     -1, verifier.malformed(-1, "record node holds " + value.description()), null, null, receivedAt));
         }
-        if (isHandover(bytes)) {
+        if (chains != null && isHandover(bytes)) {
             return handover(bytes, receivedAt, value.live(), history);
         }
         if (KeyCertificateChain.hasMagic(bytes)) {
@@ -178,7 +196,7 @@ public final class SensorVerification {
         }
         long verifyStart = System.nanoTime();
         List<Observation> out = new ArrayList<>();
-        if (!verifier.trusts(record.keyId())) {
+        if (chains != null && !verifier.trusts(record.keyId())) {
             // A key this operator has not followed to (yet): its handover comes first from the
             // sensor's list. A reading is never judged before the operator could ask for it.
             Optional<List<Observation>> caught = catchUp(receivedAt, history);
