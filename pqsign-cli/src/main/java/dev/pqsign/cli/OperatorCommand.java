@@ -224,7 +224,8 @@ final class OperatorCommand implements Callable<Integer> {
             for (Map.Entry<Verdict.Reason, Long> e : counts.entrySet()) {
                 if (e.getKey() != Verdict.Reason.ACCEPTED
                         && e.getKey() != Verdict.Reason.DUPLICATE
-                        && e.getKey() != Verdict.Reason.HANDOVER) {
+                        && e.getKey() != Verdict.Reason.HANDOVER
+                        && e.getKey() != Verdict.Reason.SKIPPED) {
                     n += e.getValue();
                 }
             }
@@ -696,6 +697,15 @@ final class OperatorCommand implements Callable<Integer> {
             if (o.handover() != null && o.gap() == null) {
                 if (textLines) {
                     out.printf("HANDOVER %s %s%n", o.handover().outcome(), SensorCommand.printable(v.detail()));
+                    out.flush();
+                }
+                return;
+            }
+            if (o.gap() != null && v.reason() == Verdict.Reason.SKIPPED) {
+                if (textLines && !liveTable) {
+                    out.printf(
+                            "%sSKIPPED from=%d to=%d (burned by the sensor without publishing)%n",
+                            prefix(o), o.gap().from(), o.gap().to());
                     out.flush();
                 }
                 return;

@@ -541,7 +541,9 @@ public final class DemoRunner {
                 return null;
             }
             if (o.gap() != null) {
-                tally.gaps.addAndGet(o.gap().size());
+                if (o.verdict().reason() == Reason.GAP) {
+                    tally.gaps.addAndGet(o.gap().size());
+                }
                 continue;
             }
             if (o.verdict().reason() == Reason.DUPLICATE) {

@@ -114,6 +114,7 @@ public final class RecordSubscription implements AutoCloseable {
     private volatile OpcUaClient client;
     /** The client whose records are subscribed (set once its first subscription exists). */
     private volatile OpcUaClient subscribedClient;
+
     private volatile OpcUaSubscription subscription;
     private volatile long revisedQueueSize;
     private final AtomicLong overflows = new AtomicLong();

@@ -23,7 +23,8 @@ import java.util.Locale;
  * @param record the record as received (for a gap: the record whose arrival revealed it; null for an
  *     undecodable value and for handovers)
  * @param receivedAt the operator's UTC wall-clock time of receipt
- * @param gap for a {@link Verdict.Reason#GAP}: the missing range, else null
+ * @param gap for a {@link Verdict.Reason#GAP}: the missing range; for {@link Verdict.Reason#SKIPPED} the
+ *     skipped range; else null
  * @param handover for a key handover (and the gaps its retired key left): what the operator made of
  *     it, else null
  */
@@ -80,6 +81,9 @@ public record Observation(
         if (gap != null && handover != null) {
             return VerdictEvent.gap(
                     sensor, KeyId.of(handover.handover().statement().oldKeyId()), gap, receivedAt);
+        }
+        if (gap != null && verdict.reason() == Verdict.Reason.SKIPPED) {
+            return VerdictEvent.skipped(sensor, record.keyId(), gap, receivedAt);
         }
         if (gap != null) {
             return VerdictEvent.gap(sensor, record.keyId(), gap, receivedAt);

@@ -6,6 +6,7 @@ import dev.pqsign.telemetry.KeyId;
 import dev.pqsign.telemetry.ReadingMessage;
 import dev.pqsign.telemetry.SignedReading;
 import dev.pqsign.telemetry.SignedRecord;
+import dev.pqsign.telemetry.SkipNotice;
 import dev.pqsign.telemetry.Verdict;
 import dev.pqsign.telemetry.Verdict.Reason;
 import java.io.IOException;
@@ -338,8 +339,34 @@ public final class ReadingVerifier {
                 gaps.add(new Verdict.Gap(next, index - 1));
             }
             ahead.headSet(index, true).clear();
+            Optional<SkipNotice> notice = SkipNotice.parse(record.reading().reading());
+            if (notice.isPresent() && notice.get().to() < index) {
+                return split(gaps, notice.get(), v);
+            }
             return new RecordCheck(gaps, v);
         }
+    }
+
+    /** The gaps before an accepted skip notice, its range taken out of them as skipped. */
+    private static RecordCheck split(List<Verdict.Gap> gaps, SkipNotice notice, Verdict v) {
+        List<Verdict.Gap> missing = new ArrayList<>();
+        List<Verdict.Gap> skipped = new ArrayList<>();
+        for (Verdict.Gap g : gaps) {
+            long lo = Math.max(g.from(), notice.from());
+            long hi = Math.min(g.to(), notice.to());
+            if (lo > hi) {
+                missing.add(g);
+                continue;
+            }
+            if (g.from() < lo) {
+                missing.add(new Verdict.Gap(g.from(), lo - 1));
+            }
+            skipped.add(new Verdict.Gap(lo, hi));
+            if (hi < g.to()) {
+                missing.add(new Verdict.Gap(hi + 1, g.to()));
+            }
+        }
+        return new RecordCheck(missing, skipped, v);
     }
 
     /** An index at or below the key's mark: the same record again, another record under it, or unknown. */

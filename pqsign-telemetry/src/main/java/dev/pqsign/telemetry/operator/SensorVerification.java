@@ -213,6 +213,18 @@ public final class SensorVerification {
             recentlyJudged.remove(record.sequence());
         }
         long verdictAt = System.nanoTime();
+        for (Verdict.Gap g : check.skipped()) {
+            out.add(new Observation(
+                    name,
+                    record.sequence(),
+                    dev.pqsign.telemetry.VerdictEvent.skipped(name, record.keyId(), g, receivedAt)
+                            .verdict(),
+                    null,
+                    null,
+                    record,
+                    receivedAt,
+                    g));
+        }
         for (Verdict.Gap g : check.gaps()) {
             out.add(new Observation(
                     name,
