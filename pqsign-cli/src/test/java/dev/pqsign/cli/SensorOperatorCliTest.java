@@ -328,7 +328,7 @@ class SensorOperatorCliTest {
             assertTrue(out.contains("summary: 5 readings, ACCEPTED 2, BAD_SIGNATURE 1, REPLAYED 1, MALFORMED 0"), out);
             assertTrue(
                     out.contains(
-                            "DUPLICATE 1, INDEX_REUSE 0, GAP 1, RETIRED_KEY 0, HANDOVER 0, HANDOVER_REJECTED 0 (1 missing)"),
+                            "DUPLICATE 1, INDEX_REUSE 0, GAP 1, RETIRED_KEY 0, HANDOVER 0, HANDOVER_REJECTED 0, SKIPPED 0 (1 missing)"),
                     out);
             List<String> json = Files.readAllLines(dir.resolve("verdicts.jsonl"));
             List<String> verdicts = json.stream()

@@ -97,6 +97,7 @@ public final class StreamAudit {
         final TreeMap<Long, String> signatures = new TreeMap<>();
         /** Ranges the key's verified skip notices account for: first index → last index. */
         final TreeMap<Long, Long> skipped = new TreeMap<>();
+
         long retiredAt = -1;
 
         KeyUse(PqPublicKey key) {
@@ -292,7 +293,7 @@ public final class StreamAudit {
     }
 
     /** The indices of {@code from..to} no skip notice accounts for, each run of them a problem. */
-    private long missing(String keyHex, TreeMap<Long, Long> skipped, long from, long to) {
+    private long missing(String keyHex, java.util.NavigableMap<Long, Long> skipped, long from, long to) {
         long count = 0;
         long next = from;
         while (next <= to) {

@@ -200,8 +200,8 @@ class RecordVerdictsTest {
     void check_skipNoticeNotExactlyTheFormat_isAnOrdinaryReading() {
         verifier.check(sign("r0"));
         sign("lost 1");
-        for (String text : List.of(
-                "pqsign:skipped from=1 to=1 ", "pqsign:skipped from=01 to=1", "pqsign:skipped from=1 to=0")) {
+        for (String text :
+                List.of("pqsign:skipped from=1 to=1 ", "pqsign:skipped from=01 to=1", "pqsign:skipped from=1 to=0")) {
             RecordCheck c = verifier.check(sign(text));
             assertEquals(List.of(), c.skipped(), text);
         }
