@@ -11,4 +11,8 @@ module dev.pqsign.bench.report {
     requires org.bouncycastle.provider;
 
     exports dev.pqsign.bench.report;
+
+    // keeps the HAETAE engines' work areas for the working-set rows (WorkingSets)
+    provides dev.pqsign.haetae.HaetaeWorkAreaProbe with
+            dev.pqsign.bench.report.haetae.WorkAreaRecorder;
 }

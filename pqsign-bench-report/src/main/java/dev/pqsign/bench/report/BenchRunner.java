@@ -2,6 +2,7 @@ package dev.pqsign.bench.report;
 
 import dev.pqsign.bench.report.BenchReport.Result;
 import dev.pqsign.bench.report.BenchReport.Sizes;
+import dev.pqsign.bench.report.haetae.WorkAreaRecorder;
 import dev.pqsign.demo.LinkProfile;
 import dev.pqsign.haetae.HaetaeEngine;
 import dev.pqsign.haetae.HaetaeKeyPair;
@@ -78,7 +79,14 @@ public final class BenchRunner {
      * @throws Exception if a timed case fails, or a signature made there does not verify
      */
     public static BenchReport run(BenchOptions options) throws Exception {
-        return new BenchRunner(options).runAll();
+        // keep the HAETAE work areas this thread's engines create, for the working-set rows
+        WorkAreaRecorder.record(true);
+        try {
+            return new BenchRunner(options).runAll();
+        } finally {
+            WorkAreaRecorder.record(false);
+            WorkAreaRecorder.clear();
+        }
     }
 
     private BenchReport runAll() throws Exception {
@@ -115,7 +123,7 @@ public final class BenchRunner {
         }
         if (!workingSets.isEmpty()) {
             notes.add("HAETAE working set: JOL deep size of each engine's per-thread work area (pqsign-haetae "
-                    + "HaetaeWorkingSet) after the timed operations, without the shared parameter-set constant; "
+                    + "HaetaeWorkAreaProbe) after the timed operations, without the shared parameter-set constant; "
                     + "fast engine: one area per set for all operations, compact engine: one per operation for all "
                     + "sets.");
         }
@@ -500,7 +508,12 @@ public final class BenchRunner {
             return;
         }
         try {
-            workingSets.addAll(WorkingSets.measure(p, o.log()));
+            List<BenchReport.WorkingSet> measured = WorkingSets.measure(p, o.log());
+            if (measured.isEmpty()) {
+                workingSetNote = "not measured: this thread's HAETAE work areas were created before the report "
+                        + "started recording them";
+            }
+            workingSets.addAll(measured);
         } catch (RuntimeException | LinkageError e) {
             // JOL reads object layouts through JVM internals; a JVM it does not support must not end the run
             workingSetNote = "JOL could not measure the working set: " + e;

@@ -353,7 +353,8 @@ public final class MarkdownReport {
                 .append(StudyReference.LOW_MEMORY)
                 .append(" (other hardware: C on bare metal, stack bytes). ")
                 .append("Working set here: deep size (JOL `GraphLayout.totalSize`, object headers and the SHAKE state ")
-                .append("included) of the per-thread work area the engine keeps between calls (`HaetaeWorkingSet`). ")
+                .append(
+                        "included) of the per-thread work area the engine keeps between calls (`HaetaeWorkAreaProbe`). ")
                 .append("The compact engine keeps one per operation, sized for the largest set, so it is the same for ")
                 .append("every set; the fast engine keeps one per set for all three operations, so its figure repeats ")
                 .append("in each row. Each call also allocates the bytes in the allocation column (outputs and ")
