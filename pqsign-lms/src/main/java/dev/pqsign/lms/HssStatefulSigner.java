@@ -364,7 +364,11 @@ public final class HssStatefulSigner implements StatefulSigner {
             }
             upkeepAfter = idx;
             if (ahead == null) {
-                upkeep();
+                try {
+                    upkeep();
+                } catch (SigningFaultException e) {
+                    // Recorded by upkeep(): this signature is sound, the next sign reports the fault.
+                }
             } else {
                 try {
                     ahead.execute(this::workAhead);
