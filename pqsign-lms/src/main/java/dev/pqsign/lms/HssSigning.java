@@ -46,24 +46,91 @@ final class HssSigning {
     }
 
     /**
-     * Work spread over the indices [windowStart, windowStart + 2^windowShift): a next tree
-     * ({@code tree}) or the nodes of a next block ({@code block}, {@code blockNodes}).
+     * Work spread over the indices [windowStart, windowStart + 2^windowShift), paced by hash calls:
+     * a next tree ({@code tree}, then its upper signature) or the nodes of a next block
+     * ({@code block}, {@code blockNodes}).
      */
     private static final class Job {
         final LeafRange range;
+        final int rangeUnitCost;
         final long windowStart;
         final int windowShift;
         final StoredTree tree;
         final int block;
         final byte[] blockNodes;
+        /** For a next tree: the tree and leaf above that will sign it, and how to make the signature. */
+        final LmsParameterSet parent;
 
-        Job(LeafRange range, long windowStart, int windowShift, StoredTree tree, int block, byte[] blockNodes) {
+        final byte[] parentId;
+        final byte[] parentSeed;
+        final int parentLeaf;
+        UpperSignature upper;
+
+        Job(
+                LeafRange range,
+                int rangeUnitCost,
+                long windowStart,
+                int windowShift,
+                StoredTree tree,
+                int block,
+                byte[] blockNodes,
+                LmsParameterSet parent,
+                byte[][] parentIds,
+                int parentLeaf) {
             this.range = range;
+            this.rangeUnitCost = rangeUnitCost;
             this.windowStart = windowStart;
             this.windowShift = windowShift;
             this.tree = tree;
             this.block = block;
             this.blockNodes = blockNodes;
+            this.parent = parent;
+            this.parentId = parentIds == null ? null : parentIds[0];
+            this.parentSeed = parentIds == null ? null : parentIds[1];
+            this.parentLeaf = parentLeaf;
+        }
+
+        long cost() {
+            long c = range.units() * rangeUnitCost;
+            if (parent != null) {
+                c += (long) (parent.otsType().p() + 1) << parent.otsType().w();
+            }
+            return c;
+        }
+
+        long costDone() {
+            long c = range.unitsDone() * rangeUnitCost;
+            if (upper != null) {
+                c += (long) upper.unitsDone() * upper.unitCost();
+            }
+            return c;
+        }
+
+        boolean isDone() {
+            return range.isDone() && (parent == null || (upper != null && upper.isDone()));
+        }
+
+        /** One unit: a chain of the tree, or once it is complete, a chain of its upper signature. */
+        void step(TreeHash own, TreeHash above) {
+            if (!range.isDone()) {
+                range.step(own);
+            } else if (parent != null) {
+                if (upper == null) {
+                    upper = new UpperSignature(parent, parentId, parentSeed, parentLeaf, tree.publicKeyBytes());
+                }
+                upper.step(above.ots);
+            }
+        }
+
+        void wipe() {
+            range.wipe();
+            if (tree != null) {
+                tree.wipe();
+            }
+            if (upper != null) {
+                upper.wipe();
+            }
+            Secrets.wipe(parentSeed);
         }
     }
 
@@ -194,16 +261,10 @@ final class HssSigning {
 
     /** Level {@code l - 1}'s signature on level {@code l}'s tree at index {@code g}, verified before use. */
     private byte[] upperSignature(int l, long g) {
-        byte[] pub = state[l].tree.publicKeyBytes();
-        int sigLen = params.level(l - 1).signatureBytes();
-        byte[] out = new byte[sigLen + pub.length];
-        lmsSign(l - 1, leaf(l - 1, g), pub, 0, pub.length, out, 0);
-        if (!verifies(l - 1, out, 0, pub, 0, pub.length)) {
-            throw new SigningFaultException("the signature of a level-" + l + " tree by level " + (l - 1)
-                    + " does not verify (computation fault); it was not used");
-        }
-        System.arraycopy(pub, 0, out, sigLen, pub.length);
-        return out;
+        StoredTree parent = state[l - 1].tree;
+        UpperSignature u = new UpperSignature(
+                params.level(l - 1), parent.id, parent.seed, leaf(l - 1, g), state[l].tree.publicKeyBytes());
+        return u.finish(hash[l - 1], parent);
     }
 
     /**
@@ -234,13 +295,17 @@ final class HssSigning {
         if (job == null) {
             throw new IllegalStateException("level " + l + " has no next tree for index " + g);
         }
-        job.range.finish(hash[l]);
+        while (!job.isDone()) {
+            job.step(hash[l], hash[l - 1]);
+        }
+        byte[] upper = job.upper.finish(hash[l - 1], state[l - 1].tree);
         job.range.wipe();
+        Secrets.wipe(job.parentSeed);
         lv.tree.wipe();
         lv.tree = job.tree;
         lv.treeNumber = tree(l, g);
         lv.blockNumber = g >>> (leafShift[l] + shapes[l].k);
-        lv.upper = upperSignature(l, g);
+        lv.upper = upper;
         lv.nextTree = nextTreeJob(l, g);
         lv.nextBlock = nextBlockJob(l, g);
     }
@@ -251,29 +316,34 @@ final class HssSigning {
         if (job == null) {
             throw new IllegalStateException("level " + l + " has no next block for index " + g);
         }
-        job.range.finish(hash[l]);
+        while (!job.isDone()) {
+            job.step(hash[l], null);
+        }
         job.range.wipe();
         lv.tree.installBlock(job.block, job.blockNodes);
         lv.blockNumber = g >>> (leafShift[l] + shapes[l].k);
         lv.nextBlock = nextBlockJob(l, g);
     }
 
-    /** Brings {@code job} to its share of the work for the indices before {@code g}. */
+    /** Brings {@code job} to its share of the work (in hash calls) for the indices before {@code g}. */
     private void advance(int l, Job job, long g) {
         if (job == null) {
             return;
         }
         long done = g - job.windowStart;
-        long units = job.range.units();
-        // ceil(units * done / 2^shift), exact in 128 bits
-        long hi = Math.multiplyHigh(units, done);
-        long lo = units * done;
+        long cost = job.cost();
+        // ceil(cost * done / 2^shift), exact in 128 bits
+        long hi = Math.multiplyHigh(cost, done);
+        long lo = cost * done;
         int s = job.windowShift;
         long target = s == 0 ? lo : (hi << (64 - s)) | (lo >>> s);
         if (s > 0 && (lo & ((1L << s) - 1)) != 0) {
             target++;
         }
-        job.range.advanceTo(hash[l], Math.min(target, units));
+        TreeHash above = l > 0 ? hash[l - 1] : null;
+        while (job.costDone() < Math.min(target, cost) && !job.isDone()) {
+            job.step(hash[l], above);
+        }
     }
 
     /** The job building the level's tree after the one index {@code g} is in, or null if none is needed. */
@@ -289,7 +359,23 @@ final class HssSigning {
         byte[] block = s.k == 0 ? null : new byte[s.blockBytes()];
         LeafRange r = new LeafRange(s, ids[0], ids[1], 0, s.h, top, false, 0, block);
         StoredTree result = new StoredTree(s, ids[0], ids[1], top, 0, block);
-        return new Job(r, current << treeShift[l], treeShift[l], result, 0, null);
+        // The tree above that signs it: the same one unless the next tree is the first child of the
+        // parent's next tree.
+        int parentHeight = params.level(l - 1).h();
+        long parentTree = (current + 1) >>> parentHeight;
+        int parentLeaf = (int) ((current + 1) & ((1L << parentHeight) - 1));
+        byte[][] parentIds = TreeIds.of(params, key.id(), key.seed(), l - 1, parentTree, hash[0].ots);
+        return new Job(
+                r,
+                1 << s.params.otsType().w(),
+                current << treeShift[l],
+                treeShift[l],
+                result,
+                0,
+                null,
+                params.level(l - 1),
+                parentIds,
+                parentLeaf);
     }
 
     /** The job rebuilding the block after the one index {@code g} uses, or null if none is needed. */
@@ -308,7 +394,17 @@ final class HssSigning {
         StoredTree t = state[l].tree;
         byte[] nodes = new byte[s.blockBytes()];
         LeafRange r = new LeafRange(s, t.id, t.seed, (inTree + 1) << s.k, s.k, t.top, true, inTree + 1, nodes);
-        return new Job(r, block << blockShift, blockShift, null, inTree + 1, nodes);
+        return new Job(
+                r,
+                1 << s.params.otsType().w(),
+                block << blockShift,
+                blockShift,
+                null,
+                inTree + 1,
+                nodes,
+                null,
+                null,
+                0);
     }
 
     /** The public key the key's top tree has. */
@@ -322,10 +418,7 @@ final class HssSigning {
         }
         for (Job j : new Job[] {lv.nextTree, lv.nextBlock}) {
             if (j != null) {
-                j.range.wipe();
-                if (j.tree != null) {
-                    j.tree.wipe();
-                }
+                j.wipe();
             }
         }
         lv.tree = null;

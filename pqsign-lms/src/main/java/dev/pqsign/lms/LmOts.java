@@ -103,23 +103,29 @@ final class LmOts {
         compressPublicKey(id, q, values, out, outOff);
     }
 
+    /** Length of Q || Cksm(Q). */
+    int digitsLength() {
+        return n + 2;
+    }
+
     /**
-     * Q || Cksm(Q) into {@link #digits}: Q = H(I || u32(q) || u16(D_MESG) || C || message).
+     * Q || Cksm(Q) into {@code out[0, n + 2)}: Q = H(I || u32(q) || u16(D_MESG) || C || message),
+     * then the checksum of RFC 8554 section 4.4.
      */
-    private void messageDigits(byte[] id, int q, byte[] c, int cOff, byte[] msg, int msgOff, int msgLen) {
+    void messageDigits(byte[] id, int q, byte[] c, int cOff, byte[] msg, int msgOff, int msgLen, byte[] out) {
         address(id, q);
         Bytes.putShort(buf, 20, D_MESG);
         hasher.start();
         hasher.update(buf, 0, 22);
         hasher.update(c, cOff, n);
         hasher.update(msg, msgOff, msgLen);
-        hasher.finish(digits, 0);
+        hasher.finish(out, 0);
         int sum = 0;
         int count = n * 8 / w;
         for (int i = 0; i < count; i++) {
-            sum += chainLength - coef(digits, i, w);
+            sum += chainLength - coef(out, i, w);
         }
-        Bytes.putShort(digits, n, sum << type.ls());
+        Bytes.putShort(out, n, sum << type.ls());
     }
 
     /** coef(S, i, w) of RFC 8554 section 3.1.3: the i-th w-bit digit of S, most significant first. */
@@ -129,19 +135,32 @@ final class LmOts {
         return ((s[i / perByte] & 0xff) >>> shift) & ((1 << w) - 1);
     }
 
+    /** Signature value y_i: x_q[i] advanced coef(digits, i) steps, into {@code out[outOff..]}. */
+    void signChain(byte[] id, int q, byte[] seed, int i, byte[] digits, byte[] out, int outOff) {
+        derive(id, q, i, seed, buf, VALUE);
+        chain(i, 0, coef(digits, i, w));
+        System.arraycopy(buf, VALUE, out, outOff, n);
+    }
+
+    /** The end of chain i reached from the signature value at {@code y[yOff..]} (Algorithm 4b, step 3). */
+    void candidateChain(byte[] id, int q, int i, byte[] digits, byte[] y, int yOff, byte[] out, int outOff) {
+        address(id, q);
+        System.arraycopy(y, yOff, buf, VALUE, n);
+        chain(i, coef(digits, i, w), chainLength);
+        System.arraycopy(buf, VALUE, out, outOff, n);
+    }
+
     /**
      * Writes the LM-OTS signature of leaf {@code q} on the message (RFC 8554 Algorithm 3):
      * {@code u32(type) || C || y_0 || … || y_(p-1)} at {@code out[off..]}, with randomizer {@code c}.
      */
     void sign(byte[] id, int q, byte[] seed, byte[] c, byte[] msg, int msgOff, int msgLen, byte[] out, int off) {
-        messageDigits(id, q, c, 0, msg, msgOff, msgLen);
+        messageDigits(id, q, c, 0, msg, msgOff, msgLen, digits);
         Bytes.putInt(out, off, type.typeCode());
         System.arraycopy(c, 0, out, off + 4, n);
         int y = off + 4 + n;
         for (int i = 0; i < p; i++) {
-            derive(id, q, i, seed, buf, VALUE);
-            chain(i, 0, coef(digits, i, w));
-            System.arraycopy(buf, VALUE, out, y + i * n, n);
+            signChain(id, q, seed, i, digits, out, y + i * n);
         }
         wipe();
     }
@@ -152,13 +171,10 @@ final class LmOts {
      * {@code out[outOff..]}.
      */
     void candidate(byte[] id, int q, byte[] sig, int off, byte[] msg, int msgOff, int msgLen, byte[] out, int outOff) {
-        messageDigits(id, q, sig, off + 4, msg, msgOff, msgLen);
+        messageDigits(id, q, sig, off + 4, msg, msgOff, msgLen, digits);
         int y = off + 4 + n;
         for (int i = 0; i < p; i++) {
-            System.arraycopy(sig, y + i * n, buf, VALUE, n);
-            address(id, q);
-            chain(i, coef(digits, i, w), chainLength);
-            System.arraycopy(buf, VALUE, values, i * n, n);
+            candidateChain(id, q, i, digits, sig, y + i * n, values, i * n);
         }
         compressPublicKey(id, q, values, out, outOff);
     }
