@@ -71,6 +71,53 @@ class BouncyCastleCrossTest {
         }
     }
 
+    /** Hands out the bytes 0, 1, 2, … (BouncyCastle draws the top SEED first, then I). */
+    private static final class CountingRandom extends SecureRandom {
+        private static final long serialVersionUID = 1L;
+        private int next;
+
+        @Override
+        public void nextBytes(byte[] out) {
+            for (int i = 0; i < out.length; i++) {
+                out[i] = (byte) next++;
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("sets")
+    void sameSeedAndI_bouncyCastleAndPqsign_makeIdenticalKeysAndSignatures(String name) throws Exception {
+        HssParameterSet params = HssTesting.set(name);
+        LMSParameters[] levels =
+                params.levelList().stream().map(BouncyCastleCrossTest::bc).toArray(LMSParameters[]::new);
+        HSSKeyPairGenerator gen = new HSSKeyPairGenerator();
+        gen.init(new HSSKeyGenerationParameters(levels, new CountingRandom()));
+        AsymmetricCipherKeyPair kp = gen.generateKeyPair();
+        int n = params.top().n();
+        byte[] seed = new byte[n];
+        byte[] id = new byte[16];
+        for (int i = 0; i < n; i++) {
+            seed[i] = (byte) i;
+        }
+        for (int i = 0; i < 16; i++) {
+            id[i] = (byte) (n + i);
+        }
+        HssPrivateKey key = HssKeyGenerator.fromSeed(params, seed, id, 2, null);
+        assertArrayEquals(
+                ((HSSPublicKeyParameters) kp.getPublic()).getEncoded(),
+                key.publicKey().encoded());
+        HSSSigner bc = new HSSSigner();
+        bc.init(true, kp.getPrivate());
+        try (HssStatefulSigner s = HssStatefulSigner.open(
+                HssTesting.storeAt(key, 0, params.maxSignatures()),
+                Options.defaults().withThreads(2))) {
+            for (int i = 0; i < 3; i++) {
+                byte[] msg = HssTesting.msg(i);
+                assertArrayEquals(bc.generateSignature(msg), s.sign(msg), name + " signature " + i);
+            }
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("sets")
     void bouncyCastleSignatures_verifyWithPqsign(String name) throws Exception {
