@@ -26,6 +26,8 @@ public final class HssVerifier implements Verifier {
 
     private final HssPublicKey publicKey;
     private final HssParameterSet params;
+    /** Whether every level must be the tree {@link #params} names ({@code false}: RFC 8554's rule). */
+    private final boolean strict;
 
     /**
      * A verifier that accepts signatures of {@code params} only.
@@ -35,11 +37,39 @@ public final class HssVerifier implements Verifier {
      * @throws IllegalArgumentException if the key's L or top tree differ from {@code params}
      */
     public HssVerifier(HssPublicKey publicKey, HssParameterSet params) {
+        this(publicKey, params, true);
+    }
+
+    private HssVerifier(HssPublicKey publicKey, HssParameterSet params, boolean strict) {
         this.publicKey = Objects.requireNonNull(publicKey, "publicKey");
         this.params = Objects.requireNonNull(params, "params");
+        this.strict = strict;
         if (!publicKey.matches(params)) {
             throw new IllegalArgumentException(publicKey + " is not a key of " + params.setName());
         }
+    }
+
+    /**
+     * A verifier with RFC 8554's rule ({@link #verifyAnyLowerLevels}): any trees below the top one,
+     * as each signature names them; for keys whose lower trees are unknown, e.g. a certificate
+     * issuer's. Its {@link #parameterSet()} is nominal for more than one level: the key's L copies
+     * of its top tree, which signatures need not have.
+     *
+     * @param publicKey the key signatures are checked against
+     * @return the verifier
+     */
+    public static HssVerifier anyLowerLevels(HssPublicKey publicKey) {
+        return new HssVerifier(
+                publicKey, HssParameterSet.uniform(publicKey.top().parameterSet(), publicKey.levels()), false);
+    }
+
+    /**
+     * Whether this verifier requires every level to be the tree its parameter set names.
+     *
+     * @return {@code false} for {@link #anyLowerLevels}
+     */
+    public boolean isStrict() {
+        return strict;
     }
 
     /**
@@ -82,7 +112,7 @@ public final class HssVerifier implements Verifier {
     public boolean verify(byte[] message, byte[] signature) {
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(signature, "signature");
-        return CONTEXTS.get().verify(publicKey, params, message, signature);
+        return CONTEXTS.get().verify(publicKey, strict ? params : null, message, signature);
     }
 
     @Override
