@@ -11,6 +11,7 @@ import dev.pqsign.keys.SignedKeyHandover;
 import dev.pqsign.lms.HssKeyState;
 import dev.pqsign.lms.HssParameterSet;
 import dev.pqsign.lms.HssSignatures;
+import dev.pqsign.lms.HssSignerOptions;
 import dev.pqsign.lms.HssStatefulSigner;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.telemetry.KeyId;
@@ -176,7 +177,7 @@ final class SeedCorpus {
             try (HssStatefulSigner signer = HssStatefulSigner.open(
                     MemoryStateStore.holding(
                             HssKeyState.fresh(FuzzKeys.lms(set)).encode()),
-                    HssStatefulSigner.Options.defaults().withThreads(1))) {
+                    HssSignerOptions.defaults().withThreads(1))) {
                 long last = Math.min(32, set.maxSignatures() - 1);
                 for (long k = 0; k <= last; k++) {
                     byte[] sig = signer.sign(FuzzKeys.MESSAGE);

@@ -81,7 +81,7 @@ public final class HssKeyGenerator {
             throw new IllegalArgumentException(params.setName() + " needs a " + top.n()
                     + "-byte SEED and a 16-byte I, got " + seed.length + " and " + id.length + " bytes");
         }
-        TreeShape shape = TreeShape.of(top, HssStatefulSigner.Options.defaults().treeCacheBytes());
+        TreeShape shape = TreeShape.of(top, HssSignerOptions.defaults().treeCacheBytes());
         StoredTree tree = TreeBuilder.build(shape, id, seed, 0, Math.max(1, threads), progress);
         try {
             HssPublicKey pub = new HssPublicKey(params.levels(), new LmsPublicKey(top, id, tree.root()));

@@ -30,11 +30,11 @@ import java.util.function.LongFunction;
  * loses at most the unused rest of the current batch (batch 1 by default: nothing is lost).
  *
  * <p><b>No signing spikes</b>: the next tree of each lower level, and when a tree keeps only a
- * block of its leaves' nodes (a tree larger than {@link Options#withTreeCacheBytes} allows) the
+ * block of its leaves' nodes (a tree larger than {@link HssSignerOptions#withTreeCacheBytes} allows) the
  * next block, are built a few hash chains per signature, paced so that they are complete when the
  * index reaches them; no signature rebuilds a tree.
  *
- * <p><b>Reserving ahead</b> ({@link Options#withReserveAhead(boolean)}): as soon as a signature
+ * <p><b>Reserving ahead</b> ({@link HssSignerOptions#withReserveAhead(boolean)}): as soon as a signature
  * uses the last reserved index, the next batch is reserved on a background thread, which also does
  * the signature's upkeep (its share of the next trees); a sign that arrives first does both itself,
  * under the same lock. No index is used before its reservation is on disk; a crash can lose one
@@ -42,7 +42,7 @@ import java.util.function.LongFunction;
  *
  * <p><b>Fault checks</b>: every upper-level signature is verified before use; the randomizers and
  * lower trees' SEED and I are derived twice and compared; a block rebuilt from the SEED is compared
- * with the nodes kept above it. {@link Options#withVerifyAfterSign(boolean)} also verifies every
+ * with the nodes kept above it. {@link HssSignerOptions#withVerifyAfterSign(boolean)} also verifies every
  * bottom-level signature before it is released. A failed check throws
  * {@link SigningFaultException} and makes the signer unusable (docs/stateful-signing.md).
  *
@@ -73,176 +73,7 @@ public final class HssStatefulSigner implements StatefulSigner {
     /** Index whose upkeep has not run yet, or -1. */
     private long upkeepAfter = -1;
 
-    /**
-     * How {@link #open(StateStore, Options)} sets up a signer. Immutable: start from
-     * {@link #defaults()} and change what you need with the {@code with...} methods.
-     */
-    public static final class Options {
-        /** Default memory budget per tree for kept nodes: a height-20 tree with n = 32 fits whole. */
-        public static final long DEFAULT_TREE_CACHE_BYTES = 64L << 20;
-
-        private static final Options DEFAULTS = new Options(1, 0, false, false, DEFAULT_TREE_CACHE_BYTES);
-
-        private final int batch;
-        private final int threads;
-        private final boolean reserveAhead;
-        private final boolean verifyAfterSign;
-        private final long treeCacheBytes;
-
-        private Options(int batch, int threads, boolean reserveAhead, boolean verifyAfterSign, long treeCacheBytes) {
-            this.batch = batch;
-            this.threads = threads;
-            this.reserveAhead = reserveAhead;
-            this.verifyAfterSign = verifyAfterSign;
-            this.treeCacheBytes = treeCacheBytes;
-        }
-
-        /**
-         * Batch 1 (no index lost on a crash), one tree-building thread per core, no reserving ahead,
-         * no verify-after-sign, {@value #DEFAULT_TREE_CACHE_BYTES} bytes of nodes per tree.
-         *
-         * @return the default options
-         */
-        public static Options defaults() {
-            return DEFAULTS;
-        }
-
-        /**
-         * Indices reserved per durable write: 1 = one fsync per signature; larger batches sign faster
-         * and lose at most {@code batch - 1} unused indices on a crash ({@code batch} reserving ahead).
-         *
-         * @param batch indices per reservation, at least 1
-         * @return a new value with only that option changed
-         * @throws IllegalArgumentException if {@code batch < 1}
-         */
-        public Options withBatch(int batch) {
-            if (batch < 1) {
-                throw new IllegalArgumentException("batch must be at least 1, got " + batch);
-            }
-            return new Options(batch, threads, reserveAhead, verifyAfterSign, treeCacheBytes);
-        }
-
-        /**
-         * Threads used to rebuild the trees when the key is opened.
-         *
-         * @param threads the number of threads, at least 1
-         * @return a new value with only that option changed
-         * @throws IllegalArgumentException if {@code threads < 1}
-         */
-        public Options withThreads(int threads) {
-            if (threads < 1) {
-                throw new IllegalArgumentException("threads must be at least 1, got " + threads);
-            }
-            return new Options(batch, threads, reserveAhead, verifyAfterSign, treeCacheBytes);
-        }
-
-        /**
-         * Reserve the next batch, and do each signature's upkeep, in the background.
-         *
-         * @param reserveAhead true to reserve and do the upkeep on a background thread
-         * @return a new value with only that option changed
-         */
-        public Options withReserveAhead(boolean reserveAhead) {
-            return new Options(batch, threads, reserveAhead, verifyAfterSign, treeCacheBytes);
-        }
-
-        /**
-         * Verify every bottom-level signature before it is released (about twice the hashing of a
-         * signature).
-         *
-         * @param verifyAfterSign true to verify each signature
-         * @return a new value with only that option changed
-         */
-        public Options withVerifyAfterSign(boolean verifyAfterSign) {
-            return new Options(batch, threads, reserveAhead, verifyAfterSign, treeCacheBytes);
-        }
-
-        /**
-         * Memory for the nodes of one tree. A tree whose 2^(h+1) nodes do not fit keeps only those
-         * of height k and above, k the smallest height for which they fit, and the nodes below k of
-         * the 2^k leaves in use; then the next 2^k leaves are rebuilt while the current ones sign,
-         * about one leaf per signature more.
-         *
-         * @param bytes the budget, 1 KiB … 1 GiB
-         * @return a new value with only that option changed
-         * @throws IllegalArgumentException if {@code bytes} is out of range
-         */
-        public Options withTreeCacheBytes(long bytes) {
-            if (bytes < 1024 || bytes > (1L << 30)) {
-                throw new IllegalArgumentException("tree cache must be 1 KiB to 1 GiB, got " + bytes + " bytes");
-            }
-            return new Options(batch, threads, reserveAhead, verifyAfterSign, bytes);
-        }
-
-        /**
-         * Indices reserved per durable write.
-         *
-         * @return the batch size, at least 1
-         */
-        public int batch() {
-            return batch;
-        }
-
-        /**
-         * Tree-building threads.
-         *
-         * @return the number set, or the number of available cores unless set
-         */
-        public int threads() {
-            return threads == 0 ? Runtime.getRuntime().availableProcessors() : threads;
-        }
-
-        /**
-         * Whether the next batch is reserved in the background.
-         *
-         * @return true if reserving ahead
-         */
-        public boolean reserveAhead() {
-            return reserveAhead;
-        }
-
-        /**
-         * Whether every signature is verified before it is released.
-         *
-         * @return true if verifying after signing
-         */
-        public boolean verifyAfterSign() {
-            return verifyAfterSign;
-        }
-
-        /**
-         * Memory budget for one tree's nodes.
-         *
-         * @return bytes
-         */
-        public long treeCacheBytes() {
-            return treeCacheBytes;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Options other
-                    && batch == other.batch
-                    && threads == other.threads
-                    && reserveAhead == other.reserveAhead
-                    && verifyAfterSign == other.verifyAfterSign
-                    && treeCacheBytes == other.treeCacheBytes;
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(batch, threads, reserveAhead, verifyAfterSign, treeCacheBytes);
-        }
-
-        @Override
-        public String toString() {
-            return "Options[batch=" + batch + ", threads=" + (threads == 0 ? "cores" : String.valueOf(threads))
-                    + ", reserveAhead=" + reserveAhead + ", verifyAfterSign=" + verifyAfterSign + ", treeCacheBytes="
-                    + treeCacheBytes + "]";
-        }
-    }
-
-    private HssStatefulSigner(StateStore store, HssKeyState state, Options o) {
+    private HssStatefulSigner(StateStore store, HssKeyState state, HssSignerOptions o) {
         this.store = store;
         this.key = state.key();
         this.publicKey = key.publicKey();
@@ -262,7 +93,7 @@ public final class HssStatefulSigner implements StatefulSigner {
     }
 
     /**
-     * Opens the key in {@code store} with {@link Options#defaults()}.
+     * Opens the key in {@code store} with {@link HssSignerOptions#defaults()}.
      *
      * @param store the key's state store; the signer uses it until {@link #close()} and does not close it
      * @return a signer positioned at the stored next index
@@ -271,7 +102,7 @@ public final class HssStatefulSigner implements StatefulSigner {
      * @throws SigningFaultException if the rebuilt top tree does not match the public key
      */
     public static HssStatefulSigner open(StateStore store) {
-        return open(store, Options.defaults());
+        return open(store, HssSignerOptions.defaults());
     }
 
     /**
@@ -285,7 +116,7 @@ public final class HssStatefulSigner implements StatefulSigner {
      * @throws StatePersistenceException if the store cannot be read
      * @throws SigningFaultException if the rebuilt top tree does not match the public key
      */
-    public static HssStatefulSigner open(StateStore store, Options options) {
+    public static HssStatefulSigner open(StateStore store, HssSignerOptions options) {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(options, "options");
         HssKeyState state;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pqsign.lms.HssStatefulSigner.Options;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.stream.Stream;
@@ -59,7 +58,8 @@ class BouncyCastleCrossTest {
         long max = params.maxSignatures();
         for (long start : new long[] {0, 30, max - 2}) {
             try (HssStatefulSigner s = HssStatefulSigner.open(
-                    HssTesting.storeAt(key, start, max), Options.defaults().withThreads(2))) {
+                    HssTesting.storeAt(key, start, max),
+                    HssSignerOptions.defaults().withThreads(2))) {
                 for (long i = start; i < Math.min(start + 3, max); i++) {
                     byte[] sig = s.sign(HssTesting.msg(i));
                     assertTrue(bcVerifies(pub, HssTesting.msg(i), sig), name + " index " + i);
@@ -110,7 +110,7 @@ class BouncyCastleCrossTest {
         bc.init(true, kp.getPrivate());
         try (HssStatefulSigner s = HssStatefulSigner.open(
                 HssTesting.storeAt(key, 0, params.maxSignatures()),
-                Options.defaults().withThreads(2))) {
+                HssSignerOptions.defaults().withThreads(2))) {
             for (int i = 0; i < 3; i++) {
                 byte[] msg = HssTesting.msg(i);
                 assertArrayEquals(bc.generateSignature(msg), s.sign(msg), name + " signature " + i);

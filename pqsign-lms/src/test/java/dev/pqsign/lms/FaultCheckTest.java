@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.core.SigningFaultException;
-import dev.pqsign.lms.HssStatefulSigner.Options;
 import dev.pqsign.testing.MemoryStateStore;
 import java.lang.reflect.Field;
 import org.junit.jupiter.api.Test;
@@ -18,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * kept above it. The faults are simulated by changing one kept tree node through reflection.
  */
 class FaultCheckTest {
-    private static final Options TWO_THREADS = Options.defaults().withThreads(2);
+    private static final HssSignerOptions TWO_THREADS =
+            HssSignerOptions.defaults().withThreads(2);
 
     @Test
     void corruptedNodeOnTheAuthPath_verifyAfterSignReleasesNothing_andTheIndexStaysBurned() throws Exception {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.core.IndexedSignature;
 import dev.pqsign.core.KeyExhaustedException;
-import dev.pqsign.lms.HssStatefulSigner.Options;
 import dev.pqsign.testing.MemoryStateStore;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -61,8 +60,8 @@ class HssKeySplitTest {
         Set<Long> used = new HashSet<>();
         for (int i = 0; i < 3; i++) {
             HssKeySplit.Part range = ranges.get(i);
-            try (HssStatefulSigner s =
-                    HssStatefulSigner.open(stores.get(i), Options.defaults().withThreads(2))) {
+            try (HssStatefulSigner s = HssStatefulSigner.open(
+                    stores.get(i), HssSignerOptions.defaults().withThreads(2))) {
                 assertEquals(range.size(), s.remaining());
                 assertEquals(range.nextIndex(), s.nextIndex());
                 // The first few and the last few of each range (every range starts inside a tree).

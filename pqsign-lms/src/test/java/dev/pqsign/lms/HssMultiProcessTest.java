@@ -3,7 +3,6 @@ package dev.pqsign.lms;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pqsign.lms.HssStatefulSigner.Options;
 import dev.pqsign.state.ChildJvm;
 import dev.pqsign.state.FileStateStore;
 import java.io.ByteArrayOutputStream;
@@ -69,8 +68,8 @@ class HssMultiProcessTest {
         for (int t = 0; t < 2; t++) {
             futures.add(pool.submit(() -> {
                 try (FileStateStore store = FileStateStore.open(state, Duration.ofMinutes(2));
-                        HssStatefulSigner signer =
-                                HssStatefulSigner.open(store, Options.defaults().withThreads(1))) {
+                        HssStatefulSigner signer = HssStatefulSigner.open(
+                                store, HssSignerOptions.defaults().withThreads(1))) {
                     for (int i = 0; i < PER_THREAD; i++) {
                         HssSignerChild.signAndRecord(signer, sigs, ps);
                     }

@@ -1,7 +1,6 @@
 package dev.pqsign.lms;
 
 import dev.pqsign.core.IndexedSignature;
-import dev.pqsign.lms.HssStatefulSigner.Options;
 import dev.pqsign.state.ChildJvm;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
@@ -85,7 +84,10 @@ public final class HssSignerChild {
         try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(60));
                 HssStatefulSigner signer = HssStatefulSigner.open(
                         store,
-                        Options.defaults().withBatch(batch).withThreads(1).withReserveAhead(ahead))) {
+                        HssSignerOptions.defaults()
+                                .withBatch(batch)
+                                .withThreads(1)
+                                .withReserveAhead(ahead))) {
             while (true) {
                 signAndRecord(signer, sigDir, out);
             }
@@ -100,7 +102,7 @@ public final class HssSignerChild {
             FileStateStore store = FileStateStore.open(state, Duration.ofMinutes(2));
             stores.add(store);
             signers.add(HssStatefulSigner.open(
-                    store, Options.defaults().withBatch(batch).withThreads(1)));
+                    store, HssSignerOptions.defaults().withBatch(batch).withThreads(1)));
         }
         ChildJvm.signalReadyAndAwaitGo(out, go, Duration.ofMinutes(2));
         List<Thread> workers = new ArrayList<>();

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.pqsign.lms.HssStatefulSigner.Options;
 import dev.pqsign.state.ChildJvm;
 import dev.pqsign.state.FileStateStore;
 import java.io.IOException;
@@ -167,8 +166,8 @@ class HssSignerCrashTest {
             previousNext = next;
         }
         try (FileStateStore store = FileStateStore.open(state, TIMEOUT);
-                HssStatefulSigner signer =
-                        HssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
+                HssStatefulSigner signer = HssStatefulSigner.open(
+                        store, HssSignerOptions.defaults().withThreads(2))) {
             assertEquals(
                     previousNext, signer.signIndexed(HssSignerChild::message).index());
         }

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pqsign.core.IndexedSignature;
 import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.core.StatePersistenceException;
-import dev.pqsign.lms.HssStatefulSigner.Options;
 import dev.pqsign.testing.MemoryStateStore;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -26,7 +25,8 @@ class HssStatefulSignerTest {
     static final HssParameterSet TWO_BY_FIVE =
             HssTesting.set("LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4+LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8");
 
-    private static final Options TWO_THREADS = Options.defaults().withThreads(2);
+    private static final HssSignerOptions TWO_THREADS =
+            HssSignerOptions.defaults().withThreads(2);
 
     @Test
     void sign_everyIndexOfTwoLevelKey_verifies_andEqualsAFreshSignerAtThatIndex() {
@@ -74,7 +74,7 @@ class HssStatefulSignerTest {
                 HssTesting.set("LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W2+LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W2");
         assertEquals(4, TreeShape.of(set.top(), 4096).k);
         HssPrivateKey key = HssTesting.key(set, 21);
-        Options small = TWO_THREADS.withTreeCacheBytes(4096);
+        HssSignerOptions small = TWO_THREADS.withTreeCacheBytes(4096);
         long start = 15 * 32 - 3;
         try (HssStatefulSigner whole = HssStatefulSigner.open(HssTesting.storeAt(key, start, 1 << 15), TWO_THREADS);
                 HssStatefulSigner blocks = HssStatefulSigner.open(HssTesting.storeAt(key, start, 1 << 15), small)) {
@@ -99,13 +99,13 @@ class HssStatefulSignerTest {
     @Test
     void signers_withReserveAhead_verifyAfterSign_andBatches_makeTheSameSignatures() {
         HssPrivateKey key = HssTesting.key(TWO_BY_FIVE, 5);
-        List<Options> options = List.of(
+        List<HssSignerOptions> options = List.of(
                 TWO_THREADS,
                 TWO_THREADS.withReserveAhead(true),
                 TWO_THREADS.withVerifyAfterSign(true),
                 TWO_THREADS.withBatch(7).withReserveAhead(true));
         List<List<byte[]>> all = new ArrayList<>();
-        for (Options o : options) {
+        for (HssSignerOptions o : options) {
             List<byte[]> sigs = new ArrayList<>();
             try (HssStatefulSigner s = HssStatefulSigner.open(HssTesting.storeAt(key, 60, 1024), o)) {
                 for (int i = 0; i < 40; i++) {

@@ -40,7 +40,7 @@ final class HssTesting {
     static byte[] signAt(HssPrivateKey key, long index, byte[] msg) {
         try (HssStatefulSigner s = HssStatefulSigner.open(
                 storeAt(key, index, key.parameterSet().maxSignatures()),
-                HssStatefulSigner.Options.defaults().withThreads(2))) {
+                HssSignerOptions.defaults().withThreads(2))) {
             IndexedSignature sig = s.signIndexed(i -> msg);
             if (sig.index() != index) {
                 throw new AssertionError("signed at " + sig.index() + ", not " + index);

@@ -3,7 +3,6 @@ package dev.pqsign.lms;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pqsign.lms.HssStatefulSigner.Options;
 import java.io.ByteArrayOutputStream;
 import java.security.KeyFactory;
 import java.security.NoSuchAlgorithmException;
@@ -73,7 +72,8 @@ class JdkVerifierTest {
                 new X509EncodedKeySpec(subjectPublicKeyInfo(key.publicKey().encoded())));
         long max = params.maxSignatures();
         try (HssStatefulSigner s = HssStatefulSigner.open(
-                HssTesting.storeAt(key, max - 3, max), Options.defaults().withThreads(2))) {
+                HssTesting.storeAt(key, max - 3, max),
+                HssSignerOptions.defaults().withThreads(2))) {
             for (int i = 0; i < 3; i++) {
                 byte[] msg = HssTesting.msg(i);
                 byte[] sig = s.sign(msg);

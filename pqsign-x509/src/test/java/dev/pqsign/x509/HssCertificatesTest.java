@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pqsign.lms.HssKeyGenerator;
 import dev.pqsign.lms.HssParameterSet;
 import dev.pqsign.lms.HssPrivateKey;
+import dev.pqsign.lms.HssSignerOptions;
 import dev.pqsign.lms.HssStatefulSigner;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.x509.ChainVerificationResult.Reason;
@@ -68,8 +69,7 @@ class HssCertificatesTest {
         store = FileStateStore.open(dir.resolve("hss-root.state"));
         HssStatefulSigner.create(store, key);
         key.destroy();
-        root = HssStatefulSigner.open(
-                store, HssStatefulSigner.Options.defaults().withThreads(2));
+        root = HssStatefulSigner.open(store, HssSignerOptions.defaults().withThreads(2));
         rootCert = Certificates.selfSigned(
                 root,
                 PqPublicKey.of(root.publicKey()),
