@@ -485,14 +485,6 @@ final class SensorCommand implements Callable<Integer> {
     }
 
     static String printable(String s) {
-        StringBuilder sb = new StringBuilder(Math.min(s.length(), 121));
-        for (int i = 0; i < s.length() && i < 120; i++) {
-            char c = s.charAt(i);
-            sb.append(Character.isISOControl(c) ? '?' : c);
-        }
-        if (s.length() > 120) {
-            sb.append('…');
-        }
-        return sb.toString();
+        return dev.pqsign.telemetry.ReadingText.printable(s);
     }
 }

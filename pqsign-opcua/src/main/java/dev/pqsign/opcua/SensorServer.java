@@ -264,6 +264,8 @@ public final class SensorServer implements AutoCloseable {
             namespace.startup();
             publishKeyNodes();
             started = true;
+            publishFixedKeyState(); // replaced by the rolling key's state if the sensor rolls over
+            lastSignatureNanos = 0;
             accountForBurnedIndices();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -523,6 +525,7 @@ public final class SensorServer implements AutoCloseable {
     private void rollIfDue() {
         RollingSensorKey keys = rolling;
         if (keys == null) {
+            publishFixedKeyState();
             return;
         }
         try {
@@ -589,6 +592,37 @@ public final class SensorServer implements AutoCloseable {
                 keys.current().keyId().hex().substring(0, 16) + "…",
                 h.get().statement().handoverIndex());
         publishKeyState();
+    }
+
+    /** Signing rate (signatures per second, moving average) of a key that does not roll over. */
+    private double fixedKeyRate;
+
+    private long lastSignatureNanos;
+
+    /**
+     * The key-state nodes of a key that does not roll over (no key directory, or {@code
+     * --no-rollover}): its remaining signatures and the time they last at the current rate, never a
+     * next key, so an operator warns before the end and raises an alarm at it. A key without a
+     * limit (HAETAE's counter) publishes nothing.
+     */
+    private void publishFixedKeyState() {
+        if (!(key.signer() instanceof StatefulSigner st)) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (lastSignatureNanos != 0 && now > lastSignatureNanos) {
+            double instant = 1e9 / (now - lastSignatureNanos);
+            fixedKeyRate = fixedKeyRate == 0 ? instant : 0.95 * fixedKeyRate + 0.05 * instant;
+        }
+        lastSignatureNanos = now;
+        long remaining = st.remaining();
+        LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
+        v.put(SensorNodes.KEY_GENERATION, new Variant(0L));
+        v.put(SensorNodes.KEY_REMAINING, new Variant(remaining));
+        v.put(SensorNodes.KEY_SECONDS_LEFT, new Variant(fixedKeyRate > 0 ? remaining / fixedKeyRate : Double.NaN));
+        v.put(SensorNodes.KEY_NEXT_READY, new Variant(false));
+        v.put(SensorNodes.KEY_ALARM, new Variant(""));
+        namespace.update(v);
     }
 
     private void publishKeyState() {
