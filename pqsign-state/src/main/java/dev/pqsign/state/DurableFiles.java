@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -103,21 +102,15 @@ public final class DurableFiles {
      * @param maxBytes the largest size accepted
      * @return the file's content
      * @throws NoSuchFileException if the file does not exist (message names the file)
+     * @throws NotRegularFileException if it is not a regular file (a FIFO, device, socket, directory,
+     *     or a link to one), found before it is opened ({@link RegularFiles})
      * @throws IOException if the file is larger than {@code maxBytes} or changes size while read
      */
     public static byte[] readAll(Path file, int maxBytes) throws IOException {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("maxBytes must not be negative, got " + maxBytes);
         }
-        FileChannel ch;
-        try {
-            ch = FileChannel.open(file, StandardOpenOption.READ);
-        } catch (NoSuchFileException e) {
-            NoSuchFileException clear = new NoSuchFileException(file.toString(), null, "file does not exist");
-            clear.initCause(e);
-            throw clear;
-        }
-        try (ch) {
+        try (FileChannel ch = RegularFiles.openForReading(file)) {
             long size = ch.size();
             if (size > maxBytes) {
                 throw new IOException(file + " is " + size + " bytes, more than the limit of " + maxBytes
