@@ -150,6 +150,17 @@ final class SensorCommand implements Callable<Integer> {
     int historyCount;
 
     @Option(
+            names = "--history-bytes",
+            defaultValue = "134217728",
+            paramLabel = "BYTES",
+            description = {
+                "Bytes of the history (readings and key handovers together, as stored in DATA_DIR/history.pqhl) at most,",
+                "65536 ... 1099511627776 (default ${DEFAULT-VALUE} = 128 MiB; the oldest readings go first, the newest",
+                "always stays). The history file holds at most about twice this; memory holds only an index of it."
+            })
+    long historyBytes;
+
+    @Option(
             names = "--history-age",
             defaultValue = "86400",
             description =
@@ -172,7 +183,8 @@ final class SensorCommand implements Callable<Integer> {
     private long lastIndex = -1;
     private double signMsTotal;
     private boolean cleanedUp;
-    private String endReason = "";
+    /** Why the loop ended, for the last line; what it says if nothing else was said. */
+    private String endReason = "unexpected end";
 
     /**
      * Whether this sensor rolls its key over: an XMSS / XMSS^MT key in a key directory, without a
@@ -233,7 +245,9 @@ final class SensorCommand implements Callable<Integer> {
                 out.printf("application certificate (give to operators' --trust-server): %s%n", exported);
             }
             if (history != null) {
-                out.printf("history: %d readings held, at most %d, %d s%n", history.size(), historyCount, historyAge);
+                out.printf(
+                        "history: %d readings held (%d bytes), at most %d, %d bytes, %d s%n",
+                        history.size(), history.bytes(), historyCount, historyBytes, historyAge);
             }
             out.printf("endpoint %s%n", server.endpointUrl());
             out.flush();
@@ -258,6 +272,17 @@ final class SensorCommand implements Callable<Integer> {
                     var unused = ticker.scheduleAtFixedRate(this::printSummary, 1, 1, TimeUnit.SECONDS);
                 }
                 exit = loop();
+            } catch (RuntimeException e) {
+                endReason = "internal error: " + PqsignCli.oneLine(String.valueOf(e.getMessage()));
+                throw e; // reported as an internal error, exit 3
+            } catch (OutOfMemoryError e) {
+                // What the loop held is unreachable now: there is memory again to say what happened.
+                endReason = "out of memory: " + e.getMessage();
+                spec.commandLine()
+                        .getErr()
+                        .println("pqsign: sensor: out of memory (" + e.getMessage()
+                                + "); give the JVM more memory (-Xmx); the key state is intact");
+                exit = CliException.FAILED;
             } finally {
                 if (ticker != null) {
                     ticker.shutdownNow();
@@ -276,13 +301,18 @@ final class SensorCommand implements Callable<Integer> {
         if (historyAge < 1) {
             throw CliException.usage("--history-age must be positive, got " + historyAge);
         }
+        if (historyBytes < MIN_HISTORY_BYTES || historyBytes > MAX_HISTORY_BYTES) {
+            throw CliException.usage("--history-bytes must be " + MIN_HISTORY_BYTES + " ... " + MAX_HISTORY_BYTES
+                    + ", got " + historyBytes);
+        }
         if (historyCount == 0) {
             return null;
         }
         Path file = dataDir.resolve(HISTORY_FILE);
         try {
             Files.createDirectories(dataDir);
-            return ReadingHistory.open(file, historyCount, Duration.ofSeconds(historyAge), Clock.systemUTC());
+            return ReadingHistory.open(
+                    file, historyCount, historyBytes, Duration.ofSeconds(historyAge), Clock.systemUTC());
         } catch (IOException e) {
             throw CliException.usage(file + ": " + e.getMessage());
         }
@@ -290,6 +320,11 @@ final class SensorCommand implements Callable<Integer> {
 
     /** The history file under --data-dir. */
     static final String HISTORY_FILE = "history.pqhl";
+
+    /** Range of --history-bytes: 64 KiB (a few records) to 1 TiB. */
+    static final long MIN_HISTORY_BYTES = 1L << 16;
+
+    static final long MAX_HISTORY_BYTES = 1L << 40;
 
     /** Checks the source options before anything is opened. */
     private void checkSource() {

@@ -2,6 +2,7 @@ package dev.pqsign.opcua;
 
 import dev.pqsign.telemetry.ReadingHistory;
 import dev.pqsign.telemetry.SignedRecord;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,6 +60,7 @@ import org.eclipse.milo.opcua.stack.core.types.structured.ReadValueId;
  */
 final class SensorNamespace extends ManagedNamespaceWithLifecycle {
 
+    private static final System.Logger LOG = System.getLogger(SensorNamespace.class.getName());
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Map<String, UaVariableNode> nodes = new LinkedHashMap<>();
     private final Map<NodeId, Set<DataItem>> items = new ConcurrentHashMap<>();
@@ -294,7 +296,14 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
                 ? 0
                 : raw.getNumValuesPerNode().longValue();
         int max = (int) (wanted == 0 ? MAX_HISTORY_VALUES_PER_READ : Math.min(wanted, MAX_HISTORY_VALUES_PER_READ));
-        List<HistoryValue> entries = fetch(name, from, to, max + 1, budget.fetchLimit());
+        List<HistoryValue> entries;
+        try {
+            entries = fetch(name, from, to, max + 1, budget.fetchLimit());
+        } catch (UncheckedIOException e) {
+            // the history file cannot be read now (the sensor keeps signing; a later call may succeed)
+            LOG.log(System.Logger.Level.WARNING, "history read: {0}", e.getMessage());
+            return new HistoryReadResult(new StatusCode(StatusCodes.Bad_ResourceUnavailable), null, null);
+        }
         int keep = 0;
         while (keep < Math.min(entries.size(), max)
                 && budget.take(entries.get(keep).size())) {

@@ -3,6 +3,7 @@ package dev.pqsign.state;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -56,6 +57,36 @@ public final class DurableFiles {
      */
     public static void writeAtomically(Path target, byte[] data) throws IOException {
         write(target, data, FileOps.REAL, false);
+    }
+
+    /**
+     * What a streamed write puts into the temporary file: the content is written piece by piece,
+     * so a large file (a sensor's history) never has to be held in memory whole.
+     */
+    @FunctionalInterface
+    public interface Content {
+        /**
+         * Writes the whole content to {@code out}, from its start.
+         *
+         * @param out the temporary file; do not close it
+         * @throws IOException if the content cannot be produced or written; the write then fails
+         *     and the target keeps its old content
+         */
+        void writeTo(WritableByteChannel out) throws IOException;
+    }
+
+    /**
+     * Durably replaces (or creates) {@code target} with what {@code content} writes, by the same
+     * steps as {@link #writeAtomically(Path, byte[])}.
+     *
+     * @param target the file to replace or create
+     * @param content writes the new content into the temporary file
+     * @throws DurableWriteException if a step of the write failed, writing the content included; it
+     *     names the step
+     * @throws IOException if the target's directory does not exist
+     */
+    public static void writeAtomically(Path target, Content content) throws IOException {
+        write(target, content, FileOps.REAL, false);
     }
 
     /**
@@ -211,6 +242,11 @@ public final class DurableFiles {
 
     static void write(Path target, byte[] data, FileOps ops, boolean createOnly) throws IOException {
         Objects.requireNonNull(data, "data");
+        write(target, out -> out.write(ByteBuffer.wrap(data)), ops, createOnly);
+    }
+
+    static void write(Path target, Content content, FileOps ops, boolean createOnly) throws IOException {
+        Objects.requireNonNull(content, "content");
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
@@ -236,7 +272,7 @@ public final class DurableFiles {
                 }
             }
             step = WriteStep.WRITE_TEMP;
-            ops.write(ch, ByteBuffer.wrap(data));
+            content.writeTo(new TempChannel(ops, ch));
             step = WriteStep.FORCE_TEMP;
             ops.force(ch);
             step = WriteStep.CLOSE_TEMP;
@@ -273,6 +309,34 @@ public final class DurableFiles {
         } catch (RuntimeException | Error e) {
             cleanUp(ops, ch, temp, e);
             throw e;
+        }
+    }
+
+    /** The temporary file as a content sees it: every write goes through {@link FileOps#write}. */
+    private static final class TempChannel implements WritableByteChannel {
+        private final FileOps ops;
+        private final FileChannel channel;
+
+        TempChannel(FileOps ops, FileChannel channel) {
+            this.ops = ops;
+            this.channel = channel;
+        }
+
+        @Override
+        public int write(ByteBuffer src) throws IOException {
+            int n = src.remaining();
+            ops.write(channel, src);
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return channel.isOpen();
+        }
+
+        @Override
+        public void close() {
+            // the write closes the temporary file itself, after its fsync
         }
     }
 
