@@ -251,7 +251,6 @@ final class SensorCommand implements Callable<Integer> {
             }
             out.printf("endpoint %s%n", server.endpointUrl());
             out.flush();
-            readingSource = openSource(); // after start-up, so a simulated sensor's schedule starts now
         } catch (IOException | RuntimeException e) {
             cleanup(); // server, key (signer closed, state intact), source
             throw e;
@@ -271,7 +270,9 @@ final class SensorCommand implements Callable<Integer> {
                     // runs until ticker.shutdownNow() below; printSummary does not throw
                     var unused = ticker.scheduleAtFixedRate(this::printSummary, 1, 1, TimeUnit.SECONDS);
                 }
-                exit = loop();
+                // after start-up, so a simulated sensor's schedule starts now; and under the Ctrl-C
+                // hook, which can stop a sensor whose named pipe has no writer yet (the open waits)
+                exit = openSourceUnlessStopped() ? loop() : 0;
             } catch (RuntimeException e) {
                 endReason = "internal error: " + PqsignCli.oneLine(String.valueOf(e.getMessage()));
                 throw e; // reported as an internal error, exit 3
@@ -371,6 +372,43 @@ final class SensorCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Opens the source, as "waiting for the source": the open of a named pipe waits for its writer,
+     * and no interrupt ends that wait, so a stop meanwhile is finished by the hook
+     * ({@link #forceCleanup}). Returns false if a stop came first.
+     */
+    private boolean openSourceUnlessStopped() {
+        synchronized (lock) {
+            if (stopping) {
+                endReason = "stopped";
+                return false;
+            }
+            waitingForSource = true;
+        }
+        ReadingSource opened;
+        try {
+            opened = openSource();
+        } finally {
+            synchronized (lock) {
+                waitingForSource = false;
+            }
+        }
+        synchronized (this) {
+            readingSource = opened;
+        }
+        synchronized (lock) {
+            if (stopping) {
+                endReason = "stopped";
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean stdin() {
+        return source.equalsIgnoreCase("stdin") || source.equals("-");
+    }
+
     /** Publishes until N readings, the end of the input, or a stop request. */
     private int loop() {
         while (readings == 0 || published < readings) {
@@ -389,6 +427,8 @@ final class SensorCommand implements Callable<Integer> {
             } catch (IOException e) {
                 synchronized (lock) {
                     waitingForSource = false;
+                    // a stop closed the source and interrupted us: the key's close must not see the interrupt
+                    Thread.interrupted();
                     if (stopping) {
                         endReason = "stopped";
                         return 0;
@@ -446,11 +486,28 @@ final class SensorCommand implements Callable<Integer> {
             stopping = true;
             if (waitingForSource && mainThread != null) {
                 mainThread.interrupt();
+                // An interrupt does not end a read of a file or named pipe: closing its channel does
+                // (the read ends with an IOException, which the loop takes as the stop). Standard
+                // input stays open, as always; the hook cleans up around its read.
+                ReadingSource waiting;
+                synchronized (this) {
+                    waiting = readingSource;
+                }
+                if (waiting instanceof LineReadingSource && !stdin()) {
+                    try {
+                        waiting.close();
+                    } catch (IOException ignored) {
+                        // the source is going away either way
+                    }
+                }
             }
         }
     }
 
-    /** From the hook, if the loop did not end (an uninterruptible read of stdin): clean up here. */
+    /**
+     * From the hook, if the loop did not end (an uninterruptible read of stdin, or the open of a
+     * named pipe without a writer): clean up here.
+     */
     private boolean forceCleanup() {
         synchronized (lock) {
             if (!waitingForSource) {
@@ -485,8 +542,7 @@ final class SensorCommand implements Callable<Integer> {
                 spec.commandLine().getErr().println("pqsign: sensor: closing the key: " + e.getMessage());
             }
         }
-        if (readingSource != null
-                && !(readingSource instanceof LineReadingSource && "stdin".equalsIgnoreCase(source))) {
+        if (readingSource != null && !(readingSource instanceof LineReadingSource && stdin())) {
             try {
                 readingSource.close();
             } catch (IOException ignored) {
