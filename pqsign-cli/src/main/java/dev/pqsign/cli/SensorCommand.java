@@ -315,7 +315,8 @@ final class SensorCommand implements Callable<Integer> {
             return ReadingHistory.open(
                     file, historyCount, historyBytes, Duration.ofSeconds(historyAge), Clock.systemUTC());
         } catch (IOException e) {
-            throw CliException.usage(file + ": " + e.getMessage());
+            String m = PqsignCli.message(e);
+            throw CliException.usage(m.startsWith(file.toString()) ? m : file + ": " + m);
         }
     }
 

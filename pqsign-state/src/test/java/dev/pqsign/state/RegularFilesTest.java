@@ -128,4 +128,14 @@ class RegularFilesTest {
         Path p = fifo("key.state");
         assertThrows(NotRegularFileException.class, () -> DurableFiles.readAll(p, 1024));
     }
+
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void fileStateStore_fifoAsStateOrLockFile_refusedWhenOpened() throws Exception {
+        Path lock = fifo("key.state" + FileStateStore.LOCK_SUFFIX);
+        assertThrows(NotRegularFileException.class, () -> FileStateStore.open(dir.resolve("key.state")));
+        Files.delete(lock);
+        Path state = fifo("key.state");
+        assertThrows(NotRegularFileException.class, () -> FileStateStore.open(state));
+    }
 }

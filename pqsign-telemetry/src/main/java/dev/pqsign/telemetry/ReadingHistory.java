@@ -4,12 +4,14 @@ import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.keys.KeyHandover;
 import dev.pqsign.keys.SignedKeyHandover;
 import dev.pqsign.state.DurableFiles;
+import dev.pqsign.state.RegularFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
@@ -183,8 +185,10 @@ public final class ReadingHistory implements AutoCloseable {
     }
 
     private void load() throws IOException {
-        if (!Files.exists(file)) {
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             DurableFiles.createAtomically(file, header());
+        } else {
+            RegularFiles.requireRegular(file); // a FIFO would block the first read for ever
         }
         channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         long size = channel.size();

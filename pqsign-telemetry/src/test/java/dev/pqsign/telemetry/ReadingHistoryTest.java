@@ -311,4 +311,16 @@ class ReadingHistoryTest {
             assertEquals(List.of("r0", "h1"), kinds(h.entries(Instant.EPOCH, Instant.MAX, 100)));
         }
     }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void open_fifo_refusedByTypeBeforeAnyRead() throws Exception {
+        Path file = dir.resolve("history.pqhl");
+        Process mk = new ProcessBuilder("mkfifo", file.toString()).inheritIO().start();
+        assertEquals(0, mk.waitFor());
+        IOException e = assertThrows(
+                dev.pqsign.state.NotRegularFileException.class,
+                () -> ReadingHistory.open(file, 10, Duration.ofHours(1), clock));
+        assertEquals(file + ": is a named pipe (FIFO), not a regular file; refusing to open it", e.getMessage());
+    }
 }
