@@ -7,6 +7,7 @@ import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.keys.DeviceCa;
 import dev.pqsign.keys.HaetaeKeyFile;
+import dev.pqsign.keys.KeyDirectoryOwner;
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.state.FileStateStore;
@@ -221,6 +222,22 @@ final class TelemetryKeys {
     static OpenSensorKey openSensorKey(Path key, Path cert, SensorSigningOptions signing, int lockTimeoutSeconds)
             throws IOException {
         signing.check();
+        // A key in a key directory (key.pub beside it): the directory is this sensor's for its run.
+        KeyDirectoryOwner owner = KeyFiles.ownKeyDirectory(key, lockTimeoutSeconds);
+        if (owner == null) {
+            return openKeyFile(key, cert, signing, lockTimeoutSeconds);
+        }
+        try {
+            OpenSensorKey k = openKeyFile(key, cert, signing, lockTimeoutSeconds);
+            return new OpenSensorKey(k.sensorKey, k.description, k, owner); // the key first, then the directory
+        } catch (IOException | RuntimeException e) {
+            owner.close();
+            throw e;
+        }
+    }
+
+    private static OpenSensorKey openKeyFile(Path key, Path cert, SensorSigningOptions signing, int lockTimeoutSeconds)
+            throws IOException {
         int batch = signing.batch;
         byte[] head = KeyFiles.readSmall(key, "private key");
         if (XmssKeyState.hasMagic(head)) {

@@ -161,6 +161,9 @@ public final class SensorKeyDirectory implements AutoCloseable {
     private final Options options;
     private final PqPublicKey firstKey;
     private final byte[] chainId;
+    /** This process's ownership of the directory, held until {@link #close}. */
+    private final KeyDirectoryOwner owner;
+
     private long generation;
     private PqPublicKey currentKey;
     private FileStateStore currentStore;
@@ -181,11 +184,12 @@ public final class SensorKeyDirectory implements AutoCloseable {
     /** The handover log, or null until the first compaction creates it. */
     private volatile HandoverLog log;
 
-    private SensorKeyDirectory(Path dir, Options options, PqPublicKey firstKey) {
+    private SensorKeyDirectory(Path dir, Options options, PqPublicKey firstKey, KeyDirectoryOwner owner) {
         this.dir = dir;
         this.options = options;
         this.firstKey = firstKey;
         this.chainId = PublicKeys.keyId(firstKey);
+        this.owner = owner;
     }
 
     /**
@@ -234,15 +238,24 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @param options the signers' options, the state files' lock timeout and the rollover observer
      * @return the directory, its current key's signer open; {@link #close} it
      * @throws KeyFormatException if the directory is not a complete sensor key directory
+     * @throws KeyDirectoryInUseException if another process owns the directory ({@link
+     *     KeyDirectoryOwner}) for all of the options' lock timeout
      * @throws IOException if a file of the directory cannot be read, written or removed
      * @throws dev.pqsign.core.StatePersistenceException if the current key's state cannot be read (its
      *     locks not obtained within the lock timeout, for one)
      */
     public static SensorKeyDirectory open(Path dir, Options options) throws IOException {
         Objects.requireNonNull(options, "options");
-        SensorKeyDirectory d = new SensorKeyDirectory(dir, options, readFirstKey(dir));
-        d.load();
-        return d;
+        PqPublicKey firstKey = readFirstKey(dir);
+        KeyDirectoryOwner owner = KeyDirectoryOwner.acquire(dir, options.lockTimeout);
+        try {
+            SensorKeyDirectory d = new SensorKeyDirectory(dir, options, firstKey, owner);
+            d.load();
+            return d;
+        } catch (IOException | RuntimeException e) {
+            owner.close();
+            throw e;
+        }
     }
 
     /**
@@ -1068,7 +1081,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
 
     /**
      * Closes the current signer and the loaded next one (unused reserved indices stay burned) and
-     * releases their state locks.
+     * releases their state locks, then the ownership of the directory ({@link KeyDirectoryOwner}).
      */
     @Override
     public void close() {
@@ -1078,7 +1091,11 @@ public final class SensorKeyDirectory implements AutoCloseable {
             try {
                 closeNext();
             } finally {
-                closeRetired();
+                try {
+                    closeRetired();
+                } finally {
+                    owner.close(); // last: the directory is ours until every state is closed
+                }
             }
         }
     }
