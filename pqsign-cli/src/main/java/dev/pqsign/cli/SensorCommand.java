@@ -2,6 +2,7 @@ package dev.pqsign.cli;
 
 import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.core.StatePersistenceException;
+import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.opcua.SensorServer;
 import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.LineReadingSource;
@@ -191,6 +192,7 @@ final class SensorCommand implements Callable<Integer> {
      * certificate (a certified key would need a certificate for every next key), unless disabled.
      */
     private boolean rolls() {
+        refuseGenerationKey();
         if (rolloverAt < 0) {
             throw CliException.usage("--rollover-at must be 0 (default) or positive, got " + rolloverAt);
         }
@@ -207,6 +209,26 @@ final class SensorCommand implements Callable<Integer> {
             return false;
         }
         return true;
+    }
+
+    /**
+     * A generation's key ({@code DIR/generations/N/key.state}) is refused, with or without rollover:
+     * its directory looks like a key directory, and a sensor on it would start a second chain inside
+     * the first (or sign with a prepared key no operator was told of).
+     */
+    private void refuseGenerationKey() {
+        Path parent =
+                key.getParent() != null ? key.getParent() : key.toAbsolutePath().getParent();
+        if (parent == null) {
+            return;
+        }
+        SensorKeyDirectory.enclosingKeyDirectory(parent).ifPresent(outer -> {
+            throw CliException.usage(key + " is generation "
+                    + Long.parseLong(parent.getFileName().toString())
+                    + " of the key directory " + outer + "; run the sensor with --key "
+                    + outer.resolve(SensorKeyDirectory.STATE)
+                    + " (it signs with the current generation and rolls over from there)");
+        });
     }
 
     @Override

@@ -246,6 +246,14 @@ public final class SensorKeyDirectory implements AutoCloseable {
      */
     public static SensorKeyDirectory open(Path dir, Options options) throws IOException {
         Objects.requireNonNull(options, "options");
+        Optional<Path> enclosing = enclosingKeyDirectory(dir);
+        if (enclosing.isPresent()) {
+            // its key.pub and key.state would start a second chain inside the first one
+            throw new KeyFormatException(
+                    dir + ": generation " + Long.parseLong(dir.getFileName().toString())
+                            + " of the key directory " + enclosing.get() + ", not a key directory of its own; open "
+                            + enclosing.get() + " (it continues with its current generation)");
+        }
         PqPublicKey firstKey = readFirstKey(dir);
         KeyDirectoryOwner owner = KeyDirectoryOwner.acquire(dir, options.lockTimeout);
         try {
@@ -990,6 +998,37 @@ public final class SensorKeyDirectory implements AutoCloseable {
         return generationDir(g).resolve(STATE);
     }
 
+    /**
+     * The key directory that {@code dir} is a generation directory of: {@code dir} is
+     * {@code DIR/generations/N} (twelve digits) and {@code DIR} holds a {@code key.pub}.
+     *
+     * @param dir a directory, e.g. the one a {@code key.state} was given in
+     * @return {@code DIR} (in the form {@code dir} was given in), or empty if {@code dir} is no
+     *     generation directory
+     */
+    public static Optional<Path> enclosingKeyDirectory(Path dir) {
+        Path name = dir.getFileName();
+        Path generations =
+                dir.getParent() != null ? dir.getParent() : dir.toAbsolutePath().getParent();
+        if (name == null || generations == null || !isGenerationName(name.toString())) {
+            return Optional.empty();
+        }
+        Path outer = generations.getParent() != null
+                ? generations.getParent()
+                : generations.toAbsolutePath().getParent();
+        if (outer == null
+                || generations.getFileName() == null
+                || !generations.getFileName().toString().equals(GENERATIONS)
+                || !Files.exists(outer.resolve(PUBLIC_KEY), LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.empty();
+        }
+        return Optional.of(outer);
+    }
+
+    private static boolean isGenerationName(String name) {
+        return name.length() == 12 && name.chars().allMatch(c -> c >= '0' && c <= '9');
+    }
+
     private static NavigableMap<Long, Path> generationDirectories(Path dir) throws IOException {
         TreeMap<Long, Path> out = new TreeMap<>();
         Path parent = dir.resolve(GENERATIONS);
@@ -999,7 +1038,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
         try (DirectoryStream<Path> s = Files.newDirectoryStream(parent)) {
             for (Path p : s) {
                 String name = p.getFileName().toString();
-                if (name.length() == 12 && name.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                if (isGenerationName(name)) {
                     out.put(Long.parseLong(name), p);
                 }
             }
