@@ -526,6 +526,9 @@ final class OperatorCommand implements Callable<Integer> {
         for (RecordSubscription s : started) {
             while (!s.connected() && System.nanoTime() < deadline) {
                 if (stop.await(50, TimeUnit.MILLISECONDS)) {
+                    if (s.connected() || seen > 0) {
+                        return; // stopped after readings came (e.g. --readings reached): a normal end
+                    }
                     throw new CliException(
                             CliException.FAILED,
                             "stopped before the sensor answered: " + s.state().detail());
