@@ -3,7 +3,7 @@ package dev.pqsign.cli;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.keys.KeyDirectoryAudit;
 import dev.pqsign.keys.SensorKeyDirectory;
-import dev.pqsign.telemetry.StreamAudit;
+import dev.pqsign.telemetry.operator.StreamAudit;
 import dev.pqsign.x509.PqPublicKey;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -6,16 +6,19 @@ import dev.pqsign.core.Hex;
 import dev.pqsign.keys.HandoverOutcome;
 import dev.pqsign.keys.KeyChain;
 import dev.pqsign.opcua.Operator;
+import dev.pqsign.opcua.RecordSubscription;
 import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.KeyStatusEvent;
 import dev.pqsign.telemetry.LatencySeries;
-import dev.pqsign.telemetry.ReadingVerifier;
-import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.SignedRecord;
 import dev.pqsign.telemetry.Verdict;
 import dev.pqsign.telemetry.VerdictEvent;
 import dev.pqsign.telemetry.VerdictJsonl;
+import dev.pqsign.telemetry.operator.ConnectionState;
+import dev.pqsign.telemetry.operator.Observation;
 import dev.pqsign.telemetry.operator.OperatorPipeline;
+import dev.pqsign.telemetry.operator.ReplayGuard;
+import dev.pqsign.telemetry.operator.SensorVerification;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -182,7 +185,7 @@ final class OperatorCommand implements Callable<Integer> {
     /** Per sensor, in the order given. */
     private final Map<String, SensorStats> stats = new LinkedHashMap<>();
 
-    private final Map<String, ReadingVerifier> verifiers = new LinkedHashMap<>();
+    private final Map<String, SensorVerification> verifiers = new LinkedHashMap<>();
     private final Map<String, KeyStatusEvent.Kind> keyKinds = new HashMap<>();
     private final Map<KeyStatusEvent.Kind, Long> keyEvents = new EnumMap<>(KeyStatusEvent.Kind.class);
     /** The live console (--http), else null. */
@@ -206,6 +209,9 @@ final class OperatorCommand implements Callable<Integer> {
         String lastReading = "-";
         double lastLatencyMs = Double.NaN;
         String state = "connecting";
+        String url;
+        boolean everConnected;
+        boolean toldWaiting;
 
         SensorStats() {
             for (Verdict.Reason r : Verdict.Reason.values()) {
@@ -218,7 +224,8 @@ final class OperatorCommand implements Callable<Integer> {
             for (Map.Entry<Verdict.Reason, Long> e : counts.entrySet()) {
                 if (e.getKey() != Verdict.Reason.ACCEPTED
                         && e.getKey() != Verdict.Reason.DUPLICATE
-                        && e.getKey() != Verdict.Reason.HANDOVER) {
+                        && e.getKey() != Verdict.Reason.HANDOVER
+                        && e.getKey() != Verdict.Reason.SKIPPED) {
                     n += e.getValue();
                 }
             }
@@ -250,7 +257,9 @@ final class OperatorCommand implements Callable<Integer> {
         }
         List<SensorList.Target> targets = targets();
         for (SensorList.Target t : targets) {
-            stats.put(t.name(), new SensorStats());
+            SensorStats st = new SensorStats();
+            st.url = t.url();
+            stats.put(t.name(), st);
         }
         TransportSecurity sec = TelemetrySupport.security(security);
 
@@ -259,18 +268,7 @@ final class OperatorCommand implements Callable<Integer> {
                 Operator operator = newOperator(sec, targets.get(0), pipeline)) {
             json = stream;
             liveTable = textLines && sensorsFile != null && Terminal.isInteractive();
-            operator.onConnectionChange((sensor, up, detail) -> {
-                synchronized (this) {
-                    SensorStats st = stats.get(sensor);
-                    if (st != null) {
-                        st.state = up ? "connected" : "disconnected";
-                    }
-                    if (!liveTable) {
-                        info().printf("%s %s%n", up ? "CONNECTED" : "DISCONNECTED", sensor);
-                        info().flush();
-                    }
-                }
-            });
+            operator.onConnectionChange(this::connectionChanged);
             boolean secure = false;
             for (SensorList.Target t : targets) {
                 t.serverCertificates().forEach(operator::trustServer);
@@ -306,9 +304,7 @@ final class OperatorCommand implements Callable<Integer> {
                 boolean summarized = false;
                 try {
                     try {
-                        for (SensorList.Target t : targets) {
-                            connect(operator, t);
-                        }
+                        connectAll(operator, targets);
                     } catch (CliException e) {
                         // Report here, not from picocli's handler: after Ctrl-C the hook ends the JVM
                         // as soon as finished() is called below, before the exception would be printed.
@@ -390,12 +386,12 @@ final class OperatorCommand implements Callable<Integer> {
         }
     }
 
-    /** One verifier per sensor (its own pinned key), all sharing the replay state and accepted records. */
-    private ReadingVerifier verifierFor(SensorList.Target t, OperatorPipeline pipeline) {
-        ReadingVerifier v = verifiers.get(t.name());
+    /** One verification per sensor (its own pinned key), all sharing the data directory. */
+    private SensorVerification verifierFor(SensorList.Target t, OperatorPipeline pipeline) {
+        SensorVerification v = verifiers.get(t.name());
         if (v == null) {
             try {
-                v = pipeline.sensor(t.name(), t.pinned());
+                v = pipeline.sensor(t.name(), t.pinned(), t.deviceCa());
             } catch (IOException e) {
                 throw CliException.usage("--data-dir " + dataDir + ": " + e.getMessage());
             }
@@ -425,9 +421,9 @@ final class OperatorCommand implements Callable<Integer> {
      */
     private void reportUnreported(List<SensorList.Target> targets) throws IOException {
         for (SensorList.Target t : targets) {
-            ReadingVerifier v = verifiers.get(t.name());
-            for (SignedRecord r : v.acceptedUnreported()) {
-                observe(new Operator.Observation(
+            SensorVerification v = verifiers.get(t.name());
+            for (SignedRecord r : v.verifier().acceptedUnreported()) {
+                observe(new Observation(
                         t.name(),
                         r.sequence(),
                         new Verdict(
@@ -468,11 +464,8 @@ final class OperatorCommand implements Callable<Integer> {
      */
     private Operator newOperator(TransportSecurity sec, SensorList.Target first, OperatorPipeline pipeline)
             throws IOException {
-        Operator operator = new Operator(
-                new Operator.Config(dataDir, sec, publishingMs, queueSize),
-                verifierFor(first, pipeline),
-                pipeline.chains(),
-                this::observe);
+        verifierFor(first, pipeline);
+        Operator operator = new Operator(new Operator.Config(dataDir, sec, publishingMs, queueSize), this::observe);
         operator.watchKeyState(Duration.ofSeconds(2), this::keyState);
         if (http != null) {
             ConsoleOptions opts;
@@ -513,35 +506,87 @@ final class OperatorCommand implements Callable<Integer> {
         return TelemetryKeys.certifiedKey(cert, trust, dataDir.resolve(OperatorPipeline.CHAINS));
     }
 
-    /** Tries until the sensor answers or the timeout passes (a sensor may still be starting). */
-    private void connect(Operator operator, SensorList.Target t) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(connectTimeout);
-        boolean told = false;
-        while (true) {
+    /**
+     * Starts watching every sensor at once; each keeps trying by itself. Waits up to
+     * {@code --connect-timeout} for them: with one sensor ({@code --url}) one that never answered
+     * ends the run (exit 1); with {@code --sensors} each one still unreachable is reported and
+     * the others run on.
+     */
+    private void connectAll(Operator operator, List<SensorList.Target> targets) throws InterruptedException {
+        List<RecordSubscription> started = new ArrayList<>();
+        for (SensorList.Target t : targets) {
             try {
-                operator.connect(t.name(), t.url(), t.security(), verifiers.get(t.name()), t.deviceCa());
-                info().printf("subscribed to %s%n", t.url());
-                info().flush();
-                return;
-            } catch (IOException e) {
-                if (stop.getCount() == 0) {
-                    throw new CliException(
-                            CliException.FAILED, "stopped before the sensor answered: " + e.getMessage(), e);
-                }
-                if (System.nanoTime() >= deadline) {
-                    throw new CliException(CliException.FAILED, e.getMessage(), e);
-                }
-                if (!told) {
-                    info().printf("waiting for the sensor at %s ...%n", t.url());
-                    info().flush();
-                    told = true;
-                }
-                if (stop.await(500, TimeUnit.MILLISECONDS)) {
-                    throw new CliException(
-                            CliException.FAILED, "stopped before the sensor answered: " + e.getMessage(), e);
-                }
+                started.add(operator.watch(t.name(), t.url(), t.security(), verifiers.get(t.name())));
+            } catch (IllegalArgumentException e) {
+                throw CliException.usage(
+                        (sensorsFile == null ? "--url: " : sensorsFile + ": " + t.name() + ": ") + e.getMessage());
             }
         }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(connectTimeout);
+        for (RecordSubscription s : started) {
+            while (!s.connected() && System.nanoTime() < deadline) {
+                if (stop.await(50, TimeUnit.MILLISECONDS)) {
+                    if (s.connected() || seen > 0) {
+                        return; // stopped after readings came (e.g. --readings reached): a normal end
+                    }
+                    throw new CliException(
+                            CliException.FAILED,
+                            "stopped before the sensor answered: " + s.state().detail());
+                }
+            }
+            if (!s.connected() && sensorsFile == null) {
+                throw new CliException(
+                        CliException.FAILED,
+                        "cannot reach the sensor at " + s.name() + " within " + connectTimeout + " s: "
+                                + s.state().detail());
+            }
+        }
+    }
+
+    /** Prints and records each change of a sensor's connection (not the repeats of a status). */
+    private void connectionChanged(ConnectionState state) {
+        synchronized (this) {
+            SensorStats st = stats.get(state.sensor());
+            if (st == null) {
+                return;
+            }
+            boolean first = state.connected() && !st.everConnected;
+            st.state = state.status().label();
+            if (console != null) {
+                console.connectionState(state.sensor(), state.status().label());
+            }
+            if (liveTable) {
+                st.everConnected |= state.connected();
+                return;
+            }
+            PrintWriter w = info();
+            switch (state.status()) {
+                case CONNECTED -> {
+                    w.printf("CONNECTED %s%n", state.sensor());
+                    if (first) {
+                        w.printf("subscribed to %s%n", targetUrl(state.sensor()));
+                    }
+                    st.everConnected = true;
+                }
+                case RECONNECTING -> w.printf("DISCONNECTED %s%n", state.sensor());
+                case DOWN -> {
+                    if (!st.everConnected && !st.toldWaiting) {
+                        w.printf("waiting for the sensor at %s ...%n", targetUrl(state.sensor()));
+                        st.toldWaiting = true;
+                    }
+                    w.printf("DOWN %s: %s (retrying)%n", state.sensor(), SensorCommand.printable(state.detail()));
+                }
+                default -> {
+                    // CONNECTING and CLOSED are not news
+                }
+            }
+            w.flush();
+        }
+    }
+
+    private String targetUrl(String sensor) {
+        SensorStats st = stats.get(sensor);
+        return st == null || st.url == null ? sensor : st.url;
     }
 
     /** Where status lines go: standard output, or standard error when standard output carries JSON. */
@@ -615,7 +660,7 @@ final class OperatorCommand implements Callable<Integer> {
         }
     }
 
-    private void observe(Operator.Observation o) {
+    private void observe(Observation o) {
         synchronized (this) {
             if (stop.getCount() == 0 || (readings > 0 && seen >= readings)) {
                 return;
@@ -655,6 +700,15 @@ final class OperatorCommand implements Callable<Integer> {
             if (o.handover() != null && o.gap() == null) {
                 if (textLines) {
                     out.printf("HANDOVER %s %s%n", o.handover().outcome(), SensorCommand.printable(v.detail()));
+                    out.flush();
+                }
+                return;
+            }
+            if (o.gap() != null && v.reason() == Verdict.Reason.SKIPPED) {
+                if (textLines && !liveTable) {
+                    out.printf(
+                            "%sSKIPPED from=%d to=%d (burned by the sensor without publishing)%n",
+                            prefix(o), o.gap().from(), o.gap().to());
                     out.flush();
                 }
                 return;
@@ -720,10 +774,10 @@ final class OperatorCommand implements Callable<Integer> {
     }
 
     /** Notes that an accepted reading's verdict was written out (not offered again after a restart). */
-    private void markReported(Operator.Observation o) {
+    private void markReported(Observation o) {
         if (o.verdict().accepted() && o.record() != null && o.handover() == null && o.gap() == null) {
             try {
-                verifiers.get(o.sensor()).reported(o.record());
+                verifiers.get(o.sensor()).verifier().reported(o.record());
             } catch (IOException e) {
                 // only means the verdict may be written once more after a restart
             }
@@ -731,7 +785,7 @@ final class OperatorCommand implements Callable<Integer> {
     }
 
     /** With several sensors every line starts with the sensor's name. */
-    private String prefix(Operator.Observation o) {
+    private String prefix(Observation o) {
         return sensorsFile == null ? "" : o.sensor() + " ";
     }
 

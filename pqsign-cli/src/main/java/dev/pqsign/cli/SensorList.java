@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pqsign.opcua.TransportSecurity;
-import dev.pqsign.telemetry.DeviceCaTrust;
+import dev.pqsign.telemetry.operator.DeviceCaTrust;
 import dev.pqsign.x509.PqPublicKey;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.InvalidPathException;

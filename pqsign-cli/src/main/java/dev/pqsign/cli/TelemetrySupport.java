@@ -55,7 +55,7 @@ final class TelemetrySupport {
 
     /** Held so the JUL configuration below is not garbage collected with the logger. */
     private static final java.util.logging.Logger VERIFIER_LOG =
-            java.util.logging.Logger.getLogger("dev.pqsign.telemetry.ReadingVerifier");
+            java.util.logging.Logger.getLogger("dev.pqsign.telemetry.operator.ReadingVerifier");
 
     /**
      * Quiets Milo's INFO and WARN chatter (slf4j-simple; e.g. a bind failure is reported by the CLI as

@@ -186,8 +186,9 @@ class SensorOperatorCliTest {
         }
         assertTrue(g.out().contains("summary: 10 readings, ACCEPTED 10, BAD_SIGNATURE 0"), g.out());
         assertTrue(
-                Files.size(dir.resolve("op-good/replay").resolve(dev.pqsign.telemetry.ReplayGuard.MARK_FILE_NAME))
-                        > dev.pqsign.telemetry.MarkFile.HEADER_BYTES,
+                Files.size(dir.resolve("op-good/replay")
+                                .resolve(dev.pqsign.telemetry.operator.ReplayGuard.MARK_FILE_NAME))
+                        > dev.pqsign.telemetry.internal.MarkFile.HEADER_BYTES,
                 "the pinned key's mark is in the operator's mark file");
 
         var w = wrong.get(120, TimeUnit.SECONDS);
@@ -327,7 +328,7 @@ class SensorOperatorCliTest {
             assertTrue(out.contains("summary: 5 readings, ACCEPTED 2, BAD_SIGNATURE 1, REPLAYED 1, MALFORMED 0"), out);
             assertTrue(
                     out.contains(
-                            "DUPLICATE 1, INDEX_REUSE 0, GAP 1, RETIRED_KEY 0, HANDOVER 0, HANDOVER_REJECTED 0 (1 missing)"),
+                            "DUPLICATE 1, INDEX_REUSE 0, GAP 1, RETIRED_KEY 0, HANDOVER 0, HANDOVER_REJECTED 0, SKIPPED 0 (1 missing)"),
                     out);
             List<String> json = Files.readAllLines(dir.resolve("verdicts.jsonl"));
             List<String> verdicts = json.stream()

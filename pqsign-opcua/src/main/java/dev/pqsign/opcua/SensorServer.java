@@ -1,15 +1,19 @@
 package dev.pqsign.opcua;
 
+import dev.pqsign.core.StatefulSigner;
 import dev.pqsign.keys.KeyCertificateChain;
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SignedKeyHandover;
+import dev.pqsign.opcua.internal.MiloThreads;
 import dev.pqsign.telemetry.ReadingHistory;
 import dev.pqsign.telemetry.ReadingSigner;
 import dev.pqsign.telemetry.ReadingSource;
 import dev.pqsign.telemetry.RollingSensorKey;
 import dev.pqsign.telemetry.SensorKey;
+import dev.pqsign.telemetry.SequencedSigner;
 import dev.pqsign.telemetry.SignedReading;
 import dev.pqsign.telemetry.SignedRecord;
+import dev.pqsign.telemetry.SkipNotice;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
@@ -260,12 +264,48 @@ public final class SensorServer implements AutoCloseable {
             namespace.startup();
             publishKeyNodes();
             started = true;
+            accountForBurnedIndices();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while starting the sensor server", e);
         } catch (ExecutionException | TimeoutException e) {
             throw new IOException(
                     "sensor server failed to start on " + config.bindAddress() + ":" + port + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Signs and publishes a {@link SkipNotice} when the key's next index lies above the last index
+     * of this key the history shows published (reserved ahead before a crash, or a key part whose
+     * range starts above 0): an operator then reports those indices as skipped, not lost. Without a
+     * history the sensor cannot know what it published, and says nothing.
+     */
+    private void accountForBurnedIndices() {
+        if (history == null) {
+            return;
+        }
+        SensorKey k = key;
+        long next;
+        if (k.signer() instanceof StatefulSigner st) {
+            next = st.nextIndex();
+        } else if (k.signer() instanceof SequencedSigner seq) {
+            next = seq.nextIndex();
+        } else {
+            return;
+        }
+        long from = history.newest()
+                .filter(r -> r.keyId().equals(k.keyId()))
+                .map(r -> r.index() + 1)
+                .orElse(0L);
+        if (next > from) {
+            Publication p = publishText(new SkipNotice(from, next - 1).text());
+            System.getLogger(SensorServer.class.getName())
+                    .log(
+                            System.Logger.Level.INFO,
+                            "indices {0}..{1} were burned without being published; signed skip notice at index {2}",
+                            from,
+                            next - 1,
+                            p.reading().index());
         }
     }
 
@@ -386,6 +426,14 @@ public final class SensorServer implements AutoCloseable {
      * @throws dev.pqsign.core.StatePersistenceException if the index could not be reserved durably
      */
     public Publication publish(String reading) {
+        if (reading.startsWith(SkipNotice.RESERVED)) {
+            throw new IllegalArgumentException("reading texts starting with '" + SkipNotice.RESERVED
+                    + "' are reserved for the sensor's own statements");
+        }
+        return publishText(reading);
+    }
+
+    private Publication publishText(String reading) {
         synchronized (publishLock) {
             Instant source = Instant.now();
             long t0 = System.nanoTime();

@@ -32,6 +32,7 @@ public final class ConsoleMetrics {
     private final Counter readings;
     private final Counter gaps;
     private final Counter missing;
+    private final Counter skipped;
     private final Counter alarms;
     private final Counter handovers;
     private final Gauge keyRemaining;
@@ -55,6 +56,10 @@ public final class ConsoleMetrics {
         gaps = counter("pqsign_gaps_total", "Gaps (runs of missing indices) noticed, by sensor", "sensor");
         missing = counter(
                 "pqsign_missing_readings_total", "Indices that never arrived (sum of gap sizes), by sensor", "sensor");
+        skipped = counter(
+                "pqsign_skipped_indices_total",
+                "Indices the sensor said (signed) it burned without publishing, by sensor",
+                "sensor");
         alarms = counter("pqsign_alarms_total", "Alarms raised, by sensor", "sensor");
         handovers = counter("pqsign_handovers_total", "Key handovers, by sensor", "sensor");
         keyRemaining = gauge(
@@ -99,6 +104,10 @@ public final class ConsoleMetrics {
         if (v.reason() == Verdict.Reason.GAP) {
             gaps.labelValues(e.sensor()).inc();
             missing.labelValues(e.sensor()).inc(e.gap().size());
+            return;
+        }
+        if (v.reason() == Verdict.Reason.SKIPPED) {
+            skipped.labelValues(e.sensor()).inc(e.gap().size());
             return;
         }
         readings.labelValues(e.sensor(), e.verdictWord(), v.reason().name()).inc();

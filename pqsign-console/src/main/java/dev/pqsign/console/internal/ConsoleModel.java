@@ -60,6 +60,10 @@ public final class ConsoleModel {
                 s.countGap(e.gap().size());
                 feed("GAP", e.sensor(), v.reason().name(), v.index(), v.detail(), e.receivedAt());
             }
+            case SKIPPED -> {
+                feed("SKIPPED", e.sensor(), v.reason().name(), v.index(), v.detail(), e.receivedAt());
+                return;
+            }
             case ACCEPTED -> s.countAccepted();
             case DUPLICATE -> s.countDuplicate();
             case INDEX_REUSE -> {

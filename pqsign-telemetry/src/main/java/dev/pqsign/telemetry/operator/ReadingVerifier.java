@@ -1,6 +1,13 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import dev.pqsign.core.Verifier;
+import dev.pqsign.telemetry.EmbeddedIndex;
+import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.ReadingMessage;
+import dev.pqsign.telemetry.SignedReading;
+import dev.pqsign.telemetry.SignedRecord;
+import dev.pqsign.telemetry.SkipNotice;
+import dev.pqsign.telemetry.Verdict;
 import dev.pqsign.telemetry.Verdict.Reason;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -31,7 +38,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * can never advance the replay state.
  *
  * <p>Never throws on attacker-controlled input; every rejection is logged with its reason at
- * WARNING level (logger {@code dev.pqsign.telemetry.ReadingVerifier}). Thread-safe.
+ * WARNING level (logger {@code dev.pqsign.telemetry.operator.ReadingVerifier}). Thread-safe.
  */
 public final class ReadingVerifier {
 
@@ -92,8 +99,8 @@ public final class ReadingVerifier {
     /** Keys handed over to a newer key: the index of their handover statement. */
     private final Map<KeyId, Long> retiredAt = new ConcurrentHashMap<>();
 
-    private final AcceptedRecords accepted;
-    private final Path evidenceDir;
+    private final AcceptedStore accepted;
+    private final EvidenceSink evidence;
     /** Per key: indices above the key's mark already reported with a rejection (not gaps). */
     private final Map<KeyId, TreeSet<Long>> reportedAhead = new HashMap<>();
 
@@ -105,7 +112,7 @@ public final class ReadingVerifier {
      * @param trusted the pinned keys, at least one
      */
     public ReadingVerifier(ReplayGuard guard, Collection<TrustedKey> trusted) {
-        this(guard, trusted, null, null);
+        this(guard, trusted, (AcceptedStore) null, (EvidenceSink) null);
     }
 
     /**
@@ -120,11 +127,28 @@ public final class ReadingVerifier {
      */
     public ReadingVerifier(
             ReplayGuard guard, Collection<TrustedKey> trusted, AcceptedRecords accepted, Path evidenceDir) {
+        this(guard, trusted, accepted, evidenceDir == null ? null : EvidenceSink.files(evidenceDir));
         if ((accepted == null) != (evidenceDir == null)) {
             throw new IllegalArgumentException("accepted records and evidence directory go together");
         }
+    }
+
+    /**
+     * A verifier that remembers accepted records in any store, keeping index-reuse evidence in
+     * {@code evidence}.
+     *
+     * @param guard persisted replay state
+     * @param trusted the pinned keys, at least one
+     * @param accepted the accepted records (null: every older index is {@link Reason#REPLAYED})
+     * @param evidence where index-reuse evidence is kept (required with {@code accepted})
+     */
+    public ReadingVerifier(
+            ReplayGuard guard, Collection<TrustedKey> trusted, AcceptedStore accepted, EvidenceSink evidence) {
+        if ((accepted == null) != (evidence == null)) {
+            throw new IllegalArgumentException("accepted records and evidence go together");
+        }
         this.accepted = accepted;
-        this.evidenceDir = evidenceDir;
+        this.evidence = evidence;
         this.guard = Objects.requireNonNull(guard, "guard");
         for (TrustedKey k : trusted) {
             keys.put(k.id(), k);
@@ -315,8 +339,34 @@ public final class ReadingVerifier {
                 gaps.add(new Verdict.Gap(next, index - 1));
             }
             ahead.headSet(index, true).clear();
+            Optional<SkipNotice> notice = SkipNotice.parse(record.reading().reading());
+            if (notice.isPresent() && notice.get().to() < index) {
+                return split(gaps, notice.get(), v);
+            }
             return new RecordCheck(gaps, v);
         }
+    }
+
+    /** The gaps before an accepted skip notice, its range taken out of them as skipped. */
+    private static RecordCheck split(List<Verdict.Gap> gaps, SkipNotice notice, Verdict v) {
+        List<Verdict.Gap> missing = new ArrayList<>();
+        List<Verdict.Gap> skipped = new ArrayList<>();
+        for (Verdict.Gap g : gaps) {
+            long lo = Math.max(g.from(), notice.from());
+            long hi = Math.min(g.to(), notice.to());
+            if (lo > hi) {
+                missing.add(g);
+                continue;
+            }
+            if (g.from() < lo) {
+                missing.add(new Verdict.Gap(g.from(), lo - 1));
+            }
+            skipped.add(new Verdict.Gap(lo, hi));
+            if (hi < g.to()) {
+                missing.add(new Verdict.Gap(hi + 1, g.to()));
+            }
+        }
+        return new RecordCheck(missing, skipped, v);
     }
 
     /** An index at or below the key's mark: the same record again, another record under it, or unknown. */
@@ -339,9 +389,7 @@ public final class ReadingVerifier {
         }
         String where;
         try {
-            List<Path> files = IndexReuseEvidence.save(evidenceDir, earlier.get(), record);
-            where = "evidence " + files.get(0).getFileName() + ", "
-                    + files.get(1).getFileName();
+            where = evidence.save(earlier.get(), record);
         } catch (IOException | RuntimeException e) {
             where = "evidence NOT saved: " + e.getMessage();
         }

@@ -1,9 +1,15 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.pqsign.core.ParameterSet;
 import dev.pqsign.core.Verifier;
+import dev.pqsign.telemetry.Ed25519TestDouble;
+import dev.pqsign.telemetry.EmbeddedIndex;
+import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.ReadingSigner;
+import dev.pqsign.telemetry.SequencedSigner;
+import dev.pqsign.telemetry.SignedReading;
 import dev.pqsign.telemetry.Verdict.Reason;
 import dev.pqsign.testing.MemoryStateStore;
 import java.io.IOException;

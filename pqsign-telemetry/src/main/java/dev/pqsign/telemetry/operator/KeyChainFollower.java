@@ -1,4 +1,4 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
@@ -8,6 +8,9 @@ import dev.pqsign.keys.KeyChain;
 import dev.pqsign.keys.PublicKeys;
 import dev.pqsign.keys.SignedKeyHandover;
 import dev.pqsign.state.DurableFiles;
+import dev.pqsign.telemetry.HandoverCheck;
+import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.Verdict;
 import dev.pqsign.x509.PqPublicKey;
 import java.io.IOException;
 import java.lang.System.Logger.Level;

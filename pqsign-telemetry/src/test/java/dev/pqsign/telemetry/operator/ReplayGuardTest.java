@@ -1,4 +1,4 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.core.KeyFormatException;
+import dev.pqsign.telemetry.Ed25519TestDouble;
+import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.SequencedSigner;
 import dev.pqsign.testing.MemoryStateStore;
 import java.io.IOException;
 import java.util.HashMap;

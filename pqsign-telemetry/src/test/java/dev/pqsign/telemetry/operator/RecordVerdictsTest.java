@@ -1,9 +1,15 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pqsign.telemetry.Ed25519TestDouble;
+import dev.pqsign.telemetry.EmbeddedIndex;
+import dev.pqsign.telemetry.ReadingSigner;
+import dev.pqsign.telemetry.SequencedSigner;
+import dev.pqsign.telemetry.SignedReading;
+import dev.pqsign.telemetry.SignedRecord;
 import dev.pqsign.telemetry.Verdict.Gap;
 import dev.pqsign.telemetry.Verdict.Reason;
 import dev.pqsign.testing.MemoryStateStore;
@@ -176,5 +182,37 @@ class RecordVerdictsTest {
             verifier.check(sign("r" + i)); // index 64 takes r0's slot in a 64-slot ring
         }
         assertEquals(Reason.REPLAYED, verifier.check(r0).verdict().reason());
+    }
+
+    @Test
+    void check_skipNoticeAfterBurnedIndices_reportsThemSkippedNotMissing() {
+        verifier.check(sign("r0"));
+        sign("lost 1"); // published, never arrived: a gap
+        sign("burned 2"); // reserved ahead before a crash: never published
+        sign("burned 3");
+        RecordCheck c = verifier.check(sign(new dev.pqsign.telemetry.SkipNotice(2, 3).text()));
+        assertEquals(Reason.ACCEPTED, c.verdict().reason());
+        assertEquals(List.of(new Gap(1, 1)), c.gaps());
+        assertEquals(List.of(new Gap(2, 3)), c.skipped());
+    }
+
+    @Test
+    void check_skipNoticeNotExactlyTheFormat_isAnOrdinaryReading() {
+        verifier.check(sign("r0"));
+        sign("lost 1");
+        for (String text :
+                List.of("pqsign:skipped from=1 to=1 ", "pqsign:skipped from=01 to=1", "pqsign:skipped from=1 to=0")) {
+            RecordCheck c = verifier.check(sign(text));
+            assertEquals(List.of(), c.skipped(), text);
+        }
+    }
+
+    @Test
+    void check_skipNoticeClaimingItsOwnIndexOrLater_skipsNothing() {
+        verifier.check(sign("r0"));
+        sign("lost 1");
+        RecordCheck c = verifier.check(sign(new dev.pqsign.telemetry.SkipNotice(1, 2).text())); // index 2
+        assertEquals(List.of(new Gap(1, 1)), c.gaps());
+        assertEquals(List.of(), c.skipped());
     }
 }

@@ -1,4 +1,4 @@
-package dev.pqsign.opcua;
+package dev.pqsign.opcua.internal;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>The threads are daemons and live as long as the process, like Milo's own shared resources.
  */
-final class MiloThreads {
+public final class MiloThreads {
 
     private static EventLoopGroup eventLoop;
     private static ExecutorService executor;
@@ -37,7 +37,7 @@ final class MiloThreads {
     }
 
     /** The shared Netty event loops, created on first use. */
-    static synchronized EventLoopGroup eventLoop() {
+    public static synchronized EventLoopGroup eventLoop() {
         if (eventLoop == null) {
             AtomicInteger n = new AtomicInteger();
             eventLoop = new NioEventLoopGroup(processors(), r -> {
@@ -50,7 +50,7 @@ final class MiloThreads {
     }
 
     /** The shared executor for Milo's callbacks, created on first use. */
-    static synchronized ExecutorService executor() {
+    public static synchronized ExecutorService executor() {
         if (executor == null) {
             AtomicInteger n = new AtomicInteger();
             ForkJoinPool.ForkJoinWorkerThreadFactory factory = pool -> {

@@ -1,6 +1,7 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import dev.pqsign.keys.KeyCertificateChain;
+import dev.pqsign.telemetry.CertificateEnrolment;
 import dev.pqsign.x509.CertificateChainVerifier;
 import dev.pqsign.x509.CertificateFormatException;
 import dev.pqsign.x509.ChainVerificationResult;

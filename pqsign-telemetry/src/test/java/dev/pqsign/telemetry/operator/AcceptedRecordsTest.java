@@ -1,9 +1,13 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.SignedReading;
+import dev.pqsign.telemetry.SignedRecord;
+import dev.pqsign.telemetry.SignedRecordTest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;

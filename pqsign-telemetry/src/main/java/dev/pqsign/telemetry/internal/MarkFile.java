@@ -1,7 +1,8 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.internal;
 
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileLocks;
+import dev.pqsign.telemetry.KeyId;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

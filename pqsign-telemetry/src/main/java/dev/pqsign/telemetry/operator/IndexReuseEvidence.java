@@ -1,6 +1,7 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import dev.pqsign.state.DurableFiles;
+import dev.pqsign.telemetry.SignedRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

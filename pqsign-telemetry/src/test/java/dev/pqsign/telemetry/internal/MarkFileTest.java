@@ -1,10 +1,11 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pqsign.telemetry.KeyId;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;

@@ -1,9 +1,10 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.keys.KeyChain;
 import dev.pqsign.state.DurableFiles;
+import dev.pqsign.telemetry.KeyId;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +9,8 @@ import dev.pqsign.keys.HandoverOutcome;
 import dev.pqsign.keys.KeyChain;
 import dev.pqsign.keys.PublicKeys;
 import dev.pqsign.keys.SignedKeyHandover;
+import dev.pqsign.telemetry.ReadingMessage;
+import dev.pqsign.telemetry.SkipNotice;
 import dev.pqsign.x509.PqPublicKey;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -93,6 +95,9 @@ public final class StreamAudit {
         final PqPublicKey key;
         final ReadingVerifier.TrustedKey trusted;
         final TreeMap<Long, String> signatures = new TreeMap<>();
+        /** Ranges the key's verified skip notices account for: first index → last index. */
+        final TreeMap<Long, Long> skipped = new TreeMap<>();
+
         long retiredAt = -1;
 
         KeyUse(PqPublicKey key) {
@@ -160,8 +165,8 @@ public final class StreamAudit {
         }
         if ("HANDOVER".equals(text(o, "event"))) {
             handover(o);
-        } else if ("GAP".equals(text(o, "verdict"))) {
-            return; // recomputed from the indices below, not taken from the operator
+        } else if ("GAP".equals(text(o, "verdict")) || "SKIPPED".equals(text(o, "verdict"))) {
+            return; // recomputed from the indices and the signed skip notices, not taken from the operator
         } else if (o.hasNonNull("signature")) {
             reading(o);
         } else if (o.has("verdict")) {
@@ -250,6 +255,7 @@ public final class StreamAudit {
         String earlier = k.signatures.putIfAbsent(index, sigHex);
         if (earlier == null) {
             accepted++;
+            SkipNotice.parse(reading).filter(n -> n.to() < index).ifPresent(n -> k.skipped.put(n.from(), n.to()));
         } else if (earlier.equals(sigHex)) {
             duplicates++;
         } else {
@@ -268,9 +274,7 @@ public final class StreamAudit {
             long expected = 0; // every key's sequence starts at index 0, as the operator counts it
             for (long i : s.keySet()) {
                 if (i > expected) {
-                    gaps += i - expected;
-                    problem("key " + e.getKey().substring(0, 16) + "…: indices " + expected + ".." + (i - 1)
-                            + " missing");
+                    gaps += missing(e.getKey(), e.getValue().skipped, expected, i - 1);
                 }
                 expected = i + 1;
             }
@@ -286,6 +290,25 @@ public final class StreamAudit {
                 handoverAlarms,
                 chain.current().generation(),
                 problems);
+    }
+
+    /** The indices of {@code from..to} no skip notice accounts for, each run of them a problem. */
+    private long missing(String keyHex, java.util.NavigableMap<Long, Long> skipped, long from, long to) {
+        long count = 0;
+        long next = from;
+        while (next <= to) {
+            Map.Entry<Long, Long> cover = skipped.floorEntry(next);
+            if (cover != null && cover.getValue() >= next) {
+                next = cover.getValue() + 1; // accounted for by a notice
+                continue;
+            }
+            Long nextCover = skipped.higherKey(next);
+            long end = nextCover == null ? to : Math.min(to, nextCover - 1);
+            count += end - next + 1;
+            problem("key " + keyHex.substring(0, 16) + "…: indices " + next + ".." + end + " missing");
+            next = end + 1;
+        }
+        return count;
     }
 
     private static String text(JsonNode o, String field) {

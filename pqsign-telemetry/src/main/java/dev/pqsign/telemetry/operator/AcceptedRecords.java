@@ -1,5 +1,10 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
+import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.ReadingMessage;
+import dev.pqsign.telemetry.SignedRecord;
+import dev.pqsign.telemetry.Verdict;
+import dev.pqsign.telemetry.internal.StateCodec;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -13,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.zip.CRC32C;
 
 /**
  * The operator's memory of the readings it accepted recently, one ring file per key
@@ -27,7 +31,7 @@ import java.util.zip.CRC32C;
  * operator's process being killed (the page cache keeps it); after a power loss a lost slot only
  * makes a re-delivered reading {@code REPLAYED} instead of {@code DUPLICATE}. Thread-safe.
  */
-public final class AcceptedRecords implements AutoCloseable {
+public final class AcceptedRecords implements AcceptedStore, AutoCloseable {
 
     /** Default number of slots per key. */
     public static final int DEFAULT_CAPACITY = 1024;
@@ -82,6 +86,7 @@ public final class AcceptedRecords implements AutoCloseable {
      * @param signatureBytes the key's signature size (sizes the slots of a new ring)
      * @throws IOException if the key's ring file cannot be opened, created, read or written, or is not a valid ring
      */
+    @Override
     public void put(SignedRecord record, int signatureBytes) throws IOException {
         ring(record.keyId(), signatureBytes).put(record);
     }
@@ -95,6 +100,7 @@ public final class AcceptedRecords implements AutoCloseable {
      * @return the record, or empty if the slot is empty or holds another index
      * @throws IOException if the key's ring file cannot be opened, created, read or written, or is not a valid ring
      */
+    @Override
     public Optional<SignedRecord> get(KeyId key, long index, int signatureBytes) throws IOException {
         return ring(key, signatureBytes).get(index);
     }
@@ -108,6 +114,7 @@ public final class AcceptedRecords implements AutoCloseable {
      * @param signatureBytes the key's signature size (sizes the slots of a new ring)
      * @throws IOException if the key's ring file cannot be opened, created, read or written, or is not a valid ring
      */
+    @Override
     public void markReported(SignedRecord record, int signatureBytes) throws IOException {
         ring(record.keyId(), signatureBytes).markReported(record.index());
     }
@@ -124,6 +131,7 @@ public final class AcceptedRecords implements AutoCloseable {
      * @return the records, oldest first; empty if none
      * @throws IOException if the key's ring file cannot be opened, created, read or written, or is not a valid ring
      */
+    @Override
     public List<SignedRecord> unreported(KeyId key, long lastAccepted, int signatureBytes) throws IOException {
         Ring r = ring(key, signatureBytes);
         List<SignedRecord> out = new ArrayList<>();
@@ -361,9 +369,7 @@ public final class AcceptedRecords implements AutoCloseable {
         }
     }
 
-    static int crc(byte[] b, int off, int len) {
-        CRC32C c = new CRC32C();
-        c.update(b, off, len);
-        return (int) c.getValue();
+    private static int crc(byte[] b, int off, int len) {
+        return StateCodec.crc32c(b, off, len);
     }
 }

@@ -1,6 +1,7 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import dev.pqsign.core.Verifier;
+import dev.pqsign.telemetry.EmbeddedIndex;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.xmss.XmssVerifier;
 

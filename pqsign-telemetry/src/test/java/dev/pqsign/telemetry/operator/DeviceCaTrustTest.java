@@ -1,4 +1,4 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.keys.KeyCertificateChain;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.telemetry.CertificateEnrolment;
 import dev.pqsign.x509.CertificateTemplate;
 import dev.pqsign.x509.Certificates;
 import dev.pqsign.x509.PqCertificate;

@@ -1,4 +1,4 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,7 +8,14 @@ import dev.pqsign.keys.HandoverOutcome;
 import dev.pqsign.keys.PublicKeys;
 import dev.pqsign.keys.SignedKeyHandover;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.telemetry.HandoverCheck;
+import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.ReadingSigner;
+import dev.pqsign.telemetry.SignedRecord;
+import dev.pqsign.telemetry.Verdict;
 import dev.pqsign.telemetry.Verdict.Reason;
+import dev.pqsign.telemetry.VerdictEvent;
+import dev.pqsign.telemetry.VerdictJsonl;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.xmss.XmssKeyGenerator;
 import dev.pqsign.xmss.XmssKeyState;

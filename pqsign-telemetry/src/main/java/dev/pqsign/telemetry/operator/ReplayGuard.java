@@ -1,7 +1,10 @@
-package dev.pqsign.telemetry;
+package dev.pqsign.telemetry.operator;
 
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.StateStore;
+import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.internal.MarkFile;
+import dev.pqsign.telemetry.internal.StateCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
