@@ -33,7 +33,6 @@ import java.util.concurrent.TimeoutException;
 import org.eclipse.milo.opcua.sdk.server.EndpointConfig;
 import org.eclipse.milo.opcua.sdk.server.OpcUaServer;
 import org.eclipse.milo.opcua.sdk.server.OpcUaServerConfig;
-import org.eclipse.milo.opcua.sdk.server.OpcUaServerConfigLimits;
 import org.eclipse.milo.opcua.sdk.server.identity.AnonymousIdentityValidator;
 import org.eclipse.milo.opcua.stack.core.NodeIds;
 import org.eclipse.milo.opcua.stack.core.security.CertificateStore;
@@ -145,6 +144,10 @@ public final class SensorServer implements AutoCloseable {
     private final OpcUaServer server;
     private final SensorNamespace namespace;
     private final SessionGate sessions = new SessionGate();
+    private final HistoryReadGate historyReads = new HistoryReadGate(
+            SensorLimits.MAX_NODES_PER_HISTORY_READ,
+            SensorLimits.MAX_HISTORY_READS_PER_SESSION,
+            SensorLimits.MAX_HISTORY_READS);
     private final FileBasedTrustListManager trustList;
     private final ApplicationIdentity identity;
     private static final System.Logger LOG = System.getLogger(SensorServer.class.getName());
@@ -202,19 +205,16 @@ public final class SensorServer implements AutoCloseable {
                     .setCertificateManager(certificateManager)
                     .setIdentityValidator(AnonymousIdentityValidator.INSTANCE)
                     .setExecutor(MiloThreads.executor())
-                    .setLimits(new OpcUaServerConfigLimits() {
-                        @Override
-                        public Double getMinPublishingInterval() {
-                            return MIN_PUBLISHING_INTERVAL_MS;
-                        }
-                    })
+                    .setLimits(new SensorLimits(MIN_PUBLISHING_INTERVAL_MS))
+                    .setEncodingLimits(SensorLimits.encodingLimits())
                     .build();
             server = new OpcUaServer(
                     serverConfig,
-                    profile -> sessions.guard(new OpcTcpServerTransport(OpcTcpServerTransportConfig.newBuilder()
-                            .setEventLoop(MiloThreads.eventLoop())
-                            .setExecutor(MiloThreads.executor())
-                            .build())));
+                    profile -> sessions.guard(
+                            historyReads.guard(new OpcTcpServerTransport(OpcTcpServerTransportConfig.newBuilder()
+                                    .setEventLoop(MiloThreads.eventLoop())
+                                    .setExecutor(MiloThreads.executor())
+                                    .build()))));
             sessions.follow(server);
             namespace = new SensorNamespace(server, history);
         } catch (IOException e) {
