@@ -485,9 +485,10 @@ final class SensorCommand implements Callable<Integer> {
                 if (!summary) {
                     out.printf(
                             Locale.ROOT,
-                            "index=%d sign=%.3fms %s%n",
+                            "index=%d sign=%.3fms gen=%d %s%n",
                             p.reading().index(),
                             p.signNanos() / 1e6,
+                            server.keyGeneration(),
                             printable(reading));
                     out.flush();
                 }

@@ -393,6 +393,16 @@ public final class SensorServer implements AutoCloseable {
     }
 
     /**
+     * The generation of the key the next reading is signed with (0 for a key that does not roll over).
+     *
+     * @return the generation
+     */
+    public long keyGeneration() {
+        RollingSensorKey keys = rolling;
+        return keys == null ? 0 : keys.status().generation();
+    }
+
+    /**
      * Switches to another key (and possibly scheme) at run time. Readings published after this call
      * are signed with {@code newKey}; the key id, parameter-set and certificate nodes change with
      * the first of them, in the same consistent update.
