@@ -135,9 +135,7 @@ class ConsoleHttpTest {
     void metrics_labelWithQuotesAndNewline_escaped() throws Exception {
         console.verdict(records.event("a\"b\\c\nd", Reason.ACCEPTED, "1,t", 0));
         Map<String, Double> m = PrometheusText.parse(get("/metrics").body());
-        assertEquals(
-                1.0,
-                m.get("pqsign_readings_total{reason=\"\",sensor=\"a\\\"b\\\\c\\nd\",verdict=\"ACCEPTED\"}"));
+        assertEquals(1.0, m.get("pqsign_readings_total{reason=\"\",sensor=\"a\\\"b\\\\c\\nd\",verdict=\"ACCEPTED\"}"));
     }
 
     @Test
