@@ -102,6 +102,9 @@ public final class OperatorRun {
             json.close();
             return true;
         } catch (IOException e) {
+            if (report != null && report.outputFailed()) {
+                return false; // the failed write was already reported, once
+            }
             err.println("pqsign: --jsonl: cannot write " + settings.jsonlFile + ": " + e.getMessage());
             err.flush();
             return false;

@@ -72,6 +72,11 @@ final class VerdictReport {
     }
 
     /** Notes a failed output; the run then ends with exit 1. */
+    /** Whether an output failed and was reported (the run then stops with exit 1). */
+    synchronized boolean outputFailed() {
+        return outputError != null;
+    }
+
     private void failed(String why) {
         outputError = why;
         stop.countDown();
@@ -208,7 +213,8 @@ final class VerdictReport {
         }
         String e2e = "-";
         String verify = "-";
-        if (o.latency() != null && o.live()) {
+        if (o.latency() != null) {
+            // Verifying costs the same whether the reading came live or from the history.
             verifyMs.add(o.latency().verifyNanos());
             verify = Milliseconds.threeDecimals(o.latency().verifyNanos()) + "ms";
         }
