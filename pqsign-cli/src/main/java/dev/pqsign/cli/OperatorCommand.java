@@ -199,8 +199,18 @@ final class OperatorCommand implements Callable<Integer> {
         if (readings < 0) {
             throw CliException.usage("--readings must be 0 (no limit) or positive, got " + readings);
         }
-        if (!(publishingMs > 0) || Double.isInfinite(publishingMs)) {
-            throw CliException.usage("--publishing-ms must be positive, got " + publishingMs);
+        if (publishingMs < 1 || publishingMs > 60_000) {
+            // the sensor grants no less than 1 ms; more than a minute between publications is a typo
+            throw CliException.usage("--publishing-ms must be 1 ... 60000, got " + publishingMs);
+        }
+        if (warnSeconds < 0 || warnSeconds > 31_536_000) {
+            throw CliException.usage("--warn-seconds must be 0 ... 31536000 (a year), got " + warnSeconds);
+        }
+        if (warnRemaining < 0) {
+            throw CliException.usage("--warn-remaining must be 0 or positive, got " + warnRemaining);
+        }
+        if (connectTimeout > 3_600) {
+            throw CliException.usage("--connect-timeout must be 0 ... 3600 seconds, got " + connectTimeout);
         }
         if (connectTimeout < 0) {
             throw CliException.usage("--connect-timeout must not be negative, got " + connectTimeout);

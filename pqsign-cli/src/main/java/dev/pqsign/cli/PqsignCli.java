@@ -65,6 +65,7 @@ public final class PqsignCli implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new PqsignCli());
         addHelpOption(cl);
+        PlainNumbers.register(cl);
         cl.setExecutionStrategy(parseResult -> {
             int exit = new CommandLine.RunLast().execute(parseResult);
             // PrintWriter swallows write errors (a full disk, /dev/full, a closed pipe); a command

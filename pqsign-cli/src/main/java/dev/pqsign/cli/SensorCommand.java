@@ -238,6 +238,7 @@ final class SensorCommand implements Callable<Integer> {
         if (readings < 0) {
             throw CliException.usage("--readings must be 0 (no limit) or positive, got " + readings);
         }
+        Bounds.lockTimeout(lockTimeout);
         if (port < 0 || port > 65535) {
             throw CliException.usage("--port must be 0..65535, got " + port);
         }
@@ -346,6 +347,12 @@ final class SensorCommand implements Callable<Integer> {
     static final String HISTORY_FILE = "history.pqhl";
 
     /** Range of --history-bytes: 64 KiB (a few records) to 1 TiB. */
+    /** Slowest --rate: a reading every thousand seconds. */
+    static final double MIN_RATE = 0.001;
+
+    /** Fastest --rate: more readings a second than any signer here can sign. */
+    static final double MAX_RATE = 100_000;
+
     static final long MIN_HISTORY_BYTES = 1L << 16;
 
     static final long MAX_HISTORY_BYTES = 1L << 40;
@@ -357,8 +364,11 @@ final class SensorCommand implements Callable<Integer> {
             throw CliException.usage("--rate applies to --source sim only (lines are published as they arrive)");
         }
         if (s.equals("sim")) {
-            if (rate != null && (!(rate >= 0) || Double.isInfinite(rate))) {
-                throw CliException.usage("--rate must be a non-negative number, got " + rate);
+            // 0 is "as fast as possible"; a positive rate below one reading a day, or above what one
+            // signer can sign, is a typo.
+            if (rate != null && rate != 0 && (rate < MIN_RATE || rate > MAX_RATE)) {
+                throw CliException.usage("--rate must be 0 (as fast as possible) or " + MIN_RATE + " ... " + MAX_RATE
+                        + " readings per second, got " + rate);
             }
             return;
         }

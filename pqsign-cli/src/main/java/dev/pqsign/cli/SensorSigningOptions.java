@@ -48,11 +48,9 @@ final class SensorSigningOptions {
         return o;
     }
 
-    /** Fails with a usage error unless the batch is at least 1. */
+    /** Fails with a usage error unless the batch is in the range {@code sign --batch} has. */
     void check() {
-        if (batch < 1) {
-            throw CliException.usage("--batch must be at least 1, got " + batch);
-        }
+        Bounds.check("--batch", batch, 1, SignCommand.MAX_BATCH);
     }
 
     /** The XMSS stateful signer's options (tree threads: one per core). */

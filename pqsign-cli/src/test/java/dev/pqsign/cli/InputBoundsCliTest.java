@@ -148,6 +148,62 @@ class InputBoundsCliTest {
         assertEquals(0, XmssKeyState.decode(Files.readAllBytes(state)).nextIndex());
     }
 
+    /**
+     * Issue 31, item 8: Java's number parsers take other scripts' digits, exponents, NaN and
+     * Infinity; options take ASCII digits only, and the sensor's and operator's numbers have
+     * ranges. Each is refused with one line naming the option, before the key is touched.
+     */
+    @Test
+    void numbersOutsidePlainAsciiOrTheirRange_refusedOneLine() throws Exception {
+        String k = state.toString();
+        String pub = state.resolveSibling("key.pub").toString();
+        String url = "opc.tcp://127.0.0.1:1/pqsign";
+        String op = dir.resolve("op").toString();
+        String[][] calls = {
+            {"--history", "sensor", "--key", k, "--history", "\u0663", "--readings", "1"},
+            {"--readings", "sensor", "--key", k, "--readings", "\uff11"},
+            {"--rate", "sensor", "--key", k, "--rate", "1e20", "--readings", "1"},
+            {"--rate", "sensor", "--key", k, "--rate", "1e-9", "--readings", "1"},
+            {"--rate", "sensor", "--key", k, "--rate", "NaN", "--readings", "1"},
+            {"--rate", "sensor", "--key", k, "--rate", "Infinity", "--readings", "1"},
+            {"--rate", "sensor", "--key", k, "--rate", "0x10", "--readings", "1"},
+            {"--rate", "sensor", "--key", k, "--rate", "200000", "--readings", "1"},
+            {"--rate", "sensor", "--key", k, "--rate", "0.0001", "--readings", "1"},
+            {"--batch", "sensor", "--key", k, "--batch", "0", "--readings", "1"},
+            {"--batch", "sensor", "--key", k, "--batch", "70000", "--readings", "1"},
+            {"--lock-timeout", "sensor", "--key", k, "--lock-timeout", "99999999", "--readings", "1"},
+            {"--port", "sensor", "--key", k, "--port", "+80", "--readings", "1"},
+            {"--publishing-ms", "operator", "--url", url, "--pub", pub, "--data-dir", op, "--publishing-ms", "1e20"},
+            {"--publishing-ms", "operator", "--url", url, "--pub", pub, "--data-dir", op, "--publishing-ms", "100000"},
+            {"--publishing-ms", "operator", "--url", url, "--pub", pub, "--data-dir", op, "--publishing-ms", "0.5"},
+            {"--warn-remaining", "operator", "--url", url, "--pub", pub, "--data-dir", op, "--warn-remaining", "-1"},
+            {"--warn-seconds", "operator", "--url", url, "--pub", pub, "--data-dir", op, "--warn-seconds", "-1"},
+            {"--connect-timeout", "operator", "--url", url, "--pub", pub, "--data-dir", op, "--connect-timeout", "99999"
+            },
+            {
+                "--readings",
+                "operator",
+                "--url",
+                url,
+                "--pub",
+                pub,
+                "--data-dir",
+                op,
+                "--readings",
+                "99999999999999999999"
+            },
+        };
+        for (String[] row : calls) { // the option at fault, then the call
+            String[] c = java.util.Arrays.copyOfRange(row, 1, row.length);
+            var r = CliRunner.run(c);
+            String call = String.join(" ", c);
+            assertEquals(2, r.exit(), call + ": " + r);
+            assertEquals(1, r.err().strip().lines().count(), call + ": " + r);
+            assertTrue(r.err().contains(row[0]), call + ": names the option: " + r.err());
+        }
+        assertEquals(0, XmssKeyState.decode(Files.readAllBytes(state)).nextIndex());
+    }
+
     @Test
     void fifoWithoutWriter_refusedInsteadOfBlocking() throws Exception {
         Path f = fifo("pipe");
