@@ -6,7 +6,9 @@ import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.keys.PublicKeyFile;
+import dev.pqsign.keys.PublicKeys;
 import dev.pqsign.keys.SensorKeyDirectory;
+import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPublicKey;
@@ -50,8 +52,13 @@ final class InspectCommand implements Callable<Integer> {
                         "  index range:    next %d, end %d (of 2^%d = %d)%n",
                         s.nextIndex(), s.endIndex(), p.height(), p.maxSignatures());
                 o.printf("  remaining:      %d signatures%n", s.remaining());
+                // Two digests of one key, named apart: the key id is what records, JSONL, handovers and
+                // current.sensor.keyid carry; the state check is only the signer's same-file test.
                 o.printf(
-                        "  key id:         %s (SHA-256 of family and public key)%n",
+                        "  key id:         %s (SHA-256 of the public key; records, JSONL, handovers)%n",
+                        Hex.encode(PublicKeys.keyId(PqPublicKey.of(s.key().publicKey()))));
+                o.printf(
+                        "  state check:    %s (SHA-256 of family, 0x00, public key; docs/formats/xmss-state.md)%n",
                         Hex.encode(s.key().publicKey().keyId()));
                 o.printf(
                         "  public key:     %s%n", Hex.encode(s.key().publicKey().encoded()));

@@ -24,6 +24,42 @@ class XmssCliTest {
         return p;
     }
 
+    /**
+     * Issue 31 (docs an independent verifier can trust): {@code inspect} prints the key id that
+     * records, JSON Lines and the operator use, SHA-256 of the public key file's bytes (the
+     * standard encoding), and the signer's state check identity under another name.
+     */
+    @Test
+    void inspect_keyIdIsTheOneOperatorsUse_stateCheckNamedApart() throws Exception {
+        Path key = dir.resolve("k");
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", key.toString())
+                        .exit());
+        String expected = Hex.encode(
+                java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(key.resolve("key.pub"))));
+        var r = CliRunner.run("inspect", key.resolve("key.state").toString());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().contains("  key id:         " + expected + " "), r.out());
+        String check = r.out()
+                .lines()
+                .filter(l -> l.startsWith("  state check:"))
+                .findFirst()
+                .orElseThrow();
+        assertFalse(check.contains(expected), check);
+        var op = CliRunner.run(
+                "operator",
+                "--url",
+                "opc.tcp://127.0.0.1:1/pqsign",
+                "--pub",
+                key.resolve("key.pub").toString(),
+                "--data-dir",
+                dir.resolve("op").toString(),
+                "--connect-timeout",
+                "1");
+        assertTrue(op.out().contains("key " + expected), "the operator names the same key id: " + op);
+    }
+
     @Test
     void keygenSignVerifyInspect_roundTrip() throws Exception {
         Path key = dir.resolve("k");
