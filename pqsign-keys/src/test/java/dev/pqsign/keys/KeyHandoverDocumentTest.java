@@ -61,6 +61,20 @@ class KeyHandoverDocumentTest {
             assertEquals(Hex.encode(oldPub.rawEncoding()), documented(text, "old-key-hex"));
             assertEquals(recordHash, documented(text, "record-sha256"));
             assertTrue(text.contains("(" + record.length + " bytes)"), "document states the record length");
+            // The whole example as a machine-readable vector, so a verifier can test its handover
+            // check (section 3) from the docs alone.
+            String vector = "# pqsign key handover test vector: docs/formats/key-handover.md, section 5\n"
+                    + "# hex, one field per line; the record's signature verifies under old_public_key\n"
+                    + "old_public_key=" + Hex.encode(oldPub.rawEncoding()) + "\n"
+                    + "new_public_key=" + Hex.encode(newPub.rawEncoding()) + "\n"
+                    + "statement=" + statement + "\n"
+                    + "signature=" + Hex.encode(h.signature()) + "\n"
+                    + "record=" + Hex.encode(record) + "\n";
+            Path file = DOC.resolveSibling("vectors").resolve("key-handover-example.txt");
+            assertTrue(Files.isRegularFile(file), "missing " + file);
+            assertTrue(
+                    vector.equals(Files.readString(file)),
+                    () -> file + " differs from what the code produces; expected:\n" + vector);
         } finally {
             oldKey.destroy();
             newKey.destroy();
