@@ -87,6 +87,9 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
             SensorNodes.KEY_HANDOVER,
             SensorNodes.KEY_CERTIFICATES);
 
+    /** Nodes that read as an empty ByteString until the sensor has something to put there. */
+    private static final Set<String> EMPTY_UNTIL_SET = Set.of(SensorNodes.KEY_HANDOVER, SensorNodes.KEY_CERTIFICATES);
+
     /** The certificate chain (encoded) of a key generation, empty if it has none. */
     @FunctionalInterface
     interface KeyCertificates {
@@ -155,9 +158,16 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
                 .setTypeDefinition(NodeIds.BaseDataVariableType)
                 .setMinimumSamplingInterval(0.0)
                 .build();
-        node.setValue(new DataValue(
-                Variant.NULL_VALUE,
-                new StatusCode(org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_WaitingForInitialData)));
+        if (EMPTY_UNTIL_SET.contains(name)) {
+            // "No handover yet" and "no certificate chain" are answers, not missing data: a Good
+            // empty ByteString, as docs/telemetry.md says, never a null one or a Bad status.
+            DateTime now = DateTime.now();
+            node.setValue(new DataValue(new Variant(ByteString.of(new byte[0])), StatusCode.GOOD, now, now));
+        } else {
+            node.setValue(new DataValue(
+                    Variant.NULL_VALUE,
+                    new StatusCode(org.eclipse.milo.opcua.stack.core.StatusCodes.Bad_WaitingForInitialData)));
+        }
         getNodeManager().addNode(node);
         parent.addOrganizes(node);
         nodes.put(name, node);

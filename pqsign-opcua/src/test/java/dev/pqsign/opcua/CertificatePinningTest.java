@@ -3,6 +3,7 @@ package dev.pqsign.opcua;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.haetae.HaetaeKeyPair;
 import dev.pqsign.haetae.HaetaeKeyPairGenerator;
@@ -85,6 +86,13 @@ class CertificatePinningTest {
                                 .value()
                                 .value();
                 assertArrayEquals(der, node.bytes());
+                // Issue 31 (docs): a key that never rolled over and has no device CA reads an empty
+                // handover and an empty certificate chain, Good, as docs/telemetry.md says.
+                for (String empty : new String[] {SensorNodes.KEY_HANDOVER, SensorNodes.KEY_CERTIFICATES}) {
+                    var dv = raw.readValue(0.0, TimestampsToReturn.Neither, sensor.nodeId(empty));
+                    assertTrue(dv.statusCode().isGood(), empty + ": " + dv);
+                    assertArrayEquals(new byte[0], ((ByteString) dv.value().value()).bytes(), empty);
+                }
             } finally {
                 raw.disconnect();
             }
