@@ -191,6 +191,9 @@ public final class PqsignCli implements Runnable {
         // Library logs: one line each, and Milo's INFO chatter off unless asked for.
         setDefault("java.util.logging.SimpleFormatter.format", "%4$s %3$s: %5$s%6$s%n");
         setDefault("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        // Milo logs a port it cannot bind as a WARN with a stack trace before failing the start;
+        // the start failure itself is reported in one line.
+        setDefault("org.slf4j.simpleLogger.log.org.eclipse.milo.opcua.sdk.server.OpcUaServer", "error");
         CommandLine cl = commandLine();
         // Straight onto file descriptor 1, not through System.out: that PrintStream hides write
         // errors from the PrintWriter above it, so checkError() would never see them.

@@ -177,7 +177,8 @@ public final class SensorServer implements AutoCloseable {
         if (history != null) {
             lastSourceTime = history.newestSourceTime().orElse(Instant.EPOCH);
         }
-        this.port = config.port() == 0 ? freePort(config.bindAddress()) : config.port();
+        this.port =
+                config.port() == 0 ? freePort(config.bindAddress()) : requireFree(config.bindAddress(), config.port());
         this.key = key;
         this.signer = new ReadingSigner(key.signer());
         String appUri = "urn:pqsign:sensor:" + config.name();
@@ -339,6 +340,20 @@ public final class SensorServer implements AutoCloseable {
                     .build());
         }
         return set;
+    }
+
+    /**
+     * Checks that {@code port} can be bound before Milo tries: Milo reports a busy port as a logged
+     * stack trace and "No endpoints bound"; this says which address and port, in one line.
+     */
+    private static int requireFree(String bindAddress, int port) throws IOException {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(true); // as Milo binds: a port in TIME_WAIT is free
+            s.bind(new java.net.InetSocketAddress(InetAddress.getByName(bindAddress), port), 1);
+        } catch (java.net.BindException e) {
+            throw new IOException(bindAddress + ":" + port + " is in use (another sensor or server listens there)", e);
+        }
+        return port;
     }
 
     private static int freePort(String bindAddress) throws IOException {

@@ -239,7 +239,12 @@ public final class OperatorRun {
                 operator.close();
                 throw OperatorFailure.badInput("--http " + settings.console + ": " + e.getMessage());
             }
-            String line = "console: " + console.uri() + " (metrics: " + console.uri() + "metrics)";
+            String b = settings.console.bindAddress();
+            // A console on every interface is opened locally at 127.0.0.1; say that it listens wider.
+            String where = b.equals("0.0.0.0") || b.equals("::") || b.equals("[::]")
+                    ? "; listening on all interfaces, port " + console.port()
+                    : "";
+            String line = "console: " + console.uri() + " (metrics: " + console.uri() + "metrics" + where + ")";
             (settings.jsonlToStandardOutput ? err : out).println(line);
         }
         return operator;
