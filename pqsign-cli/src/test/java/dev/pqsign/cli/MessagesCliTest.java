@@ -223,6 +223,35 @@ class MessagesCliTest {
         assertTrue(r.out().contains("  line 3: longer than 1048576 bytes; not read"), r.out());
     }
 
+    /** Issue 31, item 9: a damaged operator PKCS#12 is named, with the way out. */
+    @Test
+    void damagedOperatorApplicationCertificate_oneLineNamingTheFile() throws Exception {
+        Path k = dir.resolve("k");
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", k.toString())
+                        .exit());
+        Path pfx = dir.resolve("op/pki/operator-application.pfx");
+        Files.createDirectories(pfx.getParent());
+        for (byte[] content : new byte[][] {"garbage".getBytes(StandardCharsets.US_ASCII), new byte[0]}) {
+            Files.write(pfx, content);
+            var r = CliRunner.run(
+                    "operator",
+                    "--url",
+                    "opc.tcp://127.0.0.1:1/pqsign",
+                    "--pub",
+                    k.resolve("key.pub").toString(),
+                    "--data-dir",
+                    dir.resolve("op").toString(),
+                    "--connect-timeout",
+                    "1");
+            assertEquals(2, r.exit(), r.toString());
+            assertEquals(1, r.err().strip().lines().count(), r.toString());
+            assertTrue(r.err().contains(pfx + ": not a readable PKCS#12"), r.err());
+            assertTrue(r.err().contains("move it aside"), r.err());
+        }
+    }
+
     @Test
     void oneLine_dropsLibraryExceptionClassPrefixesAndLineBreaks() {
         assertEquals(

@@ -52,6 +52,12 @@ public final class ApplicationIdentity {
             if (Files.exists(pfx)) {
                 try (InputStream in = Files.newInputStream(pfx)) {
                     ks.load(in, password);
+                } catch (IOException | GeneralSecurityException e) {
+                    // KeyStore says only what its DER parser met ("toDerInputStream rejects tag
+                    // type 103"); name the file and the way out instead.
+                    throw new IOException(pfx + ": not a readable PKCS#12 application certificate (damaged or"
+                            + " another file); move it aside and a new one is created (clients that trusted the"
+                            + " old certificate must then trust the new one)");
                 }
                 Key key = ks.getKey(ALIAS, password);
                 if (!(key instanceof PrivateKey pk) || !(ks.getCertificate(ALIAS) instanceof X509Certificate cert)) {
