@@ -33,8 +33,18 @@ final class ChildProcesses {
         this.dir = dir;
     }
 
-    /** Starts {@code pqsign ARGS} as {@code name}. */
+    /**
+     * Starts {@code pqsign ARGS} as {@code name}. An operator that does not set its own
+     * {@code --connect-timeout} gets a long one: these tests are about what follows the connection,
+     * and on a loaded machine a child JVM's first connection can take longer than the default.
+     */
     Process pqsign(String name, String... args) throws IOException {
+        if (args.length > 0 && args[0].equals("operator") && !List.of(args).contains("--connect-timeout")) {
+            List<String> longer = new ArrayList<>(List.of(args));
+            longer.add("--connect-timeout");
+            longer.add("120");
+            args = longer.toArray(new String[0]);
+        }
         return java(name, PqsignCli.class, args);
     }
 
