@@ -230,11 +230,7 @@ final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw CliException.usage(e.getMessage());
         }
-        TransportSecurity sec = switch (security.toLowerCase(Locale.ROOT)) {
-            case "none" -> TransportSecurity.NONE;
-            case "sign-encrypt", "basic256sha256" -> TransportSecurity.BASIC256SHA256_SIGN_AND_ENCRYPT;
-            default -> throw CliException.usage("--security must be none or sign-encrypt, got '" + security + "'");
-        };
+        TransportSecurity sec = TelemetrySupport.security(security);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         DemoRunner.Options options =

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -34,8 +33,6 @@ final class SensorList {
     static final int MAX_SENSORS = 1000;
 
     /** The {@code security} values {@code TelemetrySupport.security} knows. */
-    private static final Set<String> SECURITY = Set.of("none", "sign-encrypt", "basic256sha256");
-
     private static final Set<String> KEYS =
             Set.of("name", "url", "pub", "params", "cert", "trust", "security", "trust_server");
 
@@ -143,10 +140,12 @@ final class SensorList {
             resumed = certified.resumed();
         }
         String sec = text(s, "security", where, false);
-        if (sec != null && !SECURITY.contains(sec.toLowerCase(Locale.ROOT))) {
-            throw CliException.usage(where + ": security must be none or sign-encrypt, got '" + sec + "'");
+        TransportSecurity security;
+        try {
+            security = sec == null ? TransportSecurity.NONE : TransportSecurity.named(sec);
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage(where + ": security " + e.getMessage());
         }
-        TransportSecurity security = TelemetrySupport.security(sec == null ? "none" : sec);
         List<X509Certificate> serverCerts = new ArrayList<>();
         JsonNode ts = s.get("trust_server");
         if (ts != null) {

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -15,13 +14,13 @@ import java.util.concurrent.TimeUnit;
 final class TelemetrySupport {
     private TelemetrySupport() {}
 
-    /** {@code none} or {@code sign-encrypt} (Basic256Sha256, SignAndEncrypt). */
+    /** {@code --security}: {@code none} or {@code sign-encrypt} (Basic256Sha256, SignAndEncrypt). */
     static TransportSecurity security(String name) {
-        return switch (name.toLowerCase(Locale.ROOT)) {
-            case "none" -> TransportSecurity.NONE;
-            case "sign-encrypt", "basic256sha256" -> TransportSecurity.BASIC256SHA256_SIGN_AND_ENCRYPT;
-            default -> throw CliException.usage("--security must be none or sign-encrypt, got '" + name + "'");
-        };
+        try {
+            return TransportSecurity.named(name);
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage("--security " + e.getMessage());
+        }
     }
 
     /** An RSA application certificate of the peer, DER or PEM (e.g. the file the peer printed at start-up). */
