@@ -787,33 +787,6 @@ public final class SensorServer implements AutoCloseable {
     }
 
     /**
-     * Fault injection for tests and demos: puts arbitrary values (any Java value Milo can encode,
-     * or {@code null}) on the three reading nodes, bypassing signing. The operator must reject
-     * whatever it reads there with a reason and keep running.
-     *
-     * @param rawData the value for the raw-data node (a genuine reading puts a String there), or null
-     * @param signature the value for the signature node (genuinely a ByteString), or null
-     * @param index the value for the index node (genuinely a UInt32), or null
-     * @return the publication sequence number of the injected values
-     */
-    public long publishRaw(Object rawData, Object signature, Object index) {
-        synchronized (publishLock) {
-            LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
-            v.put(SensorNodes.RAW_DATA, rawData == null ? Variant.NULL_VALUE : new Variant(rawData));
-            v.put(SensorNodes.SIGNATURE, signature == null ? Variant.NULL_VALUE : new Variant(signature));
-            v.put(SensorNodes.SIGN_TIME_MS, new Variant(0.0));
-            long now = System.nanoTime();
-            v.put(SensorNodes.SIGN_START_NANOTIME, new Variant(now));
-            v.put(SensorNodes.PUBLISH_NANOTIME, new Variant(now));
-            v.put(SensorNodes.INDEX, index == null ? Variant.NULL_VALUE : new Variant(index));
-            long seq = ++sequence;
-            v.put(SensorNodes.SEQUENCE, new Variant(seq));
-            namespace.update(v);
-            return seq;
-        }
-    }
-
-    /**
      * Fault injection for tests: puts an arbitrary value (any Java value Milo can encode, or
      * {@code null}) on the {@link SensorNodes#RECORD} node, bypassing signing. The operator must
      * reject it with a reason and keep running.
