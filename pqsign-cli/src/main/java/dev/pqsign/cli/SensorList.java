@@ -1,14 +1,11 @@
 package dev.pqsign.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.operator.SensorTarget;
+import dev.pqsign.telemetry.StrictJson;
 import dev.pqsign.telemetry.operator.DeviceCaTrust;
 import dev.pqsign.x509.PqPublicKey;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
@@ -56,11 +53,11 @@ final class SensorList {
         }
         JsonNode root;
         try {
-            root = new ObjectMapper()
-                    .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-                    .readTree(new String(bytes, StandardCharsets.UTF_8));
-        } catch (JsonProcessingException e) {
-            throw CliException.usage(file + ": not valid JSON: " + oneLine(e.getOriginalMessage()));
+            // Strictly: one document, UTF-8, each key once; what a lenient reader would take silently
+            // (a second "url", garbage after the document) is refused.
+            root = StrictJson.parse(bytes);
+        } catch (StrictJson.Malformed e) {
+            throw CliException.usage(file + ": not valid JSON: " + e.getMessage());
         }
         if (root == null
                 || !root.isObject()

@@ -146,6 +146,56 @@ class OperatorSensorsFileTest {
     }
 
     /**
+     * Issue 31, items 8 and 9: the sensors file is one JSON document, strictly: trailing garbage, a
+     * second document, a NUL after it, a key twice, bytes that are not UTF-8 are refused; a syntax
+     * error is one line naming the file, the line and column and what is wrong, without the JSON
+     * library's names, and never echoes a long value.
+     */
+    @Test
+    void sensorsFile_notStrictJson_exit2_oneLineWithLineAndColumnAndNoInternals() throws Exception {
+        assertEquals(
+                0, CliRunner.run("keygen", "--params", SET, "--out", p("a")).exit());
+        String doc = "{\"sensors\": [{\"name\": \"s\", \"url\": \"opc.tcp://127.0.0.1:1/pqsign\", \"pub\":"
+                + " \"a/key.pub\", \"params\": \"" + SET + "\"}]}";
+        String big = "x".repeat(100_000);
+        String[][] cases = {
+            {doc + " garbage", "line 1, column " + (doc.length() + 2) + ": more after the JSON document"},
+            {doc + doc, "line 1, column " + (doc.length() + 1) + ": more after the JSON document"},
+            {doc + "\u0000", "more after the JSON document"},
+            {doc + "\n\n]", "line 3, column 1: more after the JSON document"},
+            {doc.replace("\"name\": \"s\"", "\"name\": \"s\", \"name\": \"t\""), "duplicate key 'name'"},
+            {"{\"sensors\": [], \"sensors\": [1]}", "line 1, column 27: duplicate key 'sensors'"},
+            {"{\"sensors\": [\n  {\"name\": \"s\" \"url\": 1}]}", "line 2, column 17: unexpected character"},
+            {"{\"sensors\": [{\"name\": \"s\"}", "line 1, column 30: unexpected end-of-input"},
+            {"{\"sensors\": [{\"name\": \"s\", \"url\": opc" + big + "}]}", "unrecognized token 'opcxxxx"},
+            {doc.replace("127.0.0.1:1", big), "url must be at most 512 printable ASCII characters"},
+            {doc.replace("\"s\"", "\"s\u00ff\""), "name must be 1..64 printable ASCII"},
+        };
+        for (String[] c : cases) {
+            Files.writeString(dir.resolve("bad.json"), c[0]);
+            var r = CliRunner.run(
+                    "operator", "--sensors", p("bad.json"), "--data-dir", p("op"), "--connect-timeout", "1");
+            String shown = c[0].length() > 200 ? c[0].substring(0, 200) + "…" : c[0];
+            assertEquals(2, r.exit(), shown + "\n" + r);
+            assertEquals(1, r.err().strip().lines().count(), shown + "\n" + r);
+            assertTrue(r.err().startsWith("pqsign: " + p("bad.json") + ": "), shown + "\n" + r.err());
+            assertTrue(r.err().contains(c[1]), shown + "\n" + r.err());
+            assertTrue(r.err().length() < 400, "no long excerpt: " + r.err().length());
+            assertFalse(
+                    r.err().matches("(?s).*(`|Source:|REDACTED|Feature|ObjectNode|Exception).*"),
+                    "no JSON library internals: " + r.err());
+        }
+        byte[] notUtf8 = doc.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        notUtf8[11] = (byte) 0xfe;
+        Files.write(dir.resolve("bad.json"), notUtf8);
+        var r = CliRunner.run("operator", "--sensors", p("bad.json"), "--data-dir", p("op"));
+        assertEquals(2, r.exit(), r.toString());
+        assertEquals(
+                "pqsign: " + p("bad.json") + ": not valid JSON: line 1, column 12: not valid UTF-8 (byte 0xfe)",
+                r.err().strip());
+    }
+
+    /**
      * Found by {@code OperatorSensorsFuzzTest} (docs/fuzzing.md): an unknown {@code params} or
      * {@code security} value, or any problem with a file a sensor names, was reported without the
      * sensors file and the sensor (the security one even named a {@code --security} option nobody
