@@ -29,6 +29,9 @@ final class SensorList {
     /** Most sensors one operator watches. */
     static final int MAX_SENSORS = 1000;
 
+    /** Longest endpoint URL: far more than any host, port and path need. */
+    static final int MAX_URL = 512;
+
     /** The {@code security} values {@code TelemetrySupport.security} knows. */
     private static final Set<String> KEYS =
             Set.of("name", "url", "pub", "params", "cert", "trust", "security", "trust_server");
@@ -94,6 +97,10 @@ final class SensorList {
             }
             where = file + ": sensor " + name;
             String url = text(s, "url", where, true);
+            if (url.length() > MAX_URL || !url.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+                // never echoed: it may be long, or carry what a terminal would interpret
+                throw CliException.usage(where + ": url must be at most " + MAX_URL + " printable ASCII characters");
+            }
             if (!url.startsWith("opc.tcp://")) {
                 throw CliException.usage(where + ": url must start with opc.tcp://");
             }

@@ -54,7 +54,7 @@ class ListenerMessagesProcessTest {
             String err = Files.readString(dir.resolve("sensor.err"));
             assertEquals(2, sensor.exitValue(), processes.describe("sensor"));
             assertEquals(1, err.strip().lines().count(), err);
-            assertTrue(err.contains("127.0.0.1:" + port + " is in use"), err);
+            assertTrue(err.contains("failed to start on 127.0.0.1:" + port + ": the port is in use"), err);
         }
     }
 

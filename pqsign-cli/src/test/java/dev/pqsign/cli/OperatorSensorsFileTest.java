@@ -164,9 +164,9 @@ class OperatorSensorsFileTest {
             {doc + "\u0000", "more after the JSON document"},
             {doc + "\n\n]", "line 3, column 1: more after the JSON document"},
             {doc.replace("\"name\": \"s\"", "\"name\": \"s\", \"name\": \"t\""), "duplicate key 'name'"},
-            {"{\"sensors\": [], \"sensors\": [1]}", "line 1, column 27: duplicate key 'sensors'"},
-            {"{\"sensors\": [\n  {\"name\": \"s\" \"url\": 1}]}", "line 2, column 17: unexpected character"},
-            {"{\"sensors\": [{\"name\": \"s\"}", "line 1, column 30: unexpected end-of-input"},
+            {"{\"sensors\": [], \"sensors\": [1]}", "line 1, column 26: duplicate key 'sensors'"}, // just after the key
+            {"{\"sensors\": [\n  {\"name\": \"s\" \"url\": 1}]}", "line 2, column 16: unexpected character"},
+            {"{\"sensors\": [{\"name\": \"s\"}", "line 1, column 27: unexpected end-of-input"},
             {"{\"sensors\": [{\"name\": \"s\", \"url\": opc" + big + "}]}", "unrecognized token 'opcxxxx"},
             {doc.replace("127.0.0.1:1", big), "url must be at most 512 printable ASCII characters"},
             {doc.replace("\"s\"", "\"s\u00ff\""), "name must be 1..64 printable ASCII"},

@@ -351,7 +351,10 @@ public final class SensorServer implements AutoCloseable {
             s.setReuseAddress(true); // as Milo binds: a port in TIME_WAIT is free
             s.bind(new java.net.InetSocketAddress(InetAddress.getByName(bindAddress), port), 1);
         } catch (java.net.BindException e) {
-            throw new IOException(bindAddress + ":" + port + " is in use (another sensor or server listens there)", e);
+            throw new IOException(
+                    "sensor server failed to start on " + bindAddress + ":" + port
+                            + ": the port is in use (another sensor or server listens there)",
+                    e);
         }
         return port;
     }

@@ -106,14 +106,17 @@ public final class StrictJson {
             if (tree == null || tree.isMissingNode()) {
                 throw new Malformed(1, 1, "no JSON document (only white space)");
             }
+            // Where anything after the document starts: the parser would name the end of the token
+            // it could not read ("garbage"), a person looks for its first character.
+            Malformed trailing = trailing(utf8, p.currentLocation());
             JsonToken after;
             try {
                 after = p.nextToken();
             } catch (JsonProcessingException e) {
-                throw trailing(e.getLocation());
+                throw trailing;
             }
             if (after != null) {
-                throw trailing(p.currentTokenLocation());
+                throw trailing;
             }
             return tree;
         } catch (JsonProcessingException e) {
@@ -127,11 +130,23 @@ public final class StrictJson {
         }
     }
 
-    private static Malformed trailing(JsonLocation at) {
-        return new Malformed(
-                at == null ? 1 : Math.max(1, at.getLineNr()),
-                at == null ? 1 : Math.max(1, at.getColumnNr()),
-                "more after the JSON document (only white space may follow it)");
+    /** The first byte after {@code end} (the document's end) that is not JSON white space. */
+    private static Malformed trailing(byte[] utf8, JsonLocation end) {
+        long line = Math.max(1, end.getLineNr());
+        long column = Math.max(1, end.getColumnNr());
+        long offset = end.getByteOffset();
+        for (int i = (int) Math.max(0, offset); i < utf8.length; i++) {
+            byte b = utf8[i];
+            if (b == '\n') {
+                line++;
+                column = 1;
+            } else if (b == ' ' || b == '\t' || b == '\r') {
+                column++;
+            } else {
+                break;
+            }
+        }
+        return new Malformed(line, column, "more after the JSON document (only white space may follow it)");
     }
 
     /** Refuses bytes that are not UTF-8, naming the line and column of the first bad byte. */
