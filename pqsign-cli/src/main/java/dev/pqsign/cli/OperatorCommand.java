@@ -8,6 +8,7 @@ import dev.pqsign.keys.KeyChain;
 import dev.pqsign.opcua.Operator;
 import dev.pqsign.opcua.RecordSubscription;
 import dev.pqsign.opcua.TransportSecurity;
+import dev.pqsign.opcua.gateway.GatewayServer;
 import dev.pqsign.telemetry.KeyStatusEvent;
 import dev.pqsign.telemetry.LatencySeries;
 import dev.pqsign.telemetry.SignedRecord;
@@ -145,6 +146,45 @@ final class OperatorCommand implements Callable<Integer> {
     String http;
 
     @Option(
+            names = "--serve",
+            paramLabel = "[HOST:]PORT",
+            description = {
+                "Serve the verified readings as an OPC UA server (read-only) on PORT, bound to 127.0.0.1 unless HOST",
+                "is given; prints 'serving opc.tcp://HOST:PORT/pqsign/gateway'. docs/gateway.md."
+            })
+    String serve;
+
+    @Option(
+            names = "--serve-security",
+            arity = "1..*",
+            paramLabel = "MODE",
+            description =
+                    "Endpoints of --serve: none, sign, sign-encrypt (Basic256Sha256), one or more (default none).")
+    List<String> serveSecurity = new ArrayList<>();
+
+    @Option(
+            names = "--serve-trust-client",
+            arity = "1..*",
+            paramLabel = "CERT",
+            description = "Client application certificate(s) the --serve endpoints trust (sign, sign-encrypt).")
+    List<Path> serveTrustClient = new ArrayList<>();
+
+    @Option(
+            names = "--serve-history",
+            defaultValue = "100000",
+            paramLabel = "N",
+            description =
+                    "Accepted readings kept per sensor for HistoryRead of --serve (default ${DEFAULT-VALUE}; 0: none).")
+    long serveHistory;
+
+    @Option(
+            names = "--serve-history-mib",
+            defaultValue = "32",
+            paramLabel = "M",
+            description = "MiB of history kept per sensor for --serve (default ${DEFAULT-VALUE}).")
+    long serveHistoryMib;
+
+    @Option(
             names = "--warn-seconds",
             defaultValue = "600",
             paramLabel = "S",
@@ -190,6 +230,8 @@ final class OperatorCommand implements Callable<Integer> {
     private final Map<KeyStatusEvent.Kind, Long> keyEvents = new EnumMap<>(KeyStatusEvent.Kind.class);
     /** The live console (--http), else null. */
     private ConsoleServer console;
+    /** The OPC UA server of verified data (--serve), else null. */
+    private GatewayServer gateway;
 
     private final LatencySeries verifyMs = new LatencySeries();
     private long seen;
@@ -337,6 +379,9 @@ final class OperatorCommand implements Callable<Integer> {
                     if (console != null) {
                         console.close();
                     }
+                    if (gateway != null) {
+                        gateway.close();
+                    }
                     if (!summarized && seen > 0) {
                         summary(); // ended by an error after some readings: the totals still count
                     }
@@ -483,6 +528,17 @@ final class OperatorCommand implements Callable<Integer> {
             }
             info().printf("console: %s (metrics: %smetrics)%n", console.uri(), console.uri());
         }
+        if (serve != null) {
+            try {
+                gateway = GatewayCli.start(this);
+            } catch (CliException e) {
+                operator.close();
+                if (console != null) {
+                    console.close();
+                }
+                throw e;
+            }
+        }
         return operator;
     }
 
@@ -549,6 +605,9 @@ final class OperatorCommand implements Callable<Integer> {
             }
             boolean first = state.connected() && !st.everConnected;
             st.state = state.status().label();
+            if (gateway != null) {
+                gateway.connectionChanged(state);
+            }
             if (console != null) {
                 console.connectionState(state.sensor(), state.status().label());
             }
@@ -586,8 +645,13 @@ final class OperatorCommand implements Callable<Integer> {
         return st == null || st.url == null ? sensor : st.url;
     }
 
+    /** The sensors' names, in the order given. */
+    List<String> sensorNames() {
+        return List.copyOf(stats.keySet());
+    }
+
     /** Where status lines go: standard output, or standard error when standard output carries JSON. */
-    private PrintWriter info() {
+    PrintWriter info() {
         return textLines ? out : spec.commandLine().getErr();
     }
 
@@ -613,6 +677,9 @@ final class OperatorCommand implements Callable<Integer> {
 
     /** Reports changes of a sensor's key state: warnings, alarms, and the return to normal. */
     private void keyState(Operator.KeyState k) {
+        if (gateway != null) {
+            gateway.keyState(k);
+        }
         if (console != null) {
             console.keyStatus(
                     k.sensor(),
@@ -661,6 +728,10 @@ final class OperatorCommand implements Callable<Integer> {
         synchronized (this) {
             if (stop.getCount() == 0 || (readings > 0 && seen >= readings)) {
                 return;
+            }
+            if (gateway != null) {
+                gateway.observe(
+                        o); // before the reading is marked reported: a kill in between repeats it, never loses it
             }
             SensorStats st = stats.get(o.sensor());
             Verdict v = o.verdict();

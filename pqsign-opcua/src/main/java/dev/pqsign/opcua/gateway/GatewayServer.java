@@ -109,6 +109,37 @@ public final class GatewayServer implements AutoCloseable {
         }
 
         /**
+         * Settings for {@code [HOST:]PORT} (HOST defaults to 127.0.0.1; an IPv6 address in brackets).
+         *
+         * @param hostPort {@code PORT} or {@code HOST:PORT}, port 0..65535 (0: any free port)
+         * @param dir the gateway's directory
+         * @param security the modes offered (at least one)
+         * @param trustedClients client application certificates to trust
+         * @param historyEntries the most history entries per sensor (0: none)
+         * @param historyBytes the most history bytes per sensor
+         * @return the settings
+         * @throws IllegalArgumentException if {@code hostPort} is not of that form or a value is out of range
+         */
+        public static Config serve(
+                String hostPort,
+                Path dir,
+                Set<GatewaySecurity> security,
+                List<X509Certificate> trustedClients,
+                long historyEntries,
+                long historyBytes) {
+            int colon = hostPort.lastIndexOf(':');
+            String host = colon < 0 ? "127.0.0.1" : hostPort.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            String p = hostPort.substring(colon + 1);
+            if (host.isEmpty() || p.isEmpty() || p.length() > 5 || !p.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                throw new IllegalArgumentException("expected [HOST:]PORT, got '" + hostPort + "'");
+            }
+            return new Config(dir, host, Integer.parseInt(p), security, trustedClients, historyEntries, historyBytes);
+        }
+
+        /**
          * Loopback, free port, no security, the default history bounds.
          *
          * @param dir the gateway's directory
