@@ -1,7 +1,6 @@
 package dev.pqsign.opcua.gateway;
 
 import java.security.SecureRandom;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -334,9 +333,5 @@ final class GatewayNamespace extends ManagedNamespaceWithLifecycle {
 
     OpcUaServer server() {
         return getServer();
-    }
-
-    Instant now() {
-        return Instant.now();
     }
 }
