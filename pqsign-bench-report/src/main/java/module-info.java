@@ -2,6 +2,7 @@
 module dev.pqsign.bench.report {
     requires dev.pqsign.demo;
     requires dev.pqsign.haetae;
+    requires dev.pqsign.lms;
     requires dev.pqsign.state;
     requires dev.pqsign.testing;
     requires dev.pqsign.xmss;
@@ -11,4 +12,8 @@ module dev.pqsign.bench.report {
     requires org.bouncycastle.provider;
 
     exports dev.pqsign.bench.report;
+
+    // keeps the HAETAE engines' work areas for the working-set rows (WorkingSets)
+    provides dev.pqsign.haetae.HaetaeWorkAreaProbe with
+            dev.pqsign.bench.report.haetae.WorkAreaRecorder;
 }

@@ -7,8 +7,9 @@ module dev.pqsign.haetae {
     // incubating module. On the class path, where pqsign runs, --add-modules alone switches it on.
 
     exports dev.pqsign.haetae;
-    // HaetaeWorkingSet: the bench report measures the engines' working sets. (`pqsign kat` uses
-    // HaetaeKat from the CLI, which runs on the class path: docs/architecture.md.)
-    exports dev.pqsign.haetae.internal to
-            dev.pqsign.bench.report;
+    // dev.pqsign.haetae.internal is not exported: `pqsign kat` uses HaetaeKat from the CLI, which
+    // runs on the class path (docs/architecture.md).
+
+    // measurement tools (the bench report) learn of the engines' work areas through this SPI
+    uses dev.pqsign.haetae.HaetaeWorkAreaProbe;
 }

@@ -199,9 +199,12 @@ final class CompactEngine {
         }
     }
 
-    private static final ThreadLocal<Context> KEYGEN = ThreadLocal.withInitial(() -> new Context(Op.KEYGEN));
-    private static final ThreadLocal<Context> SIGN = ThreadLocal.withInitial(() -> new Context(Op.SIGN));
-    private static final ThreadLocal<Context> VERIFY = ThreadLocal.withInitial(() -> new Context(Op.VERIFY));
+    private static final ThreadLocal<Context> KEYGEN =
+            ThreadLocal.withInitial(() -> WorkAreaProbes.compact("keygen", new Context(Op.KEYGEN)));
+    private static final ThreadLocal<Context> SIGN =
+            ThreadLocal.withInitial(() -> WorkAreaProbes.compact("sign", new Context(Op.SIGN)));
+    private static final ThreadLocal<Context> VERIFY =
+            ThreadLocal.withInitial(() -> WorkAreaProbes.compact("verify", new Context(Op.VERIFY)));
 
     /** The calling thread's context for {@code op}. */
     static Context forThread(Op op) {

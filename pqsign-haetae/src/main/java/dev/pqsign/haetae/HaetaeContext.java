@@ -89,7 +89,7 @@ final class HaetaeContext {
         HaetaeContext[] all = PER_THREAD.get();
         HaetaeContext ctx = all[p.ordinal()];
         if (ctx == null) {
-            ctx = new HaetaeContext(p);
+            ctx = WorkAreaProbes.fast(p, new HaetaeContext(p));
             all[p.ordinal()] = ctx;
         }
         return ctx;

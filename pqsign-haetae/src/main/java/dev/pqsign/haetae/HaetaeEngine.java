@@ -1,7 +1,5 @@
 package dev.pqsign.haetae;
 
-import dev.pqsign.haetae.internal.HaetaeWorkingSet;
-
 /**
  * Implementation strategy. Both engines compute byte-identical keys and signatures and accept exactly
  * the same signatures; they differ in speed and working memory.
@@ -19,13 +17,6 @@ public enum HaetaeEngine {
      * against FAST are measured in docs/haetae.md.
      */
     COMPACT;
-
-    static {
-        // the engines' live work areas, for measurement tools only (an internal package)
-        HaetaeWorkingSet.install((engine, set, operation) -> engine == FAST
-                ? HaetaeContext.forThread(set)
-                : CompactEngine.forThread(CompactEngine.Op.valueOf(operation.name())));
-    }
 
     /**
      * States per vector Keccak permutation of {@link #FAST}'s Vector API path in this JVM (8 with

@@ -91,7 +91,8 @@ final class VectorDraws {
      * v1.2.0 draws at {@code rand[o + 26 t]}, t &lt; W, into {@code out[t]}; {@code out[W .. 2W)} is
      * scratch. Bytes up to {@code o + 26 (W - 1) + 16} are read. The same constant-time two-limb
      * comparison as {@code HyperballSampler.cdt83}, one table entry against W random values per step
-     * instead of a whole table scan per draw: about 21 instead of 44 ns per draw on the development VM.
+     * instead of a whole table scan per draw, which takes about half the time per draw
+     * (docs/measurements/haetae.md).
      */
     static void cdt83(byte[] rand, int o, long[] out) {
         for (int t = 0; t < W; t++) {

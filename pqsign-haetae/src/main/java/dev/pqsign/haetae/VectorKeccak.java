@@ -30,17 +30,16 @@ final class VectorKeccak {
      * half of {@code s} (length {@link #STATE_LONGS}) is scratch.
      *
      * <p>Why the state goes through memory: with all 25 lanes held in vector variables, C2 runs out of
-     * the 32 vector registers and keeps most of the state in 64-byte stack spill slots (a 1,872-byte
-     * frame), and the very same compiled method ran at about 830 ns per call from one caller and about
-     * 1,950 ns from another (the two "levels" of FAST signing in docs/haetae.md). The likely cause is
-     * that a frame is only 16-byte aligned, so depending on the caller every spill may straddle two
-     * cache lines. Here each round reads the 25 lanes from one half of {@code s} and writes its result
-     * to the other half, one output plane (five lanes) at a time, so only D, the five lanes of a plane
-     * and the next round's column parities are live: 665-1,027 ns per call in the same harnesses
-     * (depending on where the array lies), and FAST signing no longer switches between two speeds.
-     * The five planes are written out because their rotation amounts must be constants (one rotate
-     * instruction each): a loop over the planes with the amounts and sources from tables and D in
-     * memory ran at about 1,550 ns.
+     * the 32 vector registers and keeps most of the state in 64-byte stack spill slots, and the very
+     * same compiled method ran at two speeds depending on its caller (the two "levels" of FAST signing;
+     * likely because a frame is only 16-byte aligned, so depending on the caller every spill may
+     * straddle two cache lines). Here each round reads the 25 lanes from one half of {@code s} and
+     * writes its result to the other half, one output plane (five lanes) at a time, so only D, the five
+     * lanes of a plane and the next round's column parities are live, and the speed no longer depends
+     * on the caller. The five planes are written out because their rotation amounts must be constants
+     * (one rotate instruction each): a loop over the planes with the amounts and sources from tables
+     * and D in memory was slower. The measurements behind this are in docs/measurements/haetae.md
+     * ("The two speed levels, found and removed").
      */
     static void permute(long[] s) {
         LongVector c0 = column(s, 0), c1 = column(s, 1), c2 = column(s, 2), c3 = column(s, 3), c4 = column(s, 4);

@@ -44,8 +44,9 @@ public final class SensorEndpoint {
                     "endpoint '" + printable(shown) + "' is not a valid URL: " + e.getReason());
         }
         if (uri.getRawUserInfo() != null) {
-            throw new IllegalArgumentException(
-                    "endpoint '" + printable(shown) + "' carries user information; credentials never go into a URL");
+            // Not echoed: the user information may be a password.
+            throw new IllegalArgumentException("endpoint opc.tcp://" + printable(hostPart(uri))
+                    + " carries user information (USER@ or USER:PASSWORD@); credentials never go into a URL");
         }
         String host = uri.getHost();
         if (host == null || host.isEmpty()) {
@@ -104,5 +105,12 @@ public final class SensorEndpoint {
     @Override
     public String toString() {
         return url;
+    }
+
+    /** What follows the user information of {@code uri}'s authority, for a message that must not echo it. */
+    private static String hostPart(URI uri) {
+        String authority = uri.getRawAuthority();
+        String after = authority.substring(authority.lastIndexOf('@') + 1);
+        return after.length() > 80 ? after.substring(0, 80) + "…" : after;
     }
 }

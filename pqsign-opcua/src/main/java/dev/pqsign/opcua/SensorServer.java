@@ -33,7 +33,6 @@ import java.util.concurrent.TimeoutException;
 import org.eclipse.milo.opcua.sdk.server.EndpointConfig;
 import org.eclipse.milo.opcua.sdk.server.OpcUaServer;
 import org.eclipse.milo.opcua.sdk.server.OpcUaServerConfig;
-import org.eclipse.milo.opcua.sdk.server.OpcUaServerConfigLimits;
 import org.eclipse.milo.opcua.sdk.server.identity.AnonymousIdentityValidator;
 import org.eclipse.milo.opcua.stack.core.security.DefaultApplicationGroup;
 import org.eclipse.milo.opcua.stack.core.security.DefaultCertificateManager;
@@ -142,6 +141,10 @@ public final class SensorServer implements AutoCloseable {
     private final OpcUaServer server;
     private final SensorNamespace namespace;
     private final SessionGate sessions = new SessionGate();
+    private final HistoryReadGate historyReads = new HistoryReadGate(
+            SensorLimits.MAX_NODES_PER_HISTORY_READ,
+            SensorLimits.MAX_HISTORY_READS_PER_SESSION,
+            SensorLimits.MAX_HISTORY_READS);
     private final FileBasedTrustListManager trustList;
     private final ApplicationIdentity identity;
     private static final System.Logger LOG = System.getLogger(SensorServer.class.getName());
@@ -199,19 +202,16 @@ public final class SensorServer implements AutoCloseable {
                     .setCertificateManager(certificateManager)
                     .setIdentityValidator(AnonymousIdentityValidator.INSTANCE)
                     .setExecutor(MiloThreads.executor())
-                    .setLimits(new OpcUaServerConfigLimits() {
-                        @Override
-                        public Double getMinPublishingInterval() {
-                            return MIN_PUBLISHING_INTERVAL_MS;
-                        }
-                    })
+                    .setLimits(new SensorLimits(MIN_PUBLISHING_INTERVAL_MS))
+                    .setEncodingLimits(SensorLimits.encodingLimits())
                     .build();
             server = new OpcUaServer(
                     serverConfig,
-                    profile -> sessions.guard(new OpcTcpServerTransport(OpcTcpServerTransportConfig.newBuilder()
-                            .setEventLoop(MiloThreads.eventLoop())
-                            .setExecutor(MiloThreads.executor())
-                            .build())));
+                    profile -> sessions.guard(
+                            historyReads.guard(new OpcTcpServerTransport(OpcTcpServerTransportConfig.newBuilder()
+                                    .setEventLoop(MiloThreads.eventLoop())
+                                    .setExecutor(MiloThreads.executor())
+                                    .build()))));
             sessions.follow(server);
             namespace = new SensorNamespace(server, history);
         } catch (IOException e) {
@@ -261,6 +261,8 @@ public final class SensorServer implements AutoCloseable {
             namespace.startup();
             publishKeyNodes();
             started = true;
+            publishFixedKeyState(); // replaced by the rolling key's state if the sensor rolls over
+            lastSignatureNanos = 0;
             accountForBurnedIndices();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -385,6 +387,16 @@ public final class SensorServer implements AutoCloseable {
      */
     public SensorKey currentKey() {
         return key;
+    }
+
+    /**
+     * The generation of the key the next reading is signed with (0 for a key that does not roll over).
+     *
+     * @return the generation
+     */
+    public long keyGeneration() {
+        RollingSensorKey keys = rolling;
+        return keys == null ? 0 : keys.status().generation();
     }
 
     /**
@@ -520,6 +532,7 @@ public final class SensorServer implements AutoCloseable {
     private void rollIfDue() {
         RollingSensorKey keys = rolling;
         if (keys == null) {
+            publishFixedKeyState();
             return;
         }
         try {
@@ -586,6 +599,37 @@ public final class SensorServer implements AutoCloseable {
                 keys.current().keyId().hex().substring(0, 16) + "…",
                 h.get().statement().handoverIndex());
         publishKeyState();
+    }
+
+    /** Signing rate (signatures per second, moving average) of a key that does not roll over. */
+    private double fixedKeyRate;
+
+    private long lastSignatureNanos;
+
+    /**
+     * The key-state nodes of a key that does not roll over (no key directory, or {@code
+     * --no-rollover}): its remaining signatures and the time they last at the current rate, never a
+     * next key, so an operator warns before the end and raises an alarm at it. A key without a
+     * limit (HAETAE's counter) publishes nothing.
+     */
+    private void publishFixedKeyState() {
+        if (!(key.signer() instanceof StatefulSigner st)) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (lastSignatureNanos != 0 && now > lastSignatureNanos) {
+            double instant = 1e9 / (now - lastSignatureNanos);
+            fixedKeyRate = fixedKeyRate == 0 ? instant : 0.95 * fixedKeyRate + 0.05 * instant;
+        }
+        lastSignatureNanos = now;
+        long remaining = st.remaining();
+        LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
+        v.put(SensorNodes.KEY_GENERATION, new Variant(0L));
+        v.put(SensorNodes.KEY_REMAINING, new Variant(remaining));
+        v.put(SensorNodes.KEY_SECONDS_LEFT, new Variant(fixedKeyRate > 0 ? remaining / fixedKeyRate : Double.NaN));
+        v.put(SensorNodes.KEY_NEXT_READY, new Variant(false));
+        v.put(SensorNodes.KEY_ALARM, new Variant(""));
+        namespace.update(v);
     }
 
     private void publishKeyState() {

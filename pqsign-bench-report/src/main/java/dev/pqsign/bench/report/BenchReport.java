@@ -95,7 +95,7 @@ public record BenchReport(
 
     /**
      * Retained size of the per-thread work area an engine reuses for an operation
-     * ({@code dev.pqsign.haetae.internal.HaetaeWorkingSet}), measured with JOL after the operation ran.
+     * (handed to {@code dev.pqsign.bench.report.haetae.WorkAreaRecorder} through {@code dev.pqsign.haetae.HaetaeWorkAreaProbe}), measured with JOL after the operation ran.
      *
      * @param scheme HAETAE parameter set
      * @param op keygen, sign or verify

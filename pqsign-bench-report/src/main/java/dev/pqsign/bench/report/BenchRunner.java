@@ -2,6 +2,7 @@ package dev.pqsign.bench.report;
 
 import dev.pqsign.bench.report.BenchReport.Result;
 import dev.pqsign.bench.report.BenchReport.Sizes;
+import dev.pqsign.bench.report.haetae.WorkAreaRecorder;
 import dev.pqsign.demo.LinkProfile;
 import dev.pqsign.haetae.HaetaeEngine;
 import dev.pqsign.haetae.HaetaeKeyPair;
@@ -49,7 +50,7 @@ import org.bouncycastle.pqc.crypto.haetae.HAETAEPublicKeyParameters;
 import org.bouncycastle.pqc.crypto.haetae.HAETAESigner;
 
 /**
- * Runs the report's measurements: keygen, sign and verify of XMSS^MT, HAETAE and ML-DSA, pqsign
+ * Runs the report's measurements: keygen, sign and verify of XMSS^MT, LMS / HSS, HAETAE and ML-DSA, pqsign
  * beside BouncyCastle 1.87, all on the calling thread, followed by the hash-count child JVM and the
  * OPC UA demo.
  */
@@ -78,7 +79,14 @@ public final class BenchRunner {
      * @throws Exception if a timed case fails, or a signature made there does not verify
      */
     public static BenchReport run(BenchOptions options) throws Exception {
-        return new BenchRunner(options).runAll();
+        // keep the HAETAE work areas this thread's engines create, for the working-set rows
+        WorkAreaRecorder.record(true);
+        try {
+            return new BenchRunner(options).runAll();
+        } finally {
+            WorkAreaRecorder.record(false);
+            WorkAreaRecorder.clear();
+        }
     }
 
     private BenchReport runAll() throws Exception {
@@ -89,6 +97,12 @@ public final class BenchRunner {
         for (String s : BenchOptions.XMSS_SETS) {
             if (o.includes(s)) {
                 xmss(XmssParameterSet.byName(s).orElseThrow());
+            }
+        }
+        for (String s : BenchOptions.LMS_SETS) {
+            if (o.includes(s)) {
+                new LmsRows(o, results, sizes, notes)
+                        .run(dev.pqsign.lms.HssParameterSet.byName(s).orElseThrow());
             }
         }
         // FAST runs one path for the whole JVM, fixed at start (scalar unless opted in to the Vector
@@ -115,7 +129,7 @@ public final class BenchRunner {
         }
         if (!workingSets.isEmpty()) {
             notes.add("HAETAE working set: JOL deep size of each engine's per-thread work area (pqsign-haetae "
-                    + "HaetaeWorkingSet) after the timed operations, without the shared parameter-set constant; "
+                    + "HaetaeWorkAreaProbe) after the timed operations, without the shared parameter-set constant; "
                     + "fast engine: one area per set for all operations, compact engine: one per operation for all "
                     + "sets.");
         }
@@ -135,6 +149,29 @@ public final class BenchRunner {
             } catch (Exception e) {
                 hashNote = "child JVM failed: " + e.getMessage();
                 o.log().accept("hash counts failed: " + e.getMessage());
+            }
+        }
+
+        List<String> lmsSets = BenchOptions.LMS_SETS.stream()
+                .filter(o::includes)
+                .filter(s -> !s.equals(BenchOptions.LMS_ON_REQUEST))
+                .toList();
+        if (o.hashCounts() && !lmsSets.isEmpty()) {
+            o.log().accept("hash counts: child JVM with " + LmsHashCounts.FLAG);
+            try {
+                List<BenchReport.HashCount> all = new ArrayList<>(hashes);
+                all.addAll(HashCounts.runChild(LmsHashCounts.class, LmsHashCounts.FLAG, lmsSets, o.hashSigns()));
+                hashes = all;
+                if (hashNote != null && xmssSets.isEmpty()) {
+                    hashNote = null;
+                }
+            } catch (Exception e) {
+                notes.add("LMS hash counts: child JVM failed: " + e.getMessage());
+                o.log().accept("LMS hash counts failed: " + e.getMessage());
+            }
+            if (o.includes(BenchOptions.LMS_ON_REQUEST)) {
+                notes.add(BenchOptions.LMS_ON_REQUEST + ": no hash counts (the counting JVM would build its 2^20-leaf "
+                        + "tree twice on one thread).");
             }
         }
 
@@ -500,7 +537,12 @@ public final class BenchRunner {
             return;
         }
         try {
-            workingSets.addAll(WorkingSets.measure(p, o.log()));
+            List<BenchReport.WorkingSet> measured = WorkingSets.measure(p, o.log());
+            if (measured.isEmpty()) {
+                workingSetNote = "not measured: this thread's HAETAE work areas were created before the report "
+                        + "started recording them";
+            }
+            workingSets.addAll(measured);
         } catch (RuntimeException | LinkageError e) {
             // JOL reads object layouts through JVM internals; a JVM it does not support must not end the run
             workingSetNote = "JOL could not measure the working set: " + e;

@@ -27,6 +27,8 @@ import java.util.Locale;
  *     skipped range; else null
  * @param handover for a key handover (and the gaps its retired key left): what the operator made of
  *     it, else null
+ * @param live false for a value read from the sensor's history (a backfill): its latency says how long
+ *     it waited there, not how fast the path is
  */
 public record Observation(
         String sensor,
@@ -37,7 +39,34 @@ public record Observation(
         SignedRecord record,
         Instant receivedAt,
         Verdict.Gap gap,
-        HandoverCheck handover) {
+        HandoverCheck handover,
+        boolean live) {
+
+    /**
+     * An observation of a live value.
+     *
+     * @param sensor the sensor's name
+     * @param sequence the sensor's publication sequence number
+     * @param verdict accepted or rejected with a reason
+     * @param reading the reading as read (null if it could not be decoded)
+     * @param latency monotonic-clock durations (null without a record)
+     * @param record the record as received
+     * @param receivedAt the operator's UTC wall-clock time of receipt
+     * @param gap the missing or skipped range, else null
+     * @param handover what the operator made of a key handover, else null
+     */
+    public Observation(
+            String sensor,
+            long sequence,
+            Verdict verdict,
+            SignedReading reading,
+            LatencyRecord latency,
+            SignedRecord record,
+            Instant receivedAt,
+            Verdict.Gap gap,
+            HandoverCheck handover) {
+        this(sensor, sequence, verdict, reading, latency, record, receivedAt, gap, handover, true);
+    }
 
     /**
      * An observation of a reading or a gap.
@@ -60,7 +89,7 @@ public record Observation(
             SignedRecord record,
             Instant receivedAt,
             Verdict.Gap gap) {
-        this(sensor, sequence, verdict, reading, latency, record, receivedAt, gap, null);
+        this(sensor, sequence, verdict, reading, latency, record, receivedAt, gap, null, true);
     }
 
     /**

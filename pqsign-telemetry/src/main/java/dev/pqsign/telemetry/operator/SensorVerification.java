@@ -241,7 +241,17 @@ public final class SensorVerification {
                 value.receivedNanos() - record.publishNanoTime(),
                 verdictAt - verifyStart,
                 verdictAt - record.signStartNanoTime());
-        out.add(reading(record.sequence(), check.verdict(), record, latency, receivedAt));
+        out.add(new Observation(
+                name,
+                record.sequence(),
+                check.verdict(),
+                record.reading(),
+                latency,
+                record,
+                receivedAt,
+                null,
+                null,
+                value.live()));
         return new Judgement(false, out);
     }
 

@@ -1,8 +1,6 @@
 package dev.pqsign.telemetry.operator;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.keys.HandoverOutcome;
@@ -11,9 +9,11 @@ import dev.pqsign.keys.PublicKeys;
 import dev.pqsign.keys.SignedKeyHandover;
 import dev.pqsign.telemetry.ReadingMessage;
 import dev.pqsign.telemetry.SkipNotice;
+import dev.pqsign.telemetry.StrictJson;
+import dev.pqsign.telemetry.internal.BoundedLines;
 import dev.pqsign.x509.PqPublicKey;
-import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -30,11 +31,39 @@ import java.util.TreeMap;
  * reading's signature under the key of its generation, and recomputes what the operator reported
  * (gaps, duplicates, index reuse, readings of retired keys). Trusts nothing the stream says about
  * itself except the bytes that were signed.
+ *
+ * <p>Reads the lines as strictly as docs/telemetry.md describes them: each line is one JSON object
+ * ({@link StrictJson}: UTF-8, every key once, nothing after it) of a documented shape, a verdict
+ * line ({@code verdict}) or an event line ({@code event}); the fields the audit uses have their
+ * documented JSON types. Anything else is a rejected line with a problem naming it, and the audit
+ * goes on with the next line.
  */
 public final class StreamAudit {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     /** At most this many problems are kept in the report (all are counted). */
     public static final int MAX_PROBLEMS = 50;
+
+    /**
+     * The longest line read, in bytes: many times the longest line an operator writes (a reading of
+     * 4,096 bytes escaped, the largest XMSS^MT signature or handover record in base64). A longer
+     * line is rejected without being held in memory.
+     */
+    public static final int MAX_LINE_BYTES = 1 << 20;
+
+    /** The {@code verdict} words of a verdict line (docs/telemetry.md). */
+    private static final Set<String> VERDICTS =
+            Set.of("ACCEPTED", "REJECTED", "DUPLICATE", "GAP", "INDEX_REUSE", "SKIPPED");
+
+    /** The {@code event} kinds without a verdict: the key-state lines ({@code KeyStatusEvent.Kind}). */
+    private static final Set<String> KEY_STATE_EVENTS = Set.of("KEY_OK", "KEY_WARNING", "KEY_ALARM");
+
+    /** A field of a line that does not have its documented JSON type. */
+    private static final class FieldProblem extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        FieldProblem(String message) {
+            super(message, null, false, false);
+        }
+    }
 
     /**
      * The audit's findings. {@link #passed()} only if the whole history verifies.
@@ -42,8 +71,9 @@ public final class StreamAudit {
      * @param lines non-blank lines read
      * @param accepted readings whose signature verified under the key of their generation, first seen
      * @param duplicates readings seen again with the same signature
-     * @param rejected lines that are not JSON objects, rejections without a signed reading, and readings that do
-     *     not verify or were signed by a retired key after its handover
+     * @param rejected lines that are not JSON objects of a documented shape (or not UTF-8, or too long),
+     *     rejections without a signed reading, and readings that do not verify or were signed by a retired key
+     *     after its handover
      * @param gaps indices missing between index 0 and a key's highest verified index (or its handover)
      * @param indexReuse indices a key signed twice with different content
      * @param handoversFollowed key handovers that moved the chain on
@@ -68,8 +98,9 @@ public final class StreamAudit {
          * @param lines non-blank lines read
          * @param accepted readings whose signature verified under the key of their generation, first seen
          * @param duplicates readings seen again with the same signature
-         * @param rejected lines that are not JSON objects, rejections without a signed reading, and readings that do
-         *     not verify or were signed by a retired key after its handover
+         * @param rejected lines that are not JSON objects of a documented shape (or not UTF-8, or too long),
+         *     rejections without a signed reading, and readings that do not verify or were signed by a retired
+         *     key after its handover
          * @param gaps indices missing between index 0 and a key's highest verified index (or its handover)
          * @param indexReuse indices a key signed twice with different content
          * @param handoversFollowed key handovers that moved the chain on
@@ -110,6 +141,9 @@ public final class StreamAudit {
     private final Map<String, KeyUse> keys = new HashMap<>();
     private final List<String> problems = new ArrayList<>();
     private long lines;
+    /** The number of the line being read (blank lines counted), for problems. */
+    private long lineNumber;
+
     private long accepted;
     private long duplicates;
     private long rejected;
@@ -126,57 +160,105 @@ public final class StreamAudit {
      * Audits the lines of {@code jsonl} against the chain that starts at {@code firstKey}.
      *
      * @param firstKey the sensor's first public key (generation 0), trusted
-     * @param jsonl the operator's verdict lines; read to its end, not closed
+     * @param jsonl the operator's verdict lines, UTF-8; read to its end, not closed
      * @return the findings
      * @throws IOException if {@code jsonl} cannot be read
      */
-    public static Report run(PqPublicKey firstKey, BufferedReader jsonl) throws IOException {
+    public static Report run(PqPublicKey firstKey, InputStream jsonl) throws IOException {
         Objects.requireNonNull(firstKey, "firstKey");
         StreamAudit a = new StreamAudit(firstKey);
-        String line;
-        while ((line = jsonl.readLine()) != null) {
-            if (!line.isBlank()) {
+        BoundedLines in = new BoundedLines(jsonl, MAX_LINE_BYTES);
+        while (in.next()) {
+            a.lineNumber = in.number();
+            if (in.tooLong()) {
+                a.lines++;
+                a.reject("longer than " + MAX_LINE_BYTES + " bytes; not read (a verdict line is far shorter)");
+                continue;
+            }
+            byte[] line = in.line();
+            if (!blank(line)) {
                 a.line(line);
             }
         }
         return a.report();
     }
 
+    /** Only JSON's white space (space, tab, carriage return). */
+    private static boolean blank(byte[] line) {
+        for (byte b : line) {
+            if (b != ' ' && b != '\t' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private void problem(String p) {
         if (problems.size() < MAX_PROBLEMS) {
-            problems.add("line " + lines + ": " + p);
+            problems.add("line " + lineNumber + ": " + p);
         }
     }
 
-    private void line(String line) {
+    private void reject(String p) {
+        rejected++;
+        problem(p);
+    }
+
+    private void line(byte[] line) {
         lines++;
         JsonNode o;
         try {
-            o = MAPPER.readTree(line);
-        } catch (JsonProcessingException e) {
+            o = StrictJson.parse(line);
+        } catch (StrictJson.Malformed e) {
             rejected++;
-            problem("not a JSON object");
+            if (problems.size() < MAX_PROBLEMS) {
+                problems.add("line " + lineNumber + ", column " + e.column() + ": " + e.problem());
+            }
             return;
         }
         if (!o.isObject()) {
-            rejected++;
-            problem("not a JSON object");
+            reject("not a JSON object");
             return;
         }
-        if ("HANDOVER".equals(text(o, "event"))) {
-            handover(o);
-        } else if ("GAP".equals(text(o, "verdict")) || "SKIPPED".equals(text(o, "verdict"))) {
-            return; // recomputed from the indices and the signed skip notices, not taken from the operator
-        } else if (o.hasNonNull("signature")) {
-            reading(o);
-        } else if (o.has("verdict")) {
-            rejected++;
-            problem(text(o, "verdict") + " without a signed reading (" + text(o, "reason") + ")");
+        try {
+            String event = string(o, "event");
+            String verdict = string(o, "verdict");
+            if (event != null && verdict != null) {
+                reject("both an event and a verdict: not a line the operator writes");
+            } else if (event != null) {
+                event(o, event);
+            } else if (verdict != null) {
+                verdict(o, verdict);
+            } else {
+                reject("neither an event nor a verdict line (no \"event\" or \"verdict\")");
+            }
+        } catch (FieldProblem e) {
+            reject(e.getMessage());
         }
     }
 
-    private void handover(JsonNode o) {
-        String b64 = text(o, "record");
+    private void event(JsonNode o, String event) throws FieldProblem {
+        if (event.equals("HANDOVER")) {
+            handover(o);
+        } else if (!KEY_STATE_EVENTS.contains(event)) {
+            reject("unknown event '" + printable(event) + "'");
+        } // a key-state line says what the operator saw of the sensor's key; nothing to re-verify
+    }
+
+    private void verdict(JsonNode o, String verdict) throws FieldProblem {
+        if (!VERDICTS.contains(verdict)) {
+            reject("unknown verdict '" + printable(verdict) + "'");
+        } else if (verdict.equals("GAP") || verdict.equals("SKIPPED")) {
+            // recomputed from the indices and the signed skip notices, not taken from the operator
+        } else if (string(o, "signature") != null) {
+            reading(o);
+        } else {
+            reject(verdict + " without a signed reading (" + printable(String.valueOf(string(o, "reason"))) + ")");
+        }
+    }
+
+    private void handover(JsonNode o) throws FieldProblem {
+        String b64 = string(o, "record");
         if (b64 == null) {
             handoverAlarms++;
             problem("handover event without its signed record");
@@ -206,26 +288,26 @@ public final class StreamAudit {
         }
     }
 
-    private void reading(JsonNode o) {
-        String keyId = text(o, "key_id");
-        String set = text(o, "parameter_set");
-        String reading = text(o, "reading");
-        JsonNode idx = o.get("index");
+    private void reading(JsonNode o) throws FieldProblem {
+        String keyId = string(o, "key_id");
+        String set = string(o, "parameter_set");
+        String reading = string(o, "reading");
+        long index = index(o);
         KeyUse k = keyId == null ? null : keys.get(keyId);
         if (k == null) {
             rejected++;
-            problem("reading of key " + keyId + ", which the chain from the first key never reached");
+            problem("reading of key " + printable(String.valueOf(keyId))
+                    + ", which the chain from the first key never reached");
             return;
         }
-        if (set == null || reading == null || idx == null || !idx.canConvertToLong() || idx.asLong() < 0) {
+        if (set == null || reading == null) {
             rejected++;
-            problem("reading line lacks its parameter set, reading or index");
+            problem("reading line lacks its parameter set or reading");
             return;
         }
-        long index = idx.asLong();
         byte[] sig;
         try {
-            sig = Base64.getDecoder().decode(text(o, "signature"));
+            sig = Base64.getDecoder().decode(string(o, "signature"));
         } catch (IllegalArgumentException e) {
             rejected++;
             problem("index " + index + ": signature is not base64");
@@ -311,8 +393,43 @@ public final class StreamAudit {
         return count;
     }
 
-    private static String text(JsonNode o, String field) {
+    /** A string field: null if absent or JSON null, refused if of another type. */
+    private static String string(JsonNode o, String field) throws FieldProblem {
         JsonNode n = o.get(field);
-        return n == null || n.isNull() ? null : n.asText();
+        if (n == null || n.isNull()) {
+            return null;
+        }
+        if (!n.isTextual()) {
+            throw new FieldProblem("\"" + field + "\" is not a string");
+        }
+        return n.textValue();
+    }
+
+    /** The {@code index} of a reading line: a whole number 0 … 2^63 − 1, as the operator writes it. */
+    private static long index(JsonNode o) throws FieldProblem {
+        JsonNode n = o.get("index");
+        if (n == null || n.isNull()) {
+            throw new FieldProblem("reading line lacks its index");
+        }
+        if (!n.isNumber()) {
+            throw new FieldProblem("index is not a number");
+        }
+        if (!n.isIntegralNumber()) {
+            throw new FieldProblem("index " + printable(n.asText()) + " is not a whole number");
+        }
+        if (!n.canConvertToLong() || n.longValue() < 0) {
+            throw new FieldProblem("index " + printable(n.asText()) + " is out of range (0 … 2^63 − 1)");
+        }
+        return n.longValue();
+    }
+
+    /** {@code s} for a problem line: control characters replaced, at most 64 characters. */
+    private static String printable(String s) {
+        StringBuilder sb = new StringBuilder(Math.min(s.length(), 65));
+        s.codePoints().limit(64).forEach(c -> sb.appendCodePoint(Character.isISOControl(c) ? '?' : c));
+        if (s.codePointCount(0, s.length()) > 64) {
+            sb.append('…');
+        }
+        return sb.toString();
     }
 }

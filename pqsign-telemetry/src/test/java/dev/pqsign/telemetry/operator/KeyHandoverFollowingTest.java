@@ -22,10 +22,10 @@ import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
-import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.StringReader;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -95,6 +95,10 @@ class KeyHandoverFollowingTest {
         }
         accepted.close();
         guard.close();
+    }
+
+    private static ByteArrayInputStream jsonl(String lines) {
+        return new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8));
     }
 
     private Key key(String name) throws IOException {
@@ -215,17 +219,16 @@ class KeyHandoverFollowingTest {
             jsonl.write(VerdictEvent.of("s", v.check(r).verdict(), r, T));
         }
         String good = out.toString();
-        StreamAudit.Report ok = StreamAudit.run(k0.pub, new BufferedReader(new StringReader(good)));
+        StreamAudit.Report ok = StreamAudit.run(k0.pub, jsonl(good));
         assertTrue(ok.passed(), ok.toString());
         assertEquals(6, ok.accepted());
         assertEquals(1, ok.handoversFollowed());
 
         // The same stream, audited from the wrong first key: nothing verifies.
-        assertFalse(StreamAudit.run(k1.pub, new BufferedReader(new StringReader(good)))
-                .passed());
+        assertFalse(StreamAudit.run(k1.pub, jsonl(good)).passed());
         // A tampered reading.
         String tampered = good.replaceFirst("\"reading\":\"r1\"", "\"reading\":\"R1\"");
-        StreamAudit.Report t = StreamAudit.run(k0.pub, new BufferedReader(new StringReader(tampered)));
+        StreamAudit.Report t = StreamAudit.run(k0.pub, jsonl(tampered));
         assertEquals(1, t.rejected());
         assertFalse(t.passed());
         // A missing line makes a gap.
@@ -236,7 +239,7 @@ class KeyHandoverFollowingTest {
                 gap.append(lines[i]).append('\n');
             }
         }
-        StreamAudit.Report g = StreamAudit.run(k0.pub, new BufferedReader(new StringReader(gap.toString())));
+        StreamAudit.Report g = StreamAudit.run(k0.pub, jsonl(gap.toString()));
         assertEquals(1, g.gaps());
         assertFalse(g.passed());
         // Without the handover line, the new key's readings cannot be verified.
@@ -246,7 +249,7 @@ class KeyHandoverFollowingTest {
                 noHandover.append(l).append('\n');
             }
         }
-        StreamAudit.Report n = StreamAudit.run(k0.pub, new BufferedReader(new StringReader(noHandover.toString())));
+        StreamAudit.Report n = StreamAudit.run(k0.pub, jsonl(noHandover.toString()));
         assertEquals(3, n.rejected());
         assertFalse(n.passed());
     }
@@ -297,7 +300,7 @@ class KeyHandoverFollowingTest {
                 List.of(new Verdict.Gap(1, 4), new Verdict.Gap(0, 3), new Verdict.Gap(0, 1)),
                 live,
                 "generation 0's tail, all of generation 1 and generation 2's head");
-        StreamAudit.Report audit = StreamAudit.run(k0.pub, new BufferedReader(new StringReader(out.toString())));
+        StreamAudit.Report audit = StreamAudit.run(k0.pub, jsonl(out.toString()));
         assertEquals(10, audit.gaps(), audit.toString());
         assertEquals(2, audit.accepted(), audit.toString());
         assertEquals(2, audit.handoversFollowed(), audit.toString());

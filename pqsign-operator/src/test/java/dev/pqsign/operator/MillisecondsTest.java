@@ -1,4 +1,4 @@
-package dev.pqsign.cli;
+package dev.pqsign.operator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

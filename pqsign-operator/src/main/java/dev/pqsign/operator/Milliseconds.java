@@ -1,4 +1,4 @@
-package dev.pqsign.cli;
+package dev.pqsign.operator;
 
 /**
  * Durations in milliseconds with three decimals for the operator's verdict lines, written without
