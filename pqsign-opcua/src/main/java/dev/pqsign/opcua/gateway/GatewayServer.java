@@ -368,9 +368,10 @@ public final class GatewayServer implements AutoCloseable {
         }
         synchronized (st) {
             SensorState.Update u = st.observe(o, Instant.now());
+            // Into the history first: a client that sees a value served finds it in the history too.
+            u.accepted().ifPresent(a -> keep(st.sensor(), a));
             namespace.apply(st.sensor(), u.values());
             u.alarm().ifPresent(a -> namespace.raise(st.sensor(), a));
-            u.accepted().ifPresent(a -> keep(st.sensor(), a));
         }
     }
 
