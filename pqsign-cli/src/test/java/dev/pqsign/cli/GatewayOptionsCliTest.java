@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,11 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
  * and nothing served, before the operator reaches out to any sensor.
  */
 class GatewayOptionsCliTest {
+    /** One key for all cases: none of them gets as far as using it. */
     @TempDir
-    Path dir;
+    static Path dir;
 
-    @BeforeEach
-    void key() {
+    @BeforeAll
+    static void key() {
         assertEquals(
                 0,
                 CliRunner.run(

@@ -73,6 +73,9 @@ class GatewayProcessTest {
                 "2",
                 "--data-dir",
                 p("op"),
+                // on a loaded machine reaching the sensor can take longer than the default 10 s
+                "--connect-timeout",
+                "60",
                 "--serve",
                 Integer.toString(port));
     }
@@ -109,7 +112,7 @@ class GatewayProcessTest {
                     .intValue();
             NodeId reading = new NodeId(ns, GatewayNodes.nodeId(url, GatewayNodes.READING));
             NodeId index = new NodeId(ns, GatewayNodes.nodeId(url, GatewayNodes.READING_INDEX));
-            long before = awaitGoodIndexAbove(client, index, 10);
+            long before = awaitGoodIndexAbove(client, index, 10, () -> processes.describe("operator1"));
             String seenBefore = (String) client.readValues(0, TimestampsToReturn.Both, List.of(reading))
                     .get(0)
                     .value()
@@ -122,7 +125,7 @@ class GatewayProcessTest {
             processes.await("operator2", op2, out -> SERVING.matcher(out).find());
 
             // The same client, reconnected by itself, sees the value move on, Good again.
-            long after = awaitGoodIndexAbove(client, index, before + 20);
+            long after = awaitGoodIndexAbove(client, index, before + 20, () -> processes.describe("operator2"));
             assertTrue(after > before);
 
             List<String> history = history(client, reading);
@@ -141,7 +144,9 @@ class GatewayProcessTest {
     }
 
     /** Waits until the served reading index is Good and above {@code floor}; returns it. */
-    private static long awaitGoodIndexAbove(OpcUaClient client, NodeId index, long floor) throws Exception {
+    private static long awaitGoodIndexAbove(
+            OpcUaClient client, NodeId index, long floor, java.util.concurrent.Callable<String> operator)
+            throws Exception {
         long deadline = System.nanoTime() + ChildProcesses.AWAIT.toNanos();
         String last = "nothing";
         while (System.nanoTime() < deadline) {
@@ -157,7 +162,7 @@ class GatewayProcessTest {
             }
             Thread.sleep(100);
         }
-        throw new AssertionError("no Good index above " + floor + "; last " + last);
+        throw new AssertionError("no Good index above " + floor + "; last " + last + "\n" + operator.call());
     }
 
     private static List<String> history(OpcUaClient client, NodeId node) throws Exception {
