@@ -4,6 +4,7 @@ import dev.pqsign.console.ConsoleOptions;
 import dev.pqsign.opcua.Operator;
 import dev.pqsign.opcua.SensorEndpoint;
 import dev.pqsign.opcua.TransportSecurity;
+import dev.pqsign.opcua.gateway.GatewaySecurity;
 import dev.pqsign.operator.OperatorFailure;
 import dev.pqsign.operator.OperatorRun;
 import dev.pqsign.operator.OperatorSettings;
@@ -13,7 +14,9 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -119,6 +122,45 @@ final class OperatorCommand implements Callable<Integer> {
                 "HOST is given (e.g. 0.0.0.0:8080). Read-only; docs/console.md."
             })
     String http;
+
+    @Option(
+            names = "--serve",
+            paramLabel = "[HOST:]PORT",
+            description = {
+                "Serve the verified readings as an OPC UA server (read-only) on PORT, bound to 127.0.0.1 unless HOST",
+                "is given; prints 'serving opc.tcp://HOST:PORT/pqsign/gateway'. docs/gateway.md."
+            })
+    String serve;
+
+    @Option(
+            names = "--serve-security",
+            arity = "1..*",
+            paramLabel = "MODE",
+            description =
+                    "Endpoints of --serve: none, sign, sign-encrypt (Basic256Sha256), one or more (default none).")
+    List<String> serveSecurity = new ArrayList<>();
+
+    @Option(
+            names = "--serve-trust-client",
+            arity = "1..*",
+            paramLabel = "CERT",
+            description = "Client application certificate(s) the --serve endpoints trust (sign, sign-encrypt).")
+    List<Path> serveTrustClient = new ArrayList<>();
+
+    @Option(
+            names = "--serve-history",
+            defaultValue = "100000",
+            paramLabel = "N",
+            description =
+                    "Accepted readings kept per sensor for HistoryRead of --serve (default ${DEFAULT-VALUE}; 0: none).")
+    long serveHistory;
+
+    @Option(
+            names = "--serve-history-mib",
+            defaultValue = "32",
+            paramLabel = "M",
+            description = "MiB of history kept per sensor for --serve (default ${DEFAULT-VALUE}).")
+    long serveHistoryMib;
 
     @Option(
             names = "--warn-seconds",
@@ -247,7 +289,29 @@ final class OperatorCommand implements Callable<Integer> {
                 .warnRemaining(warnRemaining)
                 .liveTable(Terminal.isInteractive())
                 .silentAfter(Duration.ofSeconds(silentAfter))
+                .serve(serve)
+                .serveSecurity(serveModes())
+                .serveTrustedClients(serveTrustClient.stream()
+                        .map(TelemetrySupport::applicationCertificate)
+                        .toList())
+                .serveHistory(serveHistory, serveHistoryMib)
                 .build();
+    }
+
+    /** The --serve-security modes (empty: the default). */
+    private Set<GatewaySecurity> serveModes() {
+        if (serve == null && (!serveSecurity.isEmpty() || !serveTrustClient.isEmpty())) {
+            throw CliException.usage("--serve-security and --serve-trust-client go with --serve");
+        }
+        Set<GatewaySecurity> modes = EnumSet.noneOf(GatewaySecurity.class);
+        for (String m : serveSecurity) {
+            try {
+                modes.add(GatewaySecurity.parse(m));
+            } catch (IllegalArgumentException e) {
+                throw CliException.usage("--serve-security: " + e.getMessage());
+            }
+        }
+        return modes;
     }
 
     /** The sensors to watch: from --sensors, or the one given by --url / --host / --port and --pub / --cert. */

@@ -5,6 +5,7 @@ import dev.pqsign.keys.KeyCertificateChain;
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SignedKeyHandover;
 import dev.pqsign.opcua.internal.MiloThreads;
+import dev.pqsign.opcua.internal.PersistedIdentity;
 import dev.pqsign.telemetry.ReadingHistory;
 import dev.pqsign.telemetry.ReadingSigner;
 import dev.pqsign.telemetry.ReadingSource;
@@ -19,7 +20,6 @@ import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.security.KeyPair;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -34,14 +34,11 @@ import org.eclipse.milo.opcua.sdk.server.EndpointConfig;
 import org.eclipse.milo.opcua.sdk.server.OpcUaServer;
 import org.eclipse.milo.opcua.sdk.server.OpcUaServerConfig;
 import org.eclipse.milo.opcua.sdk.server.identity.AnonymousIdentityValidator;
-import org.eclipse.milo.opcua.stack.core.NodeIds;
-import org.eclipse.milo.opcua.stack.core.security.CertificateStore;
 import org.eclipse.milo.opcua.stack.core.security.DefaultApplicationGroup;
 import org.eclipse.milo.opcua.stack.core.security.DefaultCertificateManager;
 import org.eclipse.milo.opcua.stack.core.security.DefaultServerCertificateValidator;
 import org.eclipse.milo.opcua.stack.core.security.FileBasedCertificateQuarantine;
 import org.eclipse.milo.opcua.stack.core.security.FileBasedTrustListManager;
-import org.eclipse.milo.opcua.stack.core.security.RsaSha256CertificateFactory;
 import org.eclipse.milo.opcua.stack.core.security.SecurityPolicy;
 import org.eclipse.milo.opcua.stack.core.transport.TransportProfile;
 import org.eclipse.milo.opcua.stack.core.types.builtin.ByteString;
@@ -194,7 +191,7 @@ public final class SensorServer implements AutoCloseable {
                     pki.resolve("rejected").resolve("certs"));
             var validator = new DefaultServerCertificateValidator(trustList, quarantine);
             var group = DefaultApplicationGroup.createAndInitialize(
-                    trustList, new FixedCertificateStore(identity), new FixedCertificateFactory(identity), validator);
+                    trustList, PersistedIdentity.store(identity), PersistedIdentity.factory(identity), validator);
             var certificateManager = new DefaultCertificateManager(quarantine, group);
             OpcUaServerConfig serverConfig = OpcUaServerConfig.builder()
                     .setApplicationUri(appUri)
@@ -866,57 +863,5 @@ public final class SensorServer implements AutoCloseable {
         }
         // The last Publish response has left the queue; give the transport a moment to write it.
         Thread.sleep(50);
-    }
-
-    /** A certificate store that always holds this server's persisted identity. */
-    private static final class FixedCertificateStore implements CertificateStore {
-        private Entry entry;
-
-        FixedCertificateStore(ApplicationIdentity id) {
-            this.entry = new Entry(id.keyPair().getPrivate(), new X509Certificate[] {id.certificate()});
-        }
-
-        @Override
-        public synchronized boolean contains(NodeId certificateTypeId) {
-            return entry != null && NodeIds.RsaSha256ApplicationCertificateType.equals(certificateTypeId);
-        }
-
-        @Override
-        public synchronized Entry get(NodeId certificateTypeId) {
-            return contains(certificateTypeId) ? entry : null;
-        }
-
-        @Override
-        public synchronized Entry remove(NodeId certificateTypeId) {
-            Entry e = get(certificateTypeId);
-            if (e != null) {
-                entry = null;
-            }
-            return e;
-        }
-
-        @Override
-        public synchronized void set(NodeId certificateTypeId, Entry entry) {
-            this.entry = entry;
-        }
-    }
-
-    /** Hands Milo the persisted identity instead of generating a new one on each start. */
-    private static final class FixedCertificateFactory extends RsaSha256CertificateFactory {
-        private final ApplicationIdentity id;
-
-        FixedCertificateFactory(ApplicationIdentity id) {
-            this.id = id;
-        }
-
-        @Override
-        protected KeyPair createRsaSha256KeyPair() {
-            return id.keyPair();
-        }
-
-        @Override
-        protected X509Certificate[] createRsaSha256CertificateChain(KeyPair keyPair) {
-            return new X509Certificate[] {id.certificate()};
-        }
     }
 }

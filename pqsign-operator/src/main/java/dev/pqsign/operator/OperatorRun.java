@@ -6,6 +6,8 @@ import dev.pqsign.opcua.ApplicationIdentity;
 import dev.pqsign.opcua.Operator;
 import dev.pqsign.opcua.RecordSubscription;
 import dev.pqsign.opcua.TransportSecurity;
+import dev.pqsign.opcua.gateway.GatewaySecurity;
+import dev.pqsign.opcua.gateway.GatewayServer;
 import dev.pqsign.telemetry.KeyStatusEvent;
 import dev.pqsign.telemetry.ReadingText;
 import dev.pqsign.telemetry.SignedRecord;
@@ -35,7 +37,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * One run of the operator, as {@code pqsign operator} runs it: opens the data directory
  * ({@link OperatorPipeline}), reports readings it had accepted but not written out before a kill,
- * watches every sensor at once ({@link Operator#watch}), writes each verdict ({@code VerdictReport}),
+ * watches every sensor at once ({@link Operator#watch}), writes each verdict ({@code VerdictReport};
+ * with {@link OperatorSettings.Builder#serve} also served over OPC UA by a {@link GatewayServer}),
  * follows the sensors' key states, and ends — after {@code readings} readings or on {@link #stop()}
  * — with a summary and an exit code: 0 if nothing was rejected, missing or reused, 1 otherwise.
  *
@@ -55,6 +58,8 @@ public final class OperatorRun {
     private final Map<KeyStatusEvent.Kind, Long> keyEvents = new EnumMap<>(KeyStatusEvent.Kind.class);
     private VerdictReport report;
     private ConsoleServer console;
+    /** The OPC UA server of verified data ({@code --serve}), else null. */
+    private GatewayServer gateway;
 
     /**
      * A run with these settings, writing to {@code out} (verdict and status lines) and {@code err}
@@ -115,7 +120,7 @@ public final class OperatorRun {
     private int runWith(VerdictJsonl json) throws OperatorFailure, InterruptedException {
         try (OperatorPipeline pipeline = openPipeline();
                 Operator operator = newOperator()) {
-            report = new VerdictReport(settings, out, err, json, console, sensors, stop);
+            report = new VerdictReport(settings, out, err, json, console, gateway, sensors, stop);
             operator.onConnectionChange(report::connectionChanged);
             operator.watchKeyState(Duration.ofSeconds(2), this::keyState);
             boolean secure = false;
@@ -139,11 +144,16 @@ public final class OperatorRun {
                         settings.dataDir.resolve("pki").resolve("operator-application.der"));
                 report.status("application certificate (give to the sensor's --trust-client): " + exported);
             }
+            exportGatewayCertificate();
             reportUnreported();
             return watch(operator);
         } catch (IOException e) {
             throw OperatorFailure.badInput("--data-dir " + settings.dataDir + ": " + e.getMessage());
         } finally {
+            // The operator is closed by now: nothing observes any more.
+            if (gateway != null) {
+                gateway.close();
+            }
             if (console != null) {
                 console.close();
             }
@@ -247,7 +257,41 @@ public final class OperatorRun {
             String line = "console: " + console.uri() + " (metrics: " + console.uri() + "metrics" + where + ")";
             (settings.jsonlToStandardOutput ? err : out).println(line);
         }
+        if (settings.gateway != null) {
+            startGateway(operator);
+        }
         return operator;
+    }
+
+    /** Starts the gateway for the sensors and prints its {@code serving} line; one line if it cannot. */
+    private void startGateway(Operator operator) throws OperatorFailure {
+        try {
+            gateway = GatewayServer.start(
+                    settings.gateway,
+                    settings.sensors.stream().map(SensorTarget::name).toList());
+        } catch (IOException | IllegalArgumentException e) {
+            operator.close(); // the console is closed by runWith
+            throw OperatorFailure.badInput("--serve " + settings.gateway.bindAddress() + ":" + settings.gateway.port()
+                    + ": " + ReadingText.printable(String.valueOf(e.getMessage())));
+        }
+        PrintWriter w = settings.jsonlToStandardOutput ? err : out;
+        w.println("serving " + gateway.endpointUrl());
+        w.flush();
+    }
+
+    /** With a signing gateway endpoint, its application certificate for the clients' trust lists. */
+    private void exportGatewayCertificate() throws OperatorFailure {
+        if (gateway == null || settings.gateway.security().equals(java.util.Set.of(GatewaySecurity.NONE))) {
+            return;
+        }
+        try {
+            Path exported = ApplicationIdentity.export(
+                    gateway.applicationCertificate(),
+                    settings.gateway.dir().resolve("pki").resolve("gateway-application.der"));
+            report.status("gateway application certificate (give to the clients' trust lists): " + exported);
+        } catch (IOException e) {
+            throw OperatorFailure.badInput("--serve: cannot export the application certificate: " + e.getMessage());
+        }
     }
 
     private void observe(Observation o) {
@@ -368,6 +412,9 @@ public final class OperatorRun {
 
     /** Reports changes of a sensor's key state: warnings, alarms, and the return to normal. */
     private void keyState(Operator.KeyState k) {
+        if (gateway != null) {
+            gateway.keyState(k);
+        }
         if (console != null) {
             console.keyStatus(
                     k.sensor(),

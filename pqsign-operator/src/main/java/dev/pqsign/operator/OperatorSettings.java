@@ -2,10 +2,15 @@ package dev.pqsign.operator;
 
 import dev.pqsign.console.ConsoleOptions;
 import dev.pqsign.opcua.Operator;
+import dev.pqsign.opcua.gateway.GatewaySecurity;
+import dev.pqsign.opcua.gateway.GatewayServer;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What an operator run watches and where it reports; built with {@link #builder(Path, List)}.
@@ -30,6 +35,8 @@ public final class OperatorSettings {
     final long warnRemaining;
     final boolean liveTable;
     final Duration silentAfter;
+    /** The OPC UA gateway of verified data ({@code --serve}), or null for none. */
+    final GatewayServer.Config gateway;
 
     private OperatorSettings(Builder b) {
         this.dataDir = b.dataDir;
@@ -47,6 +54,7 @@ public final class OperatorSettings {
         this.warnRemaining = b.warnRemaining;
         this.liveTable = b.liveTable && b.named && !b.jsonlToStandardOutput;
         this.silentAfter = b.silentAfter;
+        this.gateway = b.gateway;
     }
 
     /**
@@ -77,6 +85,12 @@ public final class OperatorSettings {
         private long warnRemaining = 100;
         private boolean liveTable;
         private Duration silentAfter = Duration.ofSeconds(30);
+        private String serve;
+        private Set<GatewaySecurity> serveSecurity = EnumSet.noneOf(GatewaySecurity.class);
+        private List<X509Certificate> serveTrustedClients = List.of();
+        private long serveHistoryEntries = GatewayServer.DEFAULT_HISTORY_ENTRIES;
+        private long serveHistoryMib = GatewayServer.DEFAULT_HISTORY_BYTES >> 20;
+        private GatewayServer.Config gateway;
 
         private Builder(Path dataDir, List<SensorTarget> sensors) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -230,6 +244,54 @@ public final class OperatorSettings {
         }
 
         /**
+         * Serve the verified readings as a read-only OPC UA server (the gateway, docs/gateway.md),
+         * with its certificate, trust list and history under {@code DATA_DIR/gateway}.
+         *
+         * @param hostPort {@code PORT} or {@code HOST:PORT} (HOST defaults to 127.0.0.1; port 0: any
+         *     free port), or null for no gateway
+         * @return this builder
+         */
+        public Builder serve(String hostPort) {
+            this.serve = hostPort;
+            return this;
+        }
+
+        /**
+         * The gateway's endpoints, one per mode (default: {@link GatewaySecurity#NONE} only).
+         *
+         * @param modes the modes offered; empty for the default
+         * @return this builder
+         */
+        public Builder serveSecurity(Set<GatewaySecurity> modes) {
+            this.serveSecurity = modes.isEmpty() ? EnumSet.noneOf(GatewaySecurity.class) : EnumSet.copyOf(modes);
+            return this;
+        }
+
+        /**
+         * Client application certificates the gateway's signing endpoints trust.
+         *
+         * @param clients the certificates (none without a signing mode)
+         * @return this builder
+         */
+        public Builder serveTrustedClients(List<X509Certificate> clients) {
+            this.serveTrustedClients = List.copyOf(clients);
+            return this;
+        }
+
+        /**
+         * Bounds of the gateway's history of accepted readings per sensor (for HistoryRead).
+         *
+         * @param entries the most entries kept, 0 for no history, else at least 2
+         * @param mib the most MiB kept, 1 … 2^20
+         * @return this builder
+         */
+        public Builder serveHistory(long entries, long mib) {
+            this.serveHistoryEntries = entries;
+            this.serveHistoryMib = mib;
+            return this;
+        }
+
+        /**
          * Checks every value.
          *
          * @return the settings
@@ -263,7 +325,34 @@ public final class OperatorSettings {
             if (jsonlFile != null && jsonlToStandardOutput) {
                 throw new IllegalArgumentException("JSON lines go to a file or to standard output, not both");
             }
+            gateway = serve == null ? null : gatewayConfig();
             return new OperatorSettings(this);
+        }
+
+        /** The gateway's settings from the serve values; an exception names the value out of range. */
+        private GatewayServer.Config gatewayConfig() {
+            Set<GatewaySecurity> modes = serveSecurity.isEmpty() ? EnumSet.of(GatewaySecurity.NONE) : serveSecurity;
+            if (!serveTrustedClients.isEmpty() && modes.equals(EnumSet.of(GatewaySecurity.NONE))) {
+                throw new IllegalArgumentException("trusted gateway clients need a sign or sign-encrypt endpoint");
+            }
+            if (serveHistoryEntries < 0 || serveHistoryEntries == 1) {
+                throw new IllegalArgumentException(
+                        "gateway history must be 0 (none) or at least 2 entries, got " + serveHistoryEntries);
+            }
+            if (serveHistoryMib < 1 || serveHistoryMib > 1 << 20) {
+                throw new IllegalArgumentException("gateway history must be 1..1048576 MiB, got " + serveHistoryMib);
+            }
+            try {
+                return GatewayServer.Config.serve(
+                        serve,
+                        dataDir.resolve("gateway"),
+                        modes,
+                        serveTrustedClients,
+                        serveHistoryEntries,
+                        serveHistoryMib << 20);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("gateway address: " + e.getMessage(), e);
+            }
         }
     }
 }

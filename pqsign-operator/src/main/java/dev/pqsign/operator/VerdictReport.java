@@ -3,6 +3,7 @@ package dev.pqsign.operator;
 import dev.pqsign.console.ConsoleServer;
 import dev.pqsign.core.Hex;
 import dev.pqsign.keys.HandoverOutcome;
+import dev.pqsign.opcua.gateway.GatewayServer;
 import dev.pqsign.telemetry.LatencySeries;
 import dev.pqsign.telemetry.ReadingText;
 import dev.pqsign.telemetry.Verdict;
@@ -20,7 +21,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Where an operator run's verdicts go: a text line each (or a live table on a terminal), JSON Lines,
- * the live console, and the per-sensor tallies behind the summary and the exit code. Every verdict
+ * the live console, the OPC UA gateway, and the per-sensor tallies behind the summary and the exit code. Every verdict
  * is written before the reading is marked reported in the accepted records, so a kill at any point
  * can at worst repeat a line, never lose one. Thread-safe (one lock for all outputs).
  */
@@ -30,6 +31,7 @@ final class VerdictReport {
     private final PrintWriter err;
     private final VerdictJsonl json;
     private final ConsoleServer console;
+    private final GatewayServer gateway;
     private final Map<String, SensorVerification> sensors;
     private final CountDownLatch stop;
     private final boolean textLines;
@@ -46,6 +48,7 @@ final class VerdictReport {
             PrintWriter err,
             VerdictJsonl json,
             ConsoleServer console,
+            GatewayServer gateway,
             Map<String, SensorVerification> sensors,
             CountDownLatch stop) {
         this.settings = settings;
@@ -53,6 +56,7 @@ final class VerdictReport {
         this.err = err;
         this.json = json;
         this.console = console;
+        this.gateway = gateway;
         this.sensors = sensors;
         this.stop = stop;
         this.textLines = !settings.jsonlToStandardOutput;
@@ -126,6 +130,9 @@ final class VerdictReport {
         SensorTally st = tallies.get(o.sensor());
         Verdict v = o.verdict();
         VerdictEvent event = o.event();
+        if (gateway != null) {
+            gateway.observe(o); // before the reading is marked reported: a kill in between repeats it, never loses it
+        }
         toConsole(o, event);
         if (json != null) {
             try {
@@ -310,6 +317,9 @@ final class VerdictReport {
         boolean wasConnected = st.everConnected;
         boolean first = state.connected() && !wasConnected;
         st.state = state.status().label();
+        if (gateway != null) {
+            gateway.connectionChanged(state);
+        }
         if (console != null) {
             console.connectionState(state.sensor(), state.status().label(), state.since());
         }
