@@ -485,9 +485,10 @@ final class SensorCommand implements Callable<Integer> {
                 if (!summary) {
                     out.printf(
                             Locale.ROOT,
-                            "index=%d sign=%.3fms %s%n",
+                            "index=%d sign=%.3fms gen=%d %s%n",
                             p.reading().index(),
                             p.signNanos() / 1e6,
+                            server.keyGeneration(),
                             printable(reading));
                     out.flush();
                 }
@@ -599,14 +600,6 @@ final class SensorCommand implements Callable<Integer> {
     }
 
     static String printable(String s) {
-        StringBuilder sb = new StringBuilder(Math.min(s.length(), 121));
-        for (int i = 0; i < s.length() && i < 120; i++) {
-            char c = s.charAt(i);
-            sb.append(Character.isISOControl(c) ? '?' : c);
-        }
-        if (s.length() > 120) {
-            sb.append('…');
-        }
-        return sb.toString();
+        return dev.pqsign.telemetry.ReadingText.printable(s);
     }
 }

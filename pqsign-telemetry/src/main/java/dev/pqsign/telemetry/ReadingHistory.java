@@ -5,6 +5,7 @@ import dev.pqsign.keys.KeyHandover;
 import dev.pqsign.keys.SignedKeyHandover;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.RegularFiles;
+import dev.pqsign.telemetry.internal.StateCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -216,7 +217,7 @@ public final class ReadingHistory implements AutoCloseable {
                 break;
             }
             ByteBuffer body = ByteBuffer.allocate((int) n);
-            if (!readFully(body, at + ENTRY_HEADER_BYTES) || AcceptedRecords.crc(body.array(), 0, (int) n) != crc) {
+            if (!readFully(body, at + ENTRY_HEADER_BYTES) || StateCodec.crc32c(body.array(), 0, (int) n) != crc) {
                 break;
             }
             Entry e = parse(body.array(), version1, at + ENTRY_HEADER_BYTES);
@@ -410,7 +411,7 @@ public final class ReadingHistory implements AutoCloseable {
         try {
             ByteBuffer b = ByteBuffer.allocate(ENTRY_HEADER_BYTES + body.length);
             b.putInt(body.length)
-                    .putInt(AcceptedRecords.crc(body, 0, body.length))
+                    .putInt(StateCodec.crc32c(body, 0, body.length))
                     .put(body)
                     .flip();
             long pos = at;
@@ -446,7 +447,7 @@ public final class ReadingHistory implements AutoCloseable {
                         out,
                         ByteBuffer.allocate(ENTRY_HEADER_BYTES)
                                 .putInt(body.length)
-                                .putInt(AcceptedRecords.crc(body, 0, body.length))
+                                .putInt(StateCodec.crc32c(body, 0, body.length))
                                 .flip());
                 write(out, ByteBuffer.wrap(body));
                 moved.add(new Entry(e.sourceNanos(), e.handover(), e.length(), at + ENTRY_HEADER_BYTES, null));

@@ -300,7 +300,9 @@ class ReadingHistoryTest {
         byte[] r = record(0, T0.plusSeconds(1)).encode();
         ByteBuffer b = ByteBuffer.allocate(ReadingHistory.HEADER_BYTES + ReadingHistory.ENTRY_HEADER_BYTES + r.length);
         b.put(ReadingHistory.MAGIC).put((byte) 1).position(ReadingHistory.HEADER_BYTES);
-        b.putInt(r.length).putInt(AcceptedRecords.crc(r, 0, r.length)).put(r);
+        b.putInt(r.length)
+                .putInt(dev.pqsign.telemetry.internal.StateCodec.crc32c(r, 0, r.length))
+                .put(r);
         Files.write(file, b.array());
         try (ReadingHistory h = ReadingHistory.open(file, 100, Duration.ofHours(1), clock)) {
             assertEquals(1, h.size());
