@@ -11,4 +11,5 @@ module dev.pqsign.opcua {
     requires java.logging;
 
     exports dev.pqsign.opcua;
+    exports dev.pqsign.opcua.upstream;
 }
