@@ -58,6 +58,7 @@ final class PlcServer implements AutoCloseable {
     private final PlcNamespace namespace;
     private final FileBasedTrustListManager trustList;
     private final int port;
+    private boolean closed;
 
     PlcServer(Path dir, boolean anonymous) throws Exception {
         port = freePort();
@@ -153,6 +154,10 @@ final class PlcServer implements AutoCloseable {
 
     @Override
     public void close() throws java.io.IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
         namespace.shutdown();
         try {
             server.shutdown().get(10, TimeUnit.SECONDS);
