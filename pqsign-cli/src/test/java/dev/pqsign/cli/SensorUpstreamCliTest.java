@@ -49,6 +49,7 @@ class SensorUpstreamCliTest {
         usage(sensor("--source", "opcua:opc.tcp://127.0.0.1:4840/plc?node=i=1&node=i=1"), "given twice");
         usage(sensor("--source", "opcua:opc.tcp://127.0.0.1:4840/plc?node=i=1&rate=5"), "only node=NODEID");
         usage(sensor("--source", "opcua:http://127.0.0.1/plc?node=i=1"), "opc.tcp://");
+        usage(sensor("--source", "opcua:opc.tcp://127.0.0.1:4840/" + "p".repeat(600) + "?node=i=1"), "longer than 512");
         usage(sensor("--source", "opcua:opc.tcp://127.0.0.1:99999/plc?node=i=1"), "port");
         usage(
                 sensor("--source", "opcua:opc.tcp://user:" + SECRET + "@127.0.0.1:4840/plc?node=i=1"),

@@ -1,6 +1,7 @@
 package dev.pqsign.opcua.upstream;
 
 import dev.pqsign.opcua.SensorEndpoint;
+import dev.pqsign.telemetry.upstream.UpstreamUp;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -62,6 +63,11 @@ public final class UpstreamUri {
                     "opcua: source names no node (add ?node=NODEID, e.g. ?node=ns=3;s=Motor.Speed)");
         }
         SensorEndpoint endpoint = SensorEndpoint.parse(rest.substring(0, q));
+        if (endpoint.url().length() > UpstreamUp.MAX_URL_CHARS) {
+            // the url goes into every signed up fact
+            throw new IllegalArgumentException(
+                    "opcua: source: the endpoint URL is longer than " + UpstreamUp.MAX_URL_CHARS + " characters");
+        }
         if (rest.indexOf('#') >= 0) {
             throw new IllegalArgumentException("opcua: source has a fragment (#); escape # in a node as %23");
         }
