@@ -12,4 +12,5 @@ module dev.pqsign.opcua {
 
     exports dev.pqsign.opcua;
     exports dev.pqsign.opcua.gateway;
+    exports dev.pqsign.opcua.upstream;
 }

@@ -9,4 +9,5 @@ module dev.pqsign.telemetry {
 
     exports dev.pqsign.telemetry;
     exports dev.pqsign.telemetry.operator;
+    exports dev.pqsign.telemetry.upstream;
 }

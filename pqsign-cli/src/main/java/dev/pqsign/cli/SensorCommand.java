@@ -5,10 +5,13 @@ import dev.pqsign.core.StatePersistenceException;
 import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.opcua.SensorServer;
 import dev.pqsign.opcua.TransportSecurity;
+import dev.pqsign.opcua.upstream.UpstreamSource;
+import dev.pqsign.opcua.upstream.UpstreamUri;
 import dev.pqsign.telemetry.LineReadingSource;
 import dev.pqsign.telemetry.ReadingHistory;
 import dev.pqsign.telemetry.ReadingSource;
 import dev.pqsign.telemetry.SimulatedSpeedSensor;
+import dev.pqsign.telemetry.upstream.UpstreamText;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -85,8 +88,34 @@ final class SensorCommand implements Callable<Integer> {
     @Option(
             names = "--source",
             defaultValue = "sim",
-            description = "sim (simulated speed sensor), stdin (one reading per line), or a FILE / named pipe.")
+            description = {
+                "sim (simulated speed sensor), stdin (one reading per line), a FILE / named pipe, or an upstream OPC UA",
+                "server: 'opcua:opc.tcp://HOST:PORT/PATH?node=NODEID[&node=NODEID]...' (every value change is signed;",
+                "docs/telemetry.md)."
+            })
     String source;
+
+    @Option(
+            names = "--source-security",
+            defaultValue = "none",
+            description = "With --source opcua:..., the upstream channel: none, sign or sign-encrypt (Basic256Sha256;"
+                    + " default ${DEFAULT-VALUE}).")
+    String sourceSecurity;
+
+    @Option(
+            names = "--source-credentials",
+            paramLabel = "FILE",
+            description = "With --source opcua:..., a file of two lines user=NAME and password=SECRET for the upstream"
+                    + " session (default: anonymous). Never on the command line.")
+    Path sourceCredentials;
+
+    @Option(
+            names = "--source-trust",
+            arity = "1..*",
+            paramLabel = "CERT",
+            description = "With --source opcua:..., upstream server application certificate(s) to trust (sign,"
+                    + " sign-encrypt); kept in DATA_DIR/upstream-pki.")
+    List<Path> sourceTrust = new ArrayList<>();
 
     @Option(
             names = "--readings",
@@ -179,6 +208,9 @@ final class SensorCommand implements Callable<Integer> {
     private ReadingHistory history;
     private TelemetryKeys.OpenSensorKey openKey;
     private ReadingSource readingSource;
+    /** The checked upstream options, for --source opcua:..., else null. */
+    private UpstreamOptions upstream;
+
     private PrintWriter out;
     private long published;
     private long lastIndex = -1;
@@ -359,6 +391,14 @@ final class SensorCommand implements Callable<Integer> {
 
     /** Checks the source options before anything is opened. */
     private void checkSource() {
+        if (UpstreamUri.isUpstream(source)) {
+            upstream = UpstreamOptions.check(source, sourceSecurity, sourceCredentials, sourceTrust, rate, seed);
+            return;
+        }
+        if (sourceCredentials != null || !sourceTrust.isEmpty() || !sourceSecurity.equalsIgnoreCase("none")) {
+            throw CliException.usage(
+                    "--source-security, --source-credentials and --source-trust apply to --source" + " opcua:... only");
+        }
         String s = source.toLowerCase(Locale.ROOT);
         if (!s.equals("sim") && rate != null) {
             throw CliException.usage("--rate applies to --source sim only (lines are published as they arrive)");
@@ -389,6 +429,27 @@ final class SensorCommand implements Callable<Integer> {
     }
 
     private ReadingSource openSource() {
+        if (upstream != null) {
+            PrintWriter err = spec.commandLine().getErr();
+            UpstreamSource u = upstream.open(dataDir, name, line -> {
+                synchronized (err) {
+                    err.println("pqsign: sensor: " + line);
+                    err.flush();
+                }
+            });
+            if (upstream.secured()) {
+                Path exported;
+                try {
+                    exported = TelemetrySupport.exportApplicationCertificate(
+                            u.clientCertificate(), dataDir, "sensor-upstream-client.der");
+                } catch (IOException e) {
+                    throw CliException.usage("cannot export the upstream client certificate: " + e.getMessage());
+                }
+                out.printf("upstream client certificate (give to the upstream server's trust list): %s%n", exported);
+                out.flush();
+            }
+            return u;
+        }
         String s = source.toLowerCase(Locale.ROOT);
         if (s.equals("sim")) {
             double hz = rate == null ? 1.0 : rate;
@@ -486,7 +547,9 @@ final class SensorCommand implements Callable<Integer> {
                 return 0;
             }
             try {
-                SensorServer.Publication p = server.publish(reading);
+                SensorServer.Publication p = readingSource.sensorStatements() && UpstreamText.isUpstream(reading)
+                        ? server.publishUpstream(UpstreamText.parse(reading))
+                        : server.publish(reading);
                 synchronized (this) {
                     published++;
                     lastIndex = p.reading().index();

@@ -15,6 +15,8 @@ import dev.pqsign.telemetry.SequencedSigner;
 import dev.pqsign.telemetry.SignedReading;
 import dev.pqsign.telemetry.SignedRecord;
 import dev.pqsign.telemetry.SkipNotice;
+import dev.pqsign.telemetry.upstream.UpstreamEvent;
+import dev.pqsign.telemetry.upstream.UpstreamText;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
@@ -443,6 +445,23 @@ public final class SensorServer implements AutoCloseable {
     }
 
     /**
+     * Signs and publishes one of the sensor's own statements about its upstream OPC UA server
+     * (a value change, an outage, a lost value: {@code docs/formats/signed-reading.md}, "Upstream
+     * readings"). Only such a fact may start with the reserved prefix, and only through this
+     * method, which takes the fact, not a text: what a pipe or a file hands the sensor can never
+     * become one.
+     *
+     * @param fact the fact, as the upstream source made it
+     * @return the signed reading, its sequence number and record, and when it was signed and published
+     * @throws IllegalStateException if the index does not fit the UInt32 index node
+     * @throws dev.pqsign.core.KeyExhaustedException if the key has no index left
+     * @throws dev.pqsign.core.StatePersistenceException if the index could not be reserved durably
+     */
+    public Publication publishUpstream(UpstreamEvent fact) {
+        return publishText(fact.text());
+    }
+
+    /**
      * Signs {@code reading} with the current key and publishes it.
      *
      * @param reading the reading text
@@ -776,7 +795,11 @@ public final class SensorServer implements AutoCloseable {
                 throw new InterruptedException();
             }
             try {
-                publish(reading);
+                if (source.sensorStatements() && UpstreamText.isUpstream(reading)) {
+                    publishUpstream(UpstreamText.parse(reading));
+                } else {
+                    publish(reading);
+                }
                 n++;
             } catch (IllegalArgumentException e) {
                 System.getLogger(SensorServer.class.getName())

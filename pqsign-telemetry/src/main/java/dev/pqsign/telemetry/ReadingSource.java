@@ -14,6 +14,19 @@ public interface ReadingSource extends AutoCloseable {
      */
     String next() throws IOException, InterruptedException;
 
+    /**
+     * Whether this source is a part of the sensor itself, whose texts are the sensor's own
+     * statements and may therefore start with the reserved prefix {@code pqsign:} (the OPC UA
+     * upstream source's {@code pqsign:upstream …} facts). A source of texts from outside the sensor
+     * (a pipe, a file, standard input) says no, and the sensor refuses its texts with that prefix,
+     * so that nobody who can write to the sensor's input can make it sign such a statement.
+     *
+     * @return false unless the source makes its texts itself
+     */
+    default boolean sensorStatements() {
+        return false;
+    }
+
     /** Releases the underlying stream, if any. */
     @Override
     default void close() throws IOException {}
