@@ -2,6 +2,7 @@
 module dev.pqsign.bench.report {
     requires dev.pqsign.demo;
     requires dev.pqsign.haetae;
+    requires dev.pqsign.lms;
     requires dev.pqsign.state;
     requires dev.pqsign.testing;
     requires dev.pqsign.xmss;

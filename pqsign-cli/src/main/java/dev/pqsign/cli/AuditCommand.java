@@ -3,14 +3,12 @@ package dev.pqsign.cli;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.keys.KeyDirectoryAudit;
 import dev.pqsign.keys.SensorKeyDirectory;
-import dev.pqsign.telemetry.StreamAudit;
+import dev.pqsign.telemetry.operator.StreamAudit;
 import dev.pqsign.x509.PqPublicKey;
-import java.io.BufferedReader;
+import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -70,12 +68,10 @@ final class AuditCommand implements Callable<Integer> {
         }
         PqPublicKey first = KeyFiles.publicKey(pub, params);
         StreamAudit.Report r;
-        try (BufferedReader in = open()) {
+        try (InputStream in = open()) {
             r = StreamAudit.run(first, in);
-        } catch (UncheckedIOException e) {
-            throw CliException.usage(jsonl + ": " + e.getCause().getMessage());
         } catch (IOException e) {
-            throw CliException.usage(jsonl + ": " + e.getMessage());
+            throw CliException.usage(jsonl + ": " + OutputFiles.reason(e));
         }
         PrintWriter out = spec.commandLine().getOut();
         out.printf(
@@ -132,16 +128,21 @@ final class AuditCommand implements Callable<Integer> {
         return passed ? 0 : CliException.FAILED;
     }
 
-    private BufferedReader open() throws IOException {
+    private InputStream open() throws IOException {
         if (jsonl.equals("-")) {
-            return new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            return new FilterInputStream(System.in) {
+                @Override
+                public void close() {
+                    // standard input stays open
+                }
+            };
         }
         Path file = Path.of(jsonl);
         if (!Files.isRegularFile(file)) {
             throw CliException.usage(file + (Files.exists(file) ? " is not a regular file" : " does not exist"));
         }
         try {
-            return Files.newBufferedReader(file, StandardCharsets.UTF_8);
+            return Files.newInputStream(file);
         } catch (NoSuchFileException e) {
             throw CliException.usage(file + " does not exist");
         }

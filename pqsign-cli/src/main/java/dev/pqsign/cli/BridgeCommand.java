@@ -4,6 +4,7 @@ import dev.pqsign.kafka.Bridge;
 import dev.pqsign.kafka.KafkaTopics;
 import dev.pqsign.opcua.Operator;
 import dev.pqsign.opcua.TransportSecurity;
+import dev.pqsign.operator.SensorTarget;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
@@ -74,7 +75,7 @@ final class BridgeCommand implements Callable<Integer> {
         List<Bridge.Sensor> sensors = new ArrayList<>();
         List<X509Certificate> serverCerts = new ArrayList<>();
         if (sensorsFile != null) {
-            for (SensorList.Target t : SensorList.read(sensorsFile)) {
+            for (SensorTarget t : SensorList.read(sensorsFile)) {
                 sensors.add(new Bridge.Sensor(t.name(), t.url(), t.security()));
                 serverCerts.addAll(t.serverCertificates());
             }

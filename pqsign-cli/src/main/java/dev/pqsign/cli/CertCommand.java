@@ -5,6 +5,7 @@ import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.keys.DeviceCa;
 import dev.pqsign.keys.HaetaeKeyFile;
+import dev.pqsign.keys.KeyDirectoryOwner;
 import dev.pqsign.keys.XmssScheme;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.x509.CertificateChainVerifier;
@@ -62,11 +63,16 @@ final class CertCommand implements Runnable {
         byte[] head = KeyFiles.readSmall(keyFile, "private key");
         try {
             if (XmssKeyState.hasMagic(head)) {
+                KeyDirectoryOwner owner = KeyFiles.ownKeyDirectory(keyFile, lockTimeout);
                 try (FileStateStore store = FileStateStore.open(keyFile, Duration.ofSeconds(lockTimeout));
                         XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
                     return body.apply(signer, PqPublicKey.of(signer.publicKey()));
                 } catch (IOException e) {
                     throw new CliException(CliException.FAILED, keyFile + ": " + OutputFiles.reason(e), e);
+                } finally {
+                    if (owner != null) {
+                        owner.close();
+                    }
                 }
             }
             if (HaetaeKeyFile.hasMagic(head)) {

@@ -14,7 +14,7 @@ import dev.pqsign.keys.HaetaeScheme;
 import dev.pqsign.keys.SignatureScheme;
 import dev.pqsign.opcua.Operator;
 import dev.pqsign.opcua.TransportSecurity;
-import dev.pqsign.telemetry.ReadingVerifier;
+import dev.pqsign.telemetry.operator.ReadingVerifier;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

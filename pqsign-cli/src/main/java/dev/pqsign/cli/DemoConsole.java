@@ -2,8 +2,8 @@ package dev.pqsign.cli;
 
 import dev.pqsign.console.ConsoleServer;
 import dev.pqsign.demo.DemoObserver;
-import dev.pqsign.opcua.Operator;
 import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.operator.Observation;
 
 /**
  * Shows a {@code pqsign demo} run on the live console ({@code --http}): every sensor of every set as
@@ -29,7 +29,7 @@ final class DemoConsole implements DemoObserver {
     }
 
     @Override
-    public void observation(Operator.Observation o) {
+    public void observation(Observation o) {
         if (o.handover() == null || o.gap() != null) {
             console.verdict(o.event(), o.latency());
         } else if (o.handover().outcome().isAlarm()) {

@@ -9,7 +9,10 @@ import dev.pqsign.haetae.HaetaePublicKey;
 import dev.pqsign.haetae.HaetaeVerifier;
 import dev.pqsign.keys.AmbiguousPublicKeyException;
 import dev.pqsign.keys.HaetaeKeyFile;
+import dev.pqsign.keys.KeyDirectoryInUseException;
+import dev.pqsign.keys.KeyDirectoryOwner;
 import dev.pqsign.keys.PublicKeyFile;
+import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.keys.SignatureScheme;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.xmss.XmssParameterSet;
@@ -18,9 +21,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -38,6 +43,25 @@ final class KeyFiles {
     /** Reads a whole message file (up to 2 GiB), with a clear error if it cannot. */
     static byte[] read(Path file, String what) {
         return readBounded(file, what, MAX_MESSAGE);
+    }
+
+    /**
+     * Takes ownership of the key directory of {@code key} (a {@code key.pub} beside it) for the
+     * command's run, waiting up to the lock timeout for another process to give it up; null for a
+     * key file outside a key directory. Refused with one line naming the owner's pid (exit 1).
+     */
+    static KeyDirectoryOwner ownKeyDirectory(Path key, int lockTimeoutSeconds) {
+        Path dir = key.toAbsolutePath().getParent();
+        if (dir == null || !Files.exists(dir.resolve(SensorKeyDirectory.PUBLIC_KEY), LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        try {
+            return KeyDirectoryOwner.acquire(dir, Duration.ofSeconds(lockTimeoutSeconds));
+        } catch (KeyDirectoryInUseException e) {
+            throw new CliException(CliException.FAILED, e.getMessage(), e);
+        } catch (IOException e) {
+            throw CliException.usage(PqsignCli.message(e));
+        }
     }
 
     /** Reads a small file (keys, signatures, certificates), refusing anything over 1 MiB. */

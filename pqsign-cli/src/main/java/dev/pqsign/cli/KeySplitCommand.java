@@ -2,6 +2,7 @@ package dev.pqsign.cli;
 
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
+import dev.pqsign.keys.KeyDirectoryOwner;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.xmss.XmssKeySplit;
@@ -68,6 +69,18 @@ final class KeySplitCommand implements Callable<Integer> {
         // Bounded before anything loops over the parts (--parts 2147483647 used to overflow the loop).
         Bounds.check("--parts", parts, 2, MAX_PARTS);
         Bounds.lockTimeout(lockTimeout);
+        // A key directory in use (a running sensor) is refused before anything is checked or made.
+        KeyDirectoryOwner owner = KeyFiles.ownKeyDirectory(key, lockTimeout);
+        try {
+            return split();
+        } finally {
+            if (owner != null) {
+                owner.close();
+            }
+        }
+    }
+
+    private int split() throws IOException {
         byte[] head = KeyFiles.readSmall(key, "key state");
         XmssPublicKey publicKey;
         try {

@@ -1,41 +1,20 @@
 package dev.pqsign.cli;
 
 import dev.pqsign.console.ConsoleOptions;
-import dev.pqsign.console.ConsoleServer;
-import dev.pqsign.core.Hex;
-import dev.pqsign.keys.HandoverOutcome;
-import dev.pqsign.keys.KeyChain;
 import dev.pqsign.opcua.Operator;
+import dev.pqsign.opcua.SensorEndpoint;
 import dev.pqsign.opcua.TransportSecurity;
-import dev.pqsign.telemetry.KeyStatusEvent;
-import dev.pqsign.telemetry.LatencySeries;
-import dev.pqsign.telemetry.ReadingVerifier;
-import dev.pqsign.telemetry.ReplayGuard;
-import dev.pqsign.telemetry.SignedRecord;
-import dev.pqsign.telemetry.Verdict;
-import dev.pqsign.telemetry.VerdictEvent;
-import dev.pqsign.telemetry.VerdictJsonl;
+import dev.pqsign.operator.OperatorFailure;
+import dev.pqsign.operator.OperatorRun;
+import dev.pqsign.operator.OperatorSettings;
+import dev.pqsign.operator.SensorTarget;
 import dev.pqsign.telemetry.operator.OperatorPipeline;
-import java.io.BufferedOutputStream;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -158,6 +137,14 @@ final class OperatorCommand implements Callable<Integer> {
     long warnRemaining;
 
     @Option(
+            names = "--silent-after",
+            defaultValue = "30",
+            paramLabel = "S",
+            description =
+                    "Report a sensor that sent no reading for S seconds (SILENT line, console feed, pqsign_sensor_silent); 0 = never (default ${DEFAULT-VALUE}).")
+    long silentAfter;
+
+    @Option(
             names = "--queue-size",
             defaultValue = "10000",
             description =
@@ -178,61 +165,37 @@ final class OperatorCommand implements Callable<Integer> {
                     "Watch every sensor listed in FILE (JSON: name, url, pub/params or cert/trust, security, trust_server) instead of --url.")
     Path sensorsFile;
 
-    private final CountDownLatch stop = new CountDownLatch(1);
-    /** Per sensor, in the order given. */
-    private final Map<String, SensorStats> stats = new LinkedHashMap<>();
-
-    private final Map<String, ReadingVerifier> verifiers = new LinkedHashMap<>();
-    private final Map<String, KeyStatusEvent.Kind> keyKinds = new HashMap<>();
-    private final Map<KeyStatusEvent.Kind, Long> keyEvents = new EnumMap<>(KeyStatusEvent.Kind.class);
-    /** The live console (--http), else null. */
-    private ConsoleServer console;
-
-    private final LatencySeries verifyMs = new LatencySeries();
-    private long seen;
-    private PrintWriter out;
-    private VerdictJsonl json;
-    private boolean textLines = true;
-    private boolean liveTable;
-    private String outputError;
-
-    /** What the summary and the live table show for one sensor. */
-    private static final class SensorStats {
-        final Map<Verdict.Reason, Long> counts = new EnumMap<>(Verdict.Reason.class);
-        final LatencySeries endToEndMs = new LatencySeries();
-        long readings;
-        long missing;
-        long lastIndex = -1;
-        String lastReading = "-";
-        double lastLatencyMs = Double.NaN;
-        String state = "connecting";
-
-        SensorStats() {
-            for (Verdict.Reason r : Verdict.Reason.values()) {
-                counts.put(r, 0L);
-            }
+    @Override
+    public Integer call() throws InterruptedException {
+        TelemetrySupport.quietLogging();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        OperatorSettings settings;
+        try {
+            settings = settings();
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage(e.getMessage());
         }
-
-        long alarms() {
-            long n = 0;
-            for (Map.Entry<Verdict.Reason, Long> e : counts.entrySet()) {
-                if (e.getKey() != Verdict.Reason.ACCEPTED
-                        && e.getKey() != Verdict.Reason.DUPLICATE
-                        && e.getKey() != Verdict.Reason.HANDOVER) {
-                    n += e.getValue();
-                }
+        OperatorRun run = new OperatorRun(settings, out, err);
+        try (TelemetrySupport.CtrlC ctrlC = new TelemetrySupport.CtrlC(run::stop, () -> false)) {
+            int exit = CliException.FAILED; // if an exception ends the run, Ctrl-C's hook must not wait
+            try {
+                exit = run.run();
+            } catch (OperatorFailure e) {
+                // Reported here, not by picocli's handler: after Ctrl-C the hook ends the JVM as soon
+                // as finished() is called, before an exception would be printed.
+                err.println("pqsign: " + e.getMessage());
+                err.flush();
+                exit = e.exitCode();
+            } finally {
+                ctrlC.finished(exit);
             }
-            return n;
+            return exit;
         }
     }
 
-    @Override
-    // The operator is closed before the summary, so no verdict arrives while it is printed; the
-    // try-with-resources closes it once more, which does nothing.
-    @SuppressWarnings("try")
-    public Integer call() throws IOException, InterruptedException {
-        TelemetrySupport.quietLogging();
-        out = spec.commandLine().getOut();
+    /** The run's settings from the options: every check that needs only the options is made here. */
+    private OperatorSettings settings() {
         if (readings < 0) {
             throw CliException.usage("--readings must be 0 (no limit) or positive, got " + readings);
         }
@@ -245,114 +208,40 @@ final class OperatorCommand implements Callable<Integer> {
         if (queueSize < 1 || queueSize > Operator.MAX_QUEUE_SIZE) {
             throw CliException.usage("--queue-size must be 1.." + Operator.MAX_QUEUE_SIZE + ", got " + queueSize);
         }
+        if (silentAfter < 0 || silentAfter > 86_400) {
+            throw CliException.usage("--silent-after must be 0..86400 seconds, got " + silentAfter);
+        }
         if (remember < 1 || remember > 1 << 20) {
             throw CliException.usage("--remember must be 1..1048576, got " + remember);
         }
-        List<SensorList.Target> targets = targets();
-        for (SensorList.Target t : targets) {
-            stats.put(t.name(), new SensorStats());
-        }
-        TransportSecurity sec = TelemetrySupport.security(security);
-
-        try (VerdictJsonl stream = openJsonl();
-                OperatorPipeline pipeline = openPipeline();
-                Operator operator = newOperator(sec, targets.get(0), pipeline)) {
-            json = stream;
-            liveTable = textLines && sensorsFile != null && Terminal.isInteractive();
-            operator.onConnectionChange((sensor, up, detail) -> {
-                synchronized (this) {
-                    SensorStats st = stats.get(sensor);
-                    if (st != null) {
-                        st.state = up ? "connected" : "disconnected";
-                    }
-                    if (!liveTable) {
-                        info().printf("%s %s%n", up ? "CONNECTED" : "DISCONNECTED", sensor);
-                        info().flush();
-                    }
-                }
-            });
-            boolean secure = false;
-            for (SensorList.Target t : targets) {
-                t.serverCertificates().forEach(operator::trustServer);
-                secure |= t.security() != TransportSecurity.NONE;
-                verifierFor(t, pipeline);
-                if (textLines) {
-                    out.printf(
-                            "operator: %spinned %s key %s%n",
-                            sensorsFile == null ? "" : t.name() + ": ",
-                            t.pinned().parameterSet().setName(),
-                            TelemetryKeys.trusted(t.pinned()).id().hex());
-                }
-            }
-            for (ReplayGuard.RebuiltMark m : pipeline.rebuiltMarks()) {
-                info().printf(
-                                "operator: replay mark of key %s… rebuilt at %d from %s (%s held %d: lost or older)%n",
-                                m.key().hex().substring(0, 16),
-                                m.floor(),
-                                dataDir,
-                                pipeline.markFile().getFileName(),
-                                m.stored());
-            }
-            if (secure) {
-                Path exported = TelemetrySupport.exportApplicationCertificate(
-                        operator.applicationCertificate(), dataDir, "operator-application.der");
-                info().printf("application certificate (give to the sensor's --trust-client): %s%n", exported);
-            }
-            out.flush();
-            reportUnreported(targets);
-            ScheduledExecutorService ticker = null;
-            try (TelemetrySupport.CtrlC ctrlC = new TelemetrySupport.CtrlC(stop::countDown, () -> false)) {
-                int exit = CliException.FAILED; // if an exception ends the run, Ctrl-C's hook must not wait
-                boolean summarized = false;
-                try {
-                    try {
-                        for (SensorList.Target t : targets) {
-                            connect(operator, t);
-                        }
-                    } catch (CliException e) {
-                        // Report here, not from picocli's handler: after Ctrl-C the hook ends the JVM
-                        // as soon as finished() is called below, before the exception would be printed.
-                        PrintWriter err = spec.commandLine().getErr();
-                        err.println("pqsign: " + e.getMessage());
-                        err.flush();
-                        exit = e.exitCode;
-                        return exit;
-                    }
-                    if (liveTable) {
-                        ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-                            Thread th = new Thread(r, "pqsign-operator-table");
-                            th.setDaemon(true);
-                            return th;
-                        });
-                        // runs until ticker.shutdownNow() below; printTable does not throw
-                        var unused = ticker.scheduleAtFixedRate(this::printTable, 0, 1, TimeUnit.SECONDS);
-                    }
-                    stop.await();
-                    if (ticker != null) {
-                        ticker.shutdownNow();
-                    }
-                    exit = summary();
-                    summarized = true;
-                } finally {
-                    if (ticker != null) {
-                        ticker.shutdownNow();
-                    }
-                    operator.close();
-                    if (console != null) {
-                        console.close();
-                    }
-                    if (!summarized && seen > 0) {
-                        summary(); // ended by an error after some readings: the totals still count
-                    }
-                    ctrlC.finished(exit);
-                }
-                return exit;
+        ConsoleOptions console = null;
+        if (http != null) {
+            try {
+                console = ConsoleOptions.parse(http);
+            } catch (IllegalArgumentException e) {
+                throw CliException.usage("--http: " + e.getMessage());
             }
         }
+        boolean jsonToStdout = "-".equals(jsonl);
+        return OperatorSettings.builder(dataDir, targets())
+                .named(sensorsFile != null)
+                .publishingMs(publishingMs)
+                .queueSize(queueSize)
+                .remember(remember)
+                .readings(readings)
+                .connectTimeout(Duration.ofSeconds(connectTimeout))
+                .jsonl(jsonl == null || jsonToStdout ? null : Path.of(jsonl))
+                .jsonlToStandardOutput(jsonToStdout)
+                .console(console)
+                .warnSeconds(warnSeconds)
+                .warnRemaining(warnRemaining)
+                .liveTable(Terminal.isInteractive())
+                .silentAfter(Duration.ofSeconds(silentAfter))
+                .build();
     }
 
     /** The sensors to watch: from --sensors, or the one given by --url / --host / --port and --pub / --cert. */
-    private List<SensorList.Target> targets() {
+    private List<SensorTarget> targets() {
         if (sensorsFile != null) {
             if (url != null
                     || host != null
@@ -378,69 +267,7 @@ final class OperatorCommand implements Callable<Integer> {
                 .toList();
         TelemetryKeys.CertifiedKey key = pinnedKey();
         return List.of(
-                new SensorList.Target(endpoint, endpoint, key.key(), sec, serverCerts, key.deviceCa(), key.resumed()));
-    }
-
-    /** The data directory's replay marks, accepted records, chains and evidence; one line naming what is damaged. */
-    private OperatorPipeline openPipeline() {
-        try {
-            return OperatorPipeline.builder(dataDir).remember(remember).open();
-        } catch (IOException e) {
-            throw CliException.usage("--data-dir " + dataDir + ": " + e.getMessage());
-        }
-    }
-
-    /** One verifier per sensor (its own pinned key), all sharing the replay state and accepted records. */
-    private ReadingVerifier verifierFor(SensorList.Target t, OperatorPipeline pipeline) {
-        ReadingVerifier v = verifiers.get(t.name());
-        if (v == null) {
-            try {
-                v = pipeline.sensor(t.name(), t.pinned());
-            } catch (IOException e) {
-                throw CliException.usage("--data-dir " + dataDir + ": " + e.getMessage());
-            }
-            verifiers.put(t.name(), v);
-            KeyChain chain =
-                    pipeline.chains().chain(KeyChain.startingAt(t.pinned()).chainId());
-            if (t.resumed() != null) {
-                // One line wherever status lines go: the operator trusts a first chain that is not valid now.
-                info().printf(
-                                "operator: %s%s; resuming its followed key chain at generation %d%n",
-                                sensorsFile == null ? "" : t.name() + ": ",
-                                t.resumed(),
-                                chain.current().generation());
-            }
-            if (chain.current().generation() > 0 && textLines) {
-                out.printf(
-                        "operator: %s follows its key chain at generation %d%n",
-                        t.name(), chain.current().generation());
-            }
-        }
-        return v;
-    }
-
-    /**
-     * Readings accepted by an earlier run that was killed before it wrote their verdicts: written
-     * now (as ACCEPTED, marked as recovered), so every accepted index is reported once.
-     */
-    private void reportUnreported(List<SensorList.Target> targets) throws IOException {
-        for (SensorList.Target t : targets) {
-            ReadingVerifier v = verifiers.get(t.name());
-            for (SignedRecord r : v.acceptedUnreported()) {
-                observe(new Operator.Observation(
-                        t.name(),
-                        r.sequence(),
-                        new Verdict(
-                                Verdict.Reason.ACCEPTED,
-                                r.index(),
-                                "accepted before the operator stopped; reported now"),
-                        r.reading(),
-                        null,
-                        r,
-                        Instant.now(),
-                        null));
-            }
-        }
+                new SensorTarget(endpoint, endpoint, key.key(), sec, serverCerts, key.deviceCa(), key.resumed()));
     }
 
     private String endpoint() {
@@ -448,49 +275,19 @@ final class OperatorCommand implements Callable<Integer> {
             throw CliException.usage("give either --url or --host/--port, not both");
         }
         if (url != null) {
-            if (!url.startsWith("opc.tcp://")) {
-                throw CliException.usage("--url must start with opc.tcp://, got '" + url + "'");
+            try {
+                return SensorEndpoint.parse(url).url();
+            } catch (IllegalArgumentException e) {
+                throw CliException.usage("--url: " + e.getMessage());
             }
-            return url;
         }
-        int p = port == null ? 4840 : port;
+        int p = port == null ? SensorEndpoint.DEFAULT_PORT : port;
         if (p < 1 || p > 65535) {
             throw CliException.usage("--port must be 1..65535, got " + p);
         }
         String h = host == null ? "127.0.0.1" : host;
         return "opc.tcp://" + (h.contains(":") && !h.startsWith("[") ? "[" + h + "]" : h) + ":" + p
                 + dev.pqsign.opcua.SensorServer.PATH;
-    }
-
-    /**
-     * The operator: every sensor's pinned key starts a key chain (resumed from the data directory
-     * after a restart), so the operator follows the sensors' key handovers without reconfiguration.
-     */
-    private Operator newOperator(TransportSecurity sec, SensorList.Target first, OperatorPipeline pipeline)
-            throws IOException {
-        Operator operator = new Operator(
-                new Operator.Config(dataDir, sec, publishingMs, queueSize),
-                verifierFor(first, pipeline),
-                pipeline.chains(),
-                this::observe);
-        operator.watchKeyState(Duration.ofSeconds(2), this::keyState);
-        if (http != null) {
-            ConsoleOptions opts;
-            try {
-                opts = ConsoleOptions.parse(http);
-            } catch (IllegalArgumentException e) {
-                operator.close();
-                throw CliException.usage("--http: " + e.getMessage());
-            }
-            try {
-                console = ConsoleServer.start(opts);
-            } catch (IOException e) {
-                operator.close();
-                throw CliException.usage("--http " + http + ": " + e.getMessage());
-            }
-            info().printf("console: %s (metrics: %smetrics)%n", console.uri(), console.uri());
-        }
-        return operator;
     }
 
     private TelemetryKeys.CertifiedKey pinnedKey() {
@@ -511,316 +308,5 @@ final class OperatorCommand implements Callable<Integer> {
                     "--cert needs --trust ROOT (the root certificate the sensor's certificate chains to)");
         }
         return TelemetryKeys.certifiedKey(cert, trust, dataDir.resolve(OperatorPipeline.CHAINS));
-    }
-
-    /** Tries until the sensor answers or the timeout passes (a sensor may still be starting). */
-    private void connect(Operator operator, SensorList.Target t) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(connectTimeout);
-        boolean told = false;
-        while (true) {
-            try {
-                operator.connect(t.name(), t.url(), t.security(), verifiers.get(t.name()), t.deviceCa());
-                info().printf("subscribed to %s%n", t.url());
-                info().flush();
-                return;
-            } catch (IOException e) {
-                if (stop.getCount() == 0) {
-                    throw new CliException(
-                            CliException.FAILED, "stopped before the sensor answered: " + e.getMessage(), e);
-                }
-                if (System.nanoTime() >= deadline) {
-                    throw new CliException(CliException.FAILED, e.getMessage(), e);
-                }
-                if (!told) {
-                    info().printf("waiting for the sensor at %s ...%n", t.url());
-                    info().flush();
-                    told = true;
-                }
-                if (stop.await(500, TimeUnit.MILLISECONDS)) {
-                    throw new CliException(
-                            CliException.FAILED, "stopped before the sensor answered: " + e.getMessage(), e);
-                }
-            }
-        }
-    }
-
-    /** Where status lines go: standard output, or standard error when standard output carries JSON. */
-    private PrintWriter info() {
-        return textLines ? out : spec.commandLine().getErr();
-    }
-
-    /** Opens the --jsonl stream (null without the option); {@code -} replaces the text lines on standard output. */
-    private VerdictJsonl openJsonl() {
-        if (jsonl == null) {
-            return null;
-        }
-        if (jsonl.equals("-")) {
-            textLines = false;
-            return new VerdictJsonl(out, false);
-        }
-        Path file = Path.of(jsonl);
-        try {
-            return new VerdictJsonl(
-                    new BufferedOutputStream(Files.newOutputStream(
-                            file, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE)),
-                    true);
-        } catch (IOException e) {
-            throw CliException.usage("--jsonl: cannot open " + file + ": " + e.getMessage());
-        }
-    }
-
-    /** Reports changes of a sensor's key state: warnings, alarms, and the return to normal. */
-    private void keyState(Operator.KeyState k) {
-        if (console != null) {
-            console.keyStatus(
-                    k.sensor(),
-                    k.parameterSet(),
-                    k.keyIdHex(),
-                    k.remaining(),
-                    Double.isNaN(k.secondsLeft()) ? null : k.secondsLeft(),
-                    k.nextKeyReady());
-        }
-        KeyStatusEvent e = KeyStatusEvent.classify(
-                k.sensor(),
-                k.generation(),
-                k.remaining(),
-                k.secondsLeft(),
-                k.nextKeyReady(),
-                k.alarm(),
-                warnRemaining,
-                (double) warnSeconds,
-                Instant.now());
-        synchronized (this) {
-            KeyStatusEvent.Kind before = keyKinds.put(k.sensor(), e.kind());
-            if (before == e.kind() || (before == null && e.kind() == KeyStatusEvent.Kind.KEY_OK)) {
-                return;
-            }
-            keyEvents.merge(e.kind(), 1L, Long::sum);
-            if (console != null && e.kind() == KeyStatusEvent.Kind.KEY_ALARM) {
-                console.alarm(k.sensor(), e.detail());
-            }
-            if (json != null) {
-                try {
-                    json.write(e);
-                } catch (IOException ex) {
-                    outputError = "--jsonl: cannot write " + jsonl + ": " + ex.getMessage();
-                    stop.countDown();
-                    return;
-                }
-            }
-            if (textLines) {
-                out.printf("%s %s: %s%n", e.kind(), k.sensor(), SensorCommand.printable(e.detail()));
-                out.flush();
-            }
-        }
-    }
-
-    private void observe(Operator.Observation o) {
-        synchronized (this) {
-            if (stop.getCount() == 0 || (readings > 0 && seen >= readings)) {
-                return;
-            }
-            SensorStats st = stats.get(o.sensor());
-            Verdict v = o.verdict();
-            st.counts.merge(v.reason(), 1L, Long::sum);
-            VerdictEvent event = o.event();
-            if (console != null) {
-                if (o.handover() != null && o.gap() == null && o.handover().outcome() == HandoverOutcome.FOLLOWED) {
-                    console.handover(
-                            o.sensor(),
-                            o.handover().generation(),
-                            Hex.encode(o.handover().handover().statement().newKeyId()));
-                } else if (o.handover() != null
-                        && o.gap() == null
-                        && o.handover().outcome().isAlarm()) {
-                    console.alarm(o.sensor(), o.verdict().detail());
-                } else if (o.handover() == null || o.gap() != null) {
-                    console.verdict(event, o.latency());
-                }
-            }
-            if (json != null) {
-                try {
-                    json.write(event);
-                } catch (IOException e) {
-                    // Every verdict must reach its consumer: a stream that cannot be written ends the run.
-                    outputError = "--jsonl: cannot write " + jsonl + ": " + e.getMessage();
-                    stop.countDown();
-                    return;
-                }
-                // The JSON line is the record consumers rely on: mark the reading reported right after
-                // it, before anything else, so a kill after the line leaves the least chance of the
-                // verdict being written once more after a restart.
-                markReported(o);
-            }
-            if (o.handover() != null && o.gap() == null) {
-                if (textLines) {
-                    out.printf("HANDOVER %s %s%n", o.handover().outcome(), SensorCommand.printable(v.detail()));
-                    out.flush();
-                }
-                return;
-            }
-            if (o.gap() != null) {
-                st.missing += o.gap().size();
-                if (textLines && !liveTable) {
-                    out.printf(
-                            "%sGAP from=%d to=%d missing=%d%n",
-                            prefix(o), o.gap().from(), o.gap().to(), o.gap().size());
-                    out.flush();
-                }
-                return;
-            }
-            seen++;
-            st.readings++;
-            String e2e = "-";
-            String verify = "-";
-            if (o.latency() != null) {
-                verifyMs.add(o.latency().verifyNanos());
-                verify = Milliseconds.threeDecimals(o.latency().verifyNanos()) + "ms";
-            }
-            Long wall = event.wallLatencyNanos();
-            if (wall != null && v.accepted() && o.latency() != null) {
-                st.endToEndMs.add(wall);
-                st.lastLatencyMs = wall / 1e6;
-                e2e = Milliseconds.threeDecimals(wall) + "ms";
-            }
-            if (v.accepted() && o.reading() != null) {
-                st.lastIndex = v.index();
-                st.lastReading = SensorCommand.printable(o.reading().reading());
-            }
-            if (textLines && !liveTable) {
-                String word =
-                        event.verdictWord().equals("REJECTED") ? "REJECTED(" + v.reason() + ")" : event.verdictWord();
-                String text = v.accepted() && o.reading() != null ? o.reading().reading() : v.detail();
-                // Appended, not printf: one verdict line per reading, and a format string is parsed per call.
-                out.append(prefix(o))
-                        .append(word)
-                        .append(" index=")
-                        .append(Long.toString(v.index()))
-                        .append(" verify=")
-                        .append(verify)
-                        .append(" e2e=")
-                        .append(e2e)
-                        .append(' ')
-                        .append(SensorCommand.printable(text))
-                        .append(System.lineSeparator());
-                out.flush();
-                if (out.checkError()) {
-                    outputError = "cannot write the verdict lines to standard output";
-                    stop.countDown();
-                    return;
-                }
-            }
-            if (json == null) {
-                markReported(o);
-            }
-            if (readings > 0 && seen >= readings) {
-                stop.countDown();
-            }
-        }
-    }
-
-    /** Notes that an accepted reading's verdict was written out (not offered again after a restart). */
-    private void markReported(Operator.Observation o) {
-        if (o.verdict().accepted() && o.record() != null && o.handover() == null && o.gap() == null) {
-            try {
-                verifiers.get(o.sensor()).reported(o.record());
-            } catch (IOException e) {
-                // only means the verdict may be written once more after a restart
-            }
-        }
-    }
-
-    /** With several sensors every line starts with the sensor's name. */
-    private String prefix(Operator.Observation o) {
-        return sensorsFile == null ? "" : o.sensor() + " ";
-    }
-
-    /** The live table on a terminal: one row per sensor, redrawn every second. */
-    private synchronized void printTable() {
-        StringBuilder sb = new StringBuilder("\033[H\033[2J");
-        sb.append(String.format(
-                Locale.ROOT,
-                "%-20s %-12s %10s %9s %9s %7s %6s %11s  %s%n",
-                "sensor",
-                "state",
-                "index",
-                "accepted",
-                "rejected",
-                "gaps",
-                "dups",
-                "latency ms",
-                "latest value"));
-        for (Map.Entry<String, SensorStats> e : stats.entrySet()) {
-            SensorStats st = e.getValue();
-            long rejected = st.alarms() - st.counts.get(Verdict.Reason.GAP);
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "%-20s %-12s %10s %9d %9d %7d %6d %11s  %s%n",
-                    e.getKey(),
-                    st.state,
-                    st.lastIndex < 0 ? "-" : Long.toString(st.lastIndex),
-                    st.counts.get(Verdict.Reason.ACCEPTED),
-                    rejected,
-                    st.missing,
-                    st.counts.get(Verdict.Reason.DUPLICATE),
-                    Double.isNaN(st.lastLatencyMs) ? "-" : String.format(Locale.ROOT, "%.1f", st.lastLatencyMs),
-                    st.lastReading));
-        }
-        out.print(sb);
-        out.flush();
-    }
-
-    /**
-     * Prints the totals (to standard error when standard output carries the JSON stream) and returns
-     * the exit code: 1 if anything was rejected, missing or reused (duplicates do not count), 0 otherwise.
-     */
-    private synchronized int summary() {
-        long alarms = 0;
-        PrintWriter target = textLines ? out : spec.commandLine().getErr();
-        for (Map.Entry<String, SensorStats> e : stats.entrySet()) {
-            SensorStats st = e.getValue();
-            alarms += st.alarms();
-            StringBuilder sb = new StringBuilder();
-            sb.append(sensorsFile == null ? "summary: " : "summary " + e.getKey() + ": ");
-            sb.append(st.readings).append(" readings");
-            for (Map.Entry<Verdict.Reason, Long> c : st.counts.entrySet()) {
-                sb.append(", ").append(c.getKey()).append(' ').append(c.getValue());
-            }
-            sb.append(" (").append(st.missing).append(" missing)");
-            if (st.endToEndMs.count() > 0) {
-                var t = st.endToEndMs.summary();
-                sb.append(String.format(
-                        Locale.ROOT,
-                        "; e2e (wall clocks) p50 %.3f ms p99 %.3f ms max %.3f ms",
-                        t.p50(),
-                        t.p99(),
-                        t.max()));
-            }
-            if (sensorsFile == null) {
-                if (verifyMs.count() > 0) {
-                    sb.append(String.format(
-                            Locale.ROOT,
-                            "; verify p50 %.3f ms",
-                            verifyMs.summary().p50()));
-                }
-                sb.append("; sensor ").append(e.getKey());
-            }
-            target.println(sb);
-        }
-        if (!keyEvents.isEmpty()) {
-            long keyAlarms = keyEvents.getOrDefault(KeyStatusEvent.Kind.KEY_ALARM, 0L);
-            target.printf(
-                    "keys: %d warnings, %d alarms (a sensor could not prepare its next key)%n",
-                    keyEvents.getOrDefault(KeyStatusEvent.Kind.KEY_WARNING, 0L), keyAlarms);
-            alarms += keyAlarms;
-        }
-        target.flush();
-        if (outputError != null) {
-            PrintWriter err = spec.commandLine().getErr();
-            err.println("pqsign: " + outputError);
-            err.flush();
-            return CliException.FAILED;
-        }
-        return alarms > 0 ? CliException.FAILED : 0;
     }
 }

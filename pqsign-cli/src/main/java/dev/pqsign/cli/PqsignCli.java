@@ -3,6 +3,7 @@ package dev.pqsign.cli;
 import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.StatePersistenceException;
+import dev.pqsign.keys.KeyDirectoryInUseException;
 import dev.pqsign.state.DurableWriteException;
 import dev.pqsign.state.StateLockTimeoutException;
 import java.io.FileDescriptor;
@@ -128,7 +129,9 @@ public final class PqsignCli implements Runnable {
      * obtained) rather than an input or an environment the user has to fix.
      */
     static boolean failedWrite(IOException e) {
-        if (e instanceof DurableWriteException || e instanceof StateLockTimeoutException) {
+        if (e instanceof DurableWriteException
+                || e instanceof StateLockTimeoutException
+                || e instanceof KeyDirectoryInUseException) {
             return true;
         }
         if (e instanceof FileSystemException fse && fse.getReason() != null) {

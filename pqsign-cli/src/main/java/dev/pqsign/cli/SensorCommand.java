@@ -2,6 +2,7 @@ package dev.pqsign.cli;
 
 import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.core.StatePersistenceException;
+import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.opcua.SensorServer;
 import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.LineReadingSource;
@@ -150,6 +151,17 @@ final class SensorCommand implements Callable<Integer> {
     int historyCount;
 
     @Option(
+            names = "--history-bytes",
+            defaultValue = "134217728",
+            paramLabel = "BYTES",
+            description = {
+                "Bytes of the history (readings and key handovers together, as stored in DATA_DIR/history.pqhl) at most,",
+                "65536 ... 1099511627776 (default ${DEFAULT-VALUE} = 128 MiB; the oldest readings go first, the newest",
+                "always stays). The history file holds at most about twice this; memory holds only an index of it."
+            })
+    long historyBytes;
+
+    @Option(
             names = "--history-age",
             defaultValue = "86400",
             description =
@@ -172,13 +184,15 @@ final class SensorCommand implements Callable<Integer> {
     private long lastIndex = -1;
     private double signMsTotal;
     private boolean cleanedUp;
-    private String endReason = "";
+    /** Why the loop ended, for the last line; what it says if nothing else was said. */
+    private String endReason = "unexpected end";
 
     /**
      * Whether this sensor rolls its key over: an XMSS / XMSS^MT key in a key directory, without a
      * certificate (a certified key would need a certificate for every next key), unless disabled.
      */
     private boolean rolls() {
+        refuseGenerationKey();
         if (rolloverAt < 0) {
             throw CliException.usage("--rollover-at must be 0 (default) or positive, got " + rolloverAt);
         }
@@ -195,6 +209,26 @@ final class SensorCommand implements Callable<Integer> {
             return false;
         }
         return true;
+    }
+
+    /**
+     * A generation's key ({@code DIR/generations/N/key.state}) is refused, with or without rollover:
+     * its directory looks like a key directory, and a sensor on it would start a second chain inside
+     * the first (or sign with a prepared key no operator was told of).
+     */
+    private void refuseGenerationKey() {
+        Path parent =
+                key.getParent() != null ? key.getParent() : key.toAbsolutePath().getParent();
+        if (parent == null) {
+            return;
+        }
+        SensorKeyDirectory.enclosingKeyDirectory(parent).ifPresent(outer -> {
+            throw CliException.usage(key + " is generation "
+                    + Long.parseLong(parent.getFileName().toString())
+                    + " of the key directory " + outer + "; run the sensor with --key "
+                    + outer.resolve(SensorKeyDirectory.STATE)
+                    + " (it signs with the current generation and rolls over from there)");
+        });
     }
 
     @Override
@@ -233,11 +267,12 @@ final class SensorCommand implements Callable<Integer> {
                 out.printf("application certificate (give to operators' --trust-server): %s%n", exported);
             }
             if (history != null) {
-                out.printf("history: %d readings held, at most %d, %d s%n", history.size(), historyCount, historyAge);
+                out.printf(
+                        "history: %d readings held (%d bytes), at most %d, %d bytes, %d s%n",
+                        history.size(), history.bytes(), historyCount, historyBytes, historyAge);
             }
             out.printf("endpoint %s%n", server.endpointUrl());
             out.flush();
-            readingSource = openSource(); // after start-up, so a simulated sensor's schedule starts now
         } catch (IOException | RuntimeException e) {
             cleanup(); // server, key (signer closed, state intact), source
             throw e;
@@ -257,7 +292,20 @@ final class SensorCommand implements Callable<Integer> {
                     // runs until ticker.shutdownNow() below; printSummary does not throw
                     var unused = ticker.scheduleAtFixedRate(this::printSummary, 1, 1, TimeUnit.SECONDS);
                 }
-                exit = loop();
+                // after start-up, so a simulated sensor's schedule starts now; and under the Ctrl-C
+                // hook, which can stop a sensor whose named pipe has no writer yet (the open waits)
+                exit = openSourceUnlessStopped() ? loop() : 0;
+            } catch (RuntimeException e) {
+                endReason = "internal error: " + PqsignCli.oneLine(String.valueOf(e.getMessage()));
+                throw e; // reported as an internal error, exit 3
+            } catch (OutOfMemoryError e) {
+                // What the loop held is unreachable now: there is memory again to say what happened.
+                endReason = "out of memory: " + e.getMessage();
+                spec.commandLine()
+                        .getErr()
+                        .println("pqsign: sensor: out of memory (" + e.getMessage()
+                                + "); give the JVM more memory (-Xmx); the key state is intact");
+                exit = CliException.FAILED;
             } finally {
                 if (ticker != null) {
                     ticker.shutdownNow();
@@ -276,20 +324,31 @@ final class SensorCommand implements Callable<Integer> {
         if (historyAge < 1) {
             throw CliException.usage("--history-age must be positive, got " + historyAge);
         }
+        if (historyBytes < MIN_HISTORY_BYTES || historyBytes > MAX_HISTORY_BYTES) {
+            throw CliException.usage("--history-bytes must be " + MIN_HISTORY_BYTES + " ... " + MAX_HISTORY_BYTES
+                    + ", got " + historyBytes);
+        }
         if (historyCount == 0) {
             return null;
         }
         Path file = dataDir.resolve(HISTORY_FILE);
         try {
             Files.createDirectories(dataDir);
-            return ReadingHistory.open(file, historyCount, Duration.ofSeconds(historyAge), Clock.systemUTC());
+            return ReadingHistory.open(
+                    file, historyCount, historyBytes, Duration.ofSeconds(historyAge), Clock.systemUTC());
         } catch (IOException e) {
-            throw CliException.usage(file + ": " + e.getMessage());
+            String m = PqsignCli.message(e);
+            throw CliException.usage(m.startsWith(file.toString()) ? m : file + ": " + m);
         }
     }
 
     /** The history file under --data-dir. */
     static final String HISTORY_FILE = "history.pqhl";
+
+    /** Range of --history-bytes: 64 KiB (a few records) to 1 TiB. */
+    static final long MIN_HISTORY_BYTES = 1L << 16;
+
+    static final long MAX_HISTORY_BYTES = 1L << 40;
 
     /** Checks the source options before anything is opened. */
     private void checkSource() {
@@ -336,6 +395,43 @@ final class SensorCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Opens the source, as "waiting for the source": the open of a named pipe waits for its writer,
+     * and no interrupt ends that wait, so a stop meanwhile is finished by the hook
+     * ({@link #forceCleanup}). Returns false if a stop came first.
+     */
+    private boolean openSourceUnlessStopped() {
+        synchronized (lock) {
+            if (stopping) {
+                endReason = "stopped";
+                return false;
+            }
+            waitingForSource = true;
+        }
+        ReadingSource opened;
+        try {
+            opened = openSource();
+        } finally {
+            synchronized (lock) {
+                waitingForSource = false;
+            }
+        }
+        synchronized (this) {
+            readingSource = opened;
+        }
+        synchronized (lock) {
+            if (stopping) {
+                endReason = "stopped";
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean stdin() {
+        return source.equalsIgnoreCase("stdin") || source.equals("-");
+    }
+
     /** Publishes until N readings, the end of the input, or a stop request. */
     private int loop() {
         while (readings == 0 || published < readings) {
@@ -354,6 +450,8 @@ final class SensorCommand implements Callable<Integer> {
             } catch (IOException e) {
                 synchronized (lock) {
                     waitingForSource = false;
+                    // a stop closed the source and interrupted us: the key's close must not see the interrupt
+                    Thread.interrupted();
                     if (stopping) {
                         endReason = "stopped";
                         return 0;
@@ -387,9 +485,10 @@ final class SensorCommand implements Callable<Integer> {
                 if (!summary) {
                     out.printf(
                             Locale.ROOT,
-                            "index=%d sign=%.3fms %s%n",
+                            "index=%d sign=%.3fms gen=%d %s%n",
                             p.reading().index(),
                             p.signNanos() / 1e6,
+                            server.keyGeneration(),
                             printable(reading));
                     out.flush();
                 }
@@ -411,11 +510,28 @@ final class SensorCommand implements Callable<Integer> {
             stopping = true;
             if (waitingForSource && mainThread != null) {
                 mainThread.interrupt();
+                // An interrupt does not end a read of a file or named pipe: closing its channel does
+                // (the read ends with an IOException, which the loop takes as the stop). Standard
+                // input stays open, as always; the hook cleans up around its read.
+                ReadingSource waiting;
+                synchronized (this) {
+                    waiting = readingSource;
+                }
+                if (waiting instanceof LineReadingSource && !stdin()) {
+                    try {
+                        waiting.close();
+                    } catch (IOException ignored) {
+                        // the source is going away either way
+                    }
+                }
             }
         }
     }
 
-    /** From the hook, if the loop did not end (an uninterruptible read of stdin): clean up here. */
+    /**
+     * From the hook, if the loop did not end (an uninterruptible read of stdin, or the open of a
+     * named pipe without a writer): clean up here.
+     */
     private boolean forceCleanup() {
         synchronized (lock) {
             if (!waitingForSource) {
@@ -450,8 +566,7 @@ final class SensorCommand implements Callable<Integer> {
                 spec.commandLine().getErr().println("pqsign: sensor: closing the key: " + e.getMessage());
             }
         }
-        if (readingSource != null
-                && !(readingSource instanceof LineReadingSource && "stdin".equalsIgnoreCase(source))) {
+        if (readingSource != null && !(readingSource instanceof LineReadingSource && stdin())) {
             try {
                 readingSource.close();
             } catch (IOException ignored) {
@@ -485,14 +600,6 @@ final class SensorCommand implements Callable<Integer> {
     }
 
     static String printable(String s) {
-        StringBuilder sb = new StringBuilder(Math.min(s.length(), 121));
-        for (int i = 0; i < s.length() && i < 120; i++) {
-            char c = s.charAt(i);
-            sb.append(Character.isISOControl(c) ? '?' : c);
-        }
-        if (s.length() > 120) {
-            sb.append('…');
-        }
-        return sb.toString();
+        return dev.pqsign.telemetry.ReadingText.printable(s);
     }
 }

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.pqsign.opcua.TransportSecurity;
-import dev.pqsign.telemetry.DeviceCaTrust;
+import dev.pqsign.operator.SensorTarget;
+import dev.pqsign.telemetry.operator.DeviceCaTrust;
 import dev.pqsign.x509.PqPublicKey;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.InvalidPathException;
@@ -39,32 +40,10 @@ final class SensorList {
             Set.of("name", "url", "pub", "params", "cert", "trust", "security", "trust_server");
 
     /**
-     * One sensor to watch.
-     *
-     * @param name unique label (JSON {@code sensor}, table row)
-     * @param url endpoint {@code opc.tcp://…}
-     * @param pinned the pinned key
-     * @param security transport security
-     * @param serverCertificates application certificates of the sensor to trust (sign-encrypt)
-     * @param deviceCa for a sensor given by certificate: its device CA binding (each new key needs a
-     *     certificate from it), else null
-     * @param resumed for a sensor given by certificate whose first chain is trusted from an earlier
-     *     enrolment although a certificate of it expired: why, in words; else null
-     */
-    record Target(
-            String name,
-            String url,
-            PqPublicKey pinned,
-            TransportSecurity security,
-            List<X509Certificate> serverCertificates,
-            DeviceCaTrust deviceCa,
-            String resumed) {}
-
-    /**
      * Reads and checks the file; any problem is a one-line usage error naming the file. Every
      * sensor given by certificate must have a first chain valid now.
      */
-    static List<Target> read(Path file) {
+    static List<SensorTarget> read(Path file) {
         return read(file, null);
     }
 
@@ -73,7 +52,7 @@ final class SensorList {
      * first chain valid now is recorded there as enrolled, and one that expired since it was
      * enrolled there is still trusted ({@link TelemetryKeys#certifiedKey(Path, Path, Path)}).
      */
-    static List<Target> read(Path file, Path chainsDir) {
+    static List<SensorTarget> read(Path file, Path chainsDir) {
         byte[] bytes = KeyFiles.readSmall(file, "sensors file");
         if (bytes.length > MAX_FILE_BYTES) {
             throw CliException.usage(file + ": larger than " + MAX_FILE_BYTES + " bytes");
@@ -98,7 +77,7 @@ final class SensorList {
             throw CliException.usage(file + ": needs 1.." + MAX_SENSORS + " sensors, has " + sensors.size());
         }
         Path base = file.toAbsolutePath().getParent();
-        List<Target> targets = new ArrayList<>();
+        List<SensorTarget> targets = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (int i = 0; i < sensors.size(); i++) {
             JsonNode s = sensors.get(i);
@@ -137,7 +116,7 @@ final class SensorList {
     }
 
     /** The sensor {@code s} of the file: its pinned key, transport security and server certificates. */
-    private static Target target(JsonNode s, String name, String url, Path base, String where, Path chainsDir) {
+    private static SensorTarget target(JsonNode s, String name, String url, Path base, String where, Path chainsDir) {
         String pub = text(s, "pub", where, false);
         String params = text(s, "params", where, false);
         String cert = text(s, "cert", where, false);
@@ -184,7 +163,7 @@ final class SensorList {
                 throw CliException.usage(where + ": trust_server needs security sign-encrypt");
             }
         }
-        return new Target(name, url, pinned, security, List.copyOf(serverCerts), deviceCa, resumed);
+        return new SensorTarget(name, url, pinned, security, List.copyOf(serverCerts), deviceCa, resumed);
     }
 
     /** A file name of the sensors file, relative to its directory. */

@@ -6,6 +6,7 @@ import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSampler;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.keys.HaetaeKeyFile;
+import dev.pqsign.keys.KeyDirectoryOwner;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssStatefulSigner;
@@ -190,6 +191,17 @@ final class SignCommand implements Callable<Integer> {
     }
 
     private int signXmss(int b, int timeout, List<Path> outputs, PrintWriter o) {
+        KeyDirectoryOwner owner = KeyFiles.ownKeyDirectory(key, timeout);
+        try {
+            return signXmssOwned(b, timeout, outputs, o);
+        } finally {
+            if (owner != null) {
+                owner.close();
+            }
+        }
+    }
+
+    private int signXmssOwned(int b, int timeout, List<Path> outputs, PrintWriter o) {
         try (FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(timeout));
                 XmssStatefulSigner signer = XmssStatefulSigner.open(
                         store,

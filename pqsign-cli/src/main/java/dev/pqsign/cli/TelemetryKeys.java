@@ -7,17 +7,19 @@ import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.keys.DeviceCa;
 import dev.pqsign.keys.HaetaeKeyFile;
+import dev.pqsign.keys.KeyDirectoryOwner;
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.state.RegularFiles;
 import dev.pqsign.telemetry.CertificateEnrolment;
-import dev.pqsign.telemetry.DeviceCaTrust;
 import dev.pqsign.telemetry.EmbeddedIndex;
 import dev.pqsign.telemetry.KeyId;
-import dev.pqsign.telemetry.ReadingVerifier;
 import dev.pqsign.telemetry.RollingSensorKey;
 import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SequencedSigner;
+import dev.pqsign.telemetry.operator.DeviceCaTrust;
+import dev.pqsign.telemetry.operator.ReadingVerifier;
 import dev.pqsign.x509.CertificateFormatException;
 import dev.pqsign.x509.PqCertificate;
 import dev.pqsign.x509.PqPublicKey;
@@ -27,6 +29,7 @@ import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -93,9 +96,20 @@ final class TelemetryKeys {
      */
     static boolean isKeyDirectory(Path key) {
         Path parent = key.toAbsolutePath().getParent();
-        return key.getFileName().toString().equals(SensorKeyDirectory.STATE)
-                && parent != null
-                && Files.isRegularFile(parent.resolve(SensorKeyDirectory.PUBLIC_KEY));
+        if (!key.getFileName().toString().equals(SensorKeyDirectory.STATE) || parent == null) {
+            return false;
+        }
+        Path pub = parent.resolve(SensorKeyDirectory.PUBLIC_KEY);
+        if (!Files.exists(pub, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        try {
+            // a key.pub that is a FIFO or a device must not make the directory an ordinary key file
+            RegularFiles.requireRegular(pub);
+        } catch (IOException e) {
+            throw CliException.usage(PqsignCli.message(e));
+        }
+        return true;
     }
 
     /**
@@ -208,6 +222,22 @@ final class TelemetryKeys {
     static OpenSensorKey openSensorKey(Path key, Path cert, SensorSigningOptions signing, int lockTimeoutSeconds)
             throws IOException {
         signing.check();
+        // A key in a key directory (key.pub beside it): the directory is this sensor's for its run.
+        KeyDirectoryOwner owner = KeyFiles.ownKeyDirectory(key, lockTimeoutSeconds);
+        if (owner == null) {
+            return openKeyFile(key, cert, signing, lockTimeoutSeconds);
+        }
+        try {
+            OpenSensorKey k = openKeyFile(key, cert, signing, lockTimeoutSeconds);
+            return new OpenSensorKey(k.sensorKey, k.description, k, owner); // the key first, then the directory
+        } catch (IOException | RuntimeException e) {
+            owner.close();
+            throw e;
+        }
+    }
+
+    private static OpenSensorKey openKeyFile(Path key, Path cert, SensorSigningOptions signing, int lockTimeoutSeconds)
+            throws IOException {
         int batch = signing.batch;
         byte[] head = KeyFiles.readSmall(key, "private key");
         if (XmssKeyState.hasMagic(head)) {

@@ -1,12 +1,9 @@
 package dev.pqsign.cli;
 
 import dev.pqsign.opcua.TransportSecurity;
-import dev.pqsign.state.DurableFiles;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.cert.CertificateEncodingException;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
@@ -41,21 +38,13 @@ final class TelemetrySupport {
 
     /** Writes our application certificate as DER so the peer can trust it; returns the file. */
     static Path exportApplicationCertificate(X509Certificate cert, Path dataDir, String name) throws IOException {
-        Path out = dataDir.resolve("pki").resolve(name);
-        try {
-            byte[] der = cert.getEncoded();
-            if (!Files.isRegularFile(out) || !java.util.Arrays.equals(Files.readAllBytes(out), der)) {
-                DurableFiles.writeAtomically(out, der);
-            }
-        } catch (CertificateEncodingException e) {
-            throw new IOException("cannot encode the application certificate: " + e.getMessage(), e);
-        }
-        return out;
+        return dev.pqsign.opcua.ApplicationIdentity.export(
+                cert, dataDir.resolve("pki").resolve(name));
     }
 
     /** Held so the JUL configuration below is not garbage collected with the logger. */
     private static final java.util.logging.Logger VERIFIER_LOG =
-            java.util.logging.Logger.getLogger("dev.pqsign.telemetry.ReadingVerifier");
+            java.util.logging.Logger.getLogger("dev.pqsign.telemetry.operator.ReadingVerifier");
 
     /**
      * Quiets Milo's INFO and WARN chatter (slf4j-simple; e.g. a bind failure is reported by the CLI as

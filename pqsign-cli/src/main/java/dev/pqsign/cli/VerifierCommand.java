@@ -3,6 +3,7 @@ package dev.pqsign.cli;
 import dev.pqsign.kafka.KafkaTopics;
 import dev.pqsign.kafka.SensorTrust;
 import dev.pqsign.kafka.StreamVerifier;
+import dev.pqsign.operator.SensorTarget;
 import dev.pqsign.x509.PqPublicKey;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -75,8 +76,8 @@ final class VerifierCommand implements Callable<Integer> {
             throw CliException.usage("--threads must be 1..64, got " + threads);
         }
         Map<String, PqPublicKey> pinned = new LinkedHashMap<>();
-        for (SensorList.Target t : SensorList.read(sensorsFile)) {
-            pinned.put(t.name(), t.pinned());
+        for (SensorTarget t : SensorList.read(sensorsFile)) {
+            pinned.put(t.name(), t.firstKey());
         }
         SensorTrust trust = SensorTrust.of(pinned);
         return kafka.run(out, stop, bootstrap -> {

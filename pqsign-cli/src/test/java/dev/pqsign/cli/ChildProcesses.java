@@ -40,8 +40,18 @@ final class ChildProcesses {
 
     /** Starts {@code main} with {@code args} as {@code name}. */
     Process java(String name, Class<?> main, String... args) throws IOException {
+        return java(name, List.of(), main, args);
+    }
+
+    /** Starts {@code pqsign ARGS} as {@code name} in a JVM with {@code jvmOptions} (e.g. {@code -Xmx48m}). */
+    Process pqsignWith(String name, List<String> jvmOptions, String... args) throws IOException {
+        return java(name, jvmOptions, PqsignCli.class, args);
+    }
+
+    private Process java(String name, List<String> jvmOptions, Class<?> main, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(main.getName());

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.xmss.XmssKeyState;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -187,6 +189,38 @@ class MessagesCliTest {
                 locked.resolve("m.sig").toString());
         assertEquals(1, r.exit(), r.toString());
         assertOneLine(r);
+    }
+
+    /**
+     * Issue 31, item 9: bytes that are not UTF-8 in an operator's JSON Lines are a rejected line
+     * named by its number, not "Input length = 1" for the whole file; a 50 MB line is refused as too
+     * long, not as "not a JSON object".
+     */
+    @Test
+    void audit_invalidUtf8AndHugeLine_rejectedByLineWithTheReason() throws Exception {
+        Path k = dir.resolve("k");
+        assertEquals(
+                0,
+                CliRunner.run("keygen", "--params", "XMSSMT-SHA2_10/2_256", "--out", k.toString())
+                        .exit());
+        Path jsonl = dir.resolve("v.jsonl");
+        try (var out = Files.newOutputStream(jsonl)) {
+            out.write("{}\n{\"verdict\":\"ACCEPTED\",\"reading\":\"".getBytes(StandardCharsets.US_ASCII));
+            out.write(new byte[] {(byte) 0xff, '"', '}', '\n', '{', '"', 'x', '"', ':', '"'});
+            byte[] chunk = new byte[1 << 20];
+            Arrays.fill(chunk, (byte) 'x');
+            for (int i = 0; i < 50; i++) {
+                out.write(chunk);
+            }
+            out.write("\"}\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        var r = CliRunner.run("audit", "--pub", k.resolve("key.pub").toString(), "--jsonl", jsonl.toString());
+        assertEquals(1, r.exit(), r.toString());
+        assertEquals("", r.err(), r.toString());
+        assertTrue(r.out().contains("3 lines, 0 readings verified, 0 duplicates, 3 rejected"), r.out());
+        assertTrue(r.out().contains("  line 1: neither an event nor a verdict line"), r.out());
+        assertTrue(r.out().contains("  line 2, column 34: not valid UTF-8 (byte 0xff)"), r.out());
+        assertTrue(r.out().contains("  line 3: longer than 1048576 bytes; not read"), r.out());
     }
 
     @Test

@@ -198,6 +198,7 @@ class RolloverKillProcessTest {
 
         Map<String, TreeSet<Long>> accepted = new HashMap<>();
         Map<String, List<long[]>> gaps = new HashMap<>();
+        Map<String, List<long[]>> skipped = new HashMap<>();
         int followed = 0;
         for (String line : Files.readAllLines(dir.resolve("v.jsonl"))) {
             JsonNode o = JSON.readTree(line);
@@ -217,6 +218,11 @@ class RolloverKillProcessTest {
                     gaps.computeIfAbsent(key, k -> new ArrayList<>()).add(new long[] {
                         o.get("from_index").asLong(), o.get("to_index").asLong()
                     });
+                } else if (verdict.equals("SKIPPED")) {
+                    // burned by a killed sensor without publishing, stated in its signed skip notice
+                    skipped.computeIfAbsent(key, k -> new ArrayList<>()).add(new long[] {
+                        o.get("from_index").asLong(), o.get("to_index").asLong()
+                    });
                 } else {
                     assertEquals("DUPLICATE", verdict, "no rejection of any kind: " + line);
                 }
@@ -231,6 +237,9 @@ class RolloverKillProcessTest {
             String[] f = keyIndex.split("/");
             long index = Long.parseLong(f[1]);
             assertTrue(
+                    skipped.getOrDefault(f[0], List.of()).stream().noneMatch(g -> g[0] <= index && index <= g[1]),
+                    "published but stated skipped (a skip notice must never cover a published index): " + keyIndex);
+            assertTrue(
                     accepted.getOrDefault(f[0], new TreeSet<>()).contains(index)
                             || gaps.getOrDefault(f[0], List.of()).stream()
                                     .anyMatch(g -> g[0] <= index && index <= g[1]),
@@ -240,10 +249,13 @@ class RolloverKillProcessTest {
             for (long i = 0; i <= e.getValue().last(); i++) {
                 long index = i;
                 boolean inGap =
-                        gaps.getOrDefault(e.getKey(), List.of()).stream().anyMatch(g -> g[0] <= index && index <= g[1]);
+                        gaps.getOrDefault(e.getKey(), List.of()).stream().anyMatch(g -> g[0] <= index && index <= g[1])
+                                || skipped.getOrDefault(e.getKey(), List.of()).stream()
+                                        .anyMatch(g -> g[0] <= index && index <= g[1]);
                 assertTrue(
                         e.getValue().contains(i) != inGap,
-                        "key " + e.getKey() + " index " + i + " must be accepted or in a gap, not both or neither");
+                        "key " + e.getKey() + " index " + i
+                                + " must be accepted or in a gap or skipped, not both or neither");
             }
         }
     }

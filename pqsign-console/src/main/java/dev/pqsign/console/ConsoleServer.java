@@ -130,9 +130,51 @@ public final class ConsoleServer implements AutoCloseable {
      * @param event the operator's verdict event
      */
     public void verdict(VerdictEvent event, LatencyRecord latency) {
+        verdict(event, latency, true);
+    }
+
+    /**
+     * A verdict on a reading or a gap, received live or read from the sensor's history: a
+     * backfilled reading counts like any other but adds nothing to the latency charts (its latency
+     * is how long it waited in the history).
+     *
+     * @param event the verdict
+     * @param latency the monotonic latency record, or null
+     * @param live false for a value read from the sensor's history
+     */
+    public void verdict(VerdictEvent event, LatencyRecord latency, boolean live) {
         Objects.requireNonNull(event, "event");
-        model.verdict(event, latency);
-        metrics.verdict(event, latency);
+        model.verdict(event, live ? latency : null, live);
+        metrics.verdict(event, live ? latency : null, live);
+    }
+
+    /**
+     * A sensor's connection state since a time, e.g. {@code down} since the last failed attempt.
+     *
+     * @param sensor the sensor's name
+     * @param state the state, e.g. {@code connected}, {@code reconnecting}, {@code down}
+     * @param since when it entered the state
+     */
+    public void connectionState(String sensor, String state, java.time.Instant since) {
+        Objects.requireNonNull(sensor, "sensor");
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(since, "since");
+        model.connectionState(sensor, state, since);
+        metrics.connectionState(sensor, state);
+    }
+
+    /**
+     * A sensor that has sent no reading for longer than the operator's threshold, or that sends again.
+     *
+     * @param sensor the sensor's name
+     * @param silent true when it went silent, false when a reading came again
+     * @param detail one line, e.g. "no reading for 31 s (connection: down)"
+     */
+    public void silence(String sensor, boolean silent, String detail) {
+        Objects.requireNonNull(sensor, "sensor");
+        Objects.requireNonNull(detail, "detail");
+        model.silence(sensor, silent, detail);
+        metrics.silence(sensor, silent);
     }
 
     /**

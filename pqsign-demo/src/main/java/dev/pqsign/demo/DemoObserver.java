@@ -1,7 +1,7 @@
 package dev.pqsign.demo;
 
-import dev.pqsign.opcua.Operator;
 import dev.pqsign.telemetry.KeyId;
+import dev.pqsign.telemetry.operator.Observation;
 
 /**
  * Watches a demo run as it happens, e.g. to show it on a live console. Every sensor of every set
@@ -19,7 +19,7 @@ public interface DemoObserver {
         public void keyState(String sensor, String parameterSet, KeyId keyId, long remaining) {}
 
         @Override
-        public void observation(Operator.Observation observation) {}
+        public void observation(Observation observation) {}
     };
 
     /**
@@ -46,5 +46,5 @@ public interface DemoObserver {
      *
      * @param observation the operator's observation, its sensor renamed to {@code SET/sensor-N}
      */
-    void observation(Operator.Observation observation);
+    void observation(Observation observation);
 }

@@ -10,11 +10,12 @@ import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.EmbeddedIndex;
 import dev.pqsign.telemetry.KeyId;
 import dev.pqsign.telemetry.LatencyStats;
-import dev.pqsign.telemetry.ReadingVerifier;
-import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SimulatedSpeedSensor;
 import dev.pqsign.telemetry.Verdict.Reason;
+import dev.pqsign.telemetry.operator.Observation;
+import dev.pqsign.telemetry.operator.OperatorPipeline;
+import dev.pqsign.telemetry.operator.ReadingVerifier;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -273,9 +274,9 @@ public final class DemoRunner {
     }
 
     /** The same observation under the sensor's {@link #sensorLabel}. */
-    private static Operator.Observation labelled(String setName, Operator.Observation o) {
+    private static Observation labelled(String setName, Observation o) {
         String label = setName + "/" + o.sensor();
-        return new Operator.Observation(
+        return new Observation(
                 label,
                 o.sequence(),
                 o.verdict(),
@@ -325,15 +326,17 @@ public final class DemoRunner {
             keys.add(key);
             trusted.add(new ReadingVerifier.TrustedKey(key.sensorKey().keyId(), key.verifier(), set.embeddedIndex()));
         }
-        Map<String, BlockingQueue<Operator.Observation>> inbox = new ConcurrentHashMap<>();
+        Map<String, BlockingQueue<Observation>> inbox = new ConcurrentHashMap<>();
         List<SensorServer> sensors = new ArrayList<>();
         List<LinkEmulator> relays = new ArrayList<>();
         Tally tally = new Tally();
-        try (ReplayGuard guard =
-                        ReplayGuard.inDirectory(setDir.resolve("operator").resolve("replay"));
+        // The demo's operator remembers no accepted records: a replayed reading is REPLAYED (counted
+        // as rejected), as in the study, not a DUPLICATE.
+        try (OperatorPipeline pipeline = OperatorPipeline.builder(setDir.resolve("operator"))
+                        .remember(0)
+                        .open();
                 Operator operator = new Operator(
                         new Operator.Config(setDir.resolve("operator"), o.security(), o.publishingIntervalMs()),
-                        new ReadingVerifier(guard, trusted),
                         obs -> {
                             inbox.get(obs.sensor()).add(obs);
                             observer.observation(labelled(set.name(), obs));
@@ -355,7 +358,7 @@ public final class DemoRunner {
                     }
                     inbox.put(name, new LinkedBlockingQueue<>());
                     observer.connectionState(sensorLabel(set.name(), i), "connecting");
-                    operator.connect(name, url);
+                    operator.connect(name, url, o.security(), pipeline.pinned(name, trusted.get(i)));
                     observer.connectionState(sensorLabel(set.name(), i), "connected");
                     reportKey(observer, set.name(), i, keys.get(i));
                 }
@@ -370,7 +373,7 @@ public final class DemoRunner {
                     for (int i = 0; i < k; i++) {
                         int share = o.readings() / k + (i < o.readings() % k ? 1 : 0);
                         SensorServer sensor = sensors.get(i);
-                        BlockingQueue<Operator.Observation> q = inbox.get("sensor-" + i);
+                        BlockingQueue<Observation> q = inbox.get("sensor-" + i);
                         long seed = i;
                         futures.add(pool.submit(() -> {
                             driveSensor(sensor, q, share, o.injectEvery(), seed, tally);
@@ -463,15 +466,12 @@ public final class DemoRunner {
     }
 
     private static void warmUp(
-            List<SensorServer> sensors,
-            Map<String, BlockingQueue<Operator.Observation>> inbox,
-            int n,
-            ExecutorService pool)
+            List<SensorServer> sensors, Map<String, BlockingQueue<Observation>> inbox, int n, ExecutorService pool)
             throws InterruptedException, IOException {
         List<Future<?>> futures = new ArrayList<>();
         for (int i = 0; i < sensors.size(); i++) {
             SensorServer sensor = sensors.get(i);
-            BlockingQueue<Operator.Observation> q = inbox.get("sensor-" + i);
+            BlockingQueue<Observation> q = inbox.get("sensor-" + i);
             long seed = -1L - i;
             futures.add(pool.submit(() -> {
                 SimulatedSpeedSensor source = new SimulatedSpeedSensor(1500, 5, 0, seed, Clock.systemUTC());
@@ -491,12 +491,7 @@ public final class DemoRunner {
     }
 
     private static void driveSensor(
-            SensorServer sensor,
-            BlockingQueue<Operator.Observation> q,
-            int readings,
-            int injectEvery,
-            long seed,
-            Tally tally)
+            SensorServer sensor, BlockingQueue<Observation> q, int readings, int injectEvery, long seed, Tally tally)
             throws InterruptedException {
         SimulatedSpeedSensor source = new SimulatedSpeedSensor(1500, 5, 0, seed, Clock.systemUTC());
         SensorServer.Publication first = null;
@@ -505,7 +500,7 @@ public final class DemoRunner {
             if (first == null) {
                 first = p;
             }
-            Operator.Observation obs = await(q, p.sequence(), tally);
+            Observation obs = await(q, p.sequence(), tally);
             if (obs == null) {
                 tally.lost.incrementAndGet();
             } else if (obs.verdict().accepted()) {
@@ -519,14 +514,12 @@ public final class DemoRunner {
             }
             if (injectEvery > 0 && j % injectEvery == 0) {
                 tally.injectedTampered.incrementAndGet();
-                Operator.Observation t =
-                        await(q, sensor.publishTampered(source.next()).sequence(), tally);
+                Observation t = await(q, sensor.publishTampered(source.next()).sequence(), tally);
                 if (t != null && t.verdict().reason() == Reason.BAD_SIGNATURE) {
                     tally.rejectedTampered.incrementAndGet();
                 }
                 tally.injectedReplayed.incrementAndGet();
-                Operator.Observation r =
-                        await(q, sensor.publishSigned(first.reading()).sequence(), tally);
+                Observation r = await(q, sensor.publishSigned(first.reading()).sequence(), tally);
                 if (r != null && r.verdict().reason() == Reason.REPLAYED) {
                     tally.rejectedReplayed.incrementAndGet();
                 }
@@ -535,7 +528,7 @@ public final class DemoRunner {
     }
 
     /** Waits for the verdict on publication {@code sequence}, dropping older ones; counts gaps and duplicates. */
-    private static Operator.Observation await(BlockingQueue<Operator.Observation> q, long sequence, Tally tally)
+    private static Observation await(BlockingQueue<Observation> q, long sequence, Tally tally)
             throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OBSERVATION_TIMEOUT_MS);
         while (true) {
@@ -543,12 +536,14 @@ public final class DemoRunner {
             if (left <= 0) {
                 return null;
             }
-            Operator.Observation o = q.poll(left, TimeUnit.NANOSECONDS);
+            Observation o = q.poll(left, TimeUnit.NANOSECONDS);
             if (o == null) {
                 return null;
             }
             if (o.gap() != null) {
-                tally.gaps.addAndGet(o.gap().size());
+                if (o.verdict().reason() == Reason.GAP) {
+                    tally.gaps.addAndGet(o.gap().size());
+                }
                 continue;
             }
             if (o.verdict().reason() == Reason.DUPLICATE) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.pqsign.operator.SensorTarget;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -39,7 +40,7 @@ class OperatorSensorsFuzzTest {
     void fuzz(byte[] data) throws IOException {
         Path file = DIR.resolve("sensors.json");
         Files.write(file, data);
-        List<SensorList.Target> targets;
+        List<SensorTarget> targets;
         try {
             targets = SensorList.read(file);
         } catch (CliException e) {
@@ -52,9 +53,9 @@ class OperatorSensorsFuzzTest {
         assertFalse(targets.isEmpty());
         assertTrue(targets.size() <= SensorList.MAX_SENSORS);
         Set<String> names = new HashSet<>();
-        for (SensorList.Target t : targets) {
+        for (SensorTarget t : targets) {
             assertTrue(names.add(t.name()), "name used twice: " + t.name());
-            assertNotNull(t.pinned());
+            assertNotNull(t.firstKey());
             assertTrue(t.url().startsWith("opc.tcp://"));
         }
         assertEquals(targets.size(), names.size());

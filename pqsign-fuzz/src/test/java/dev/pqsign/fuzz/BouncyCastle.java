@@ -14,11 +14,13 @@ import java.util.function.BooleanSupplier;
 import org.bouncycastle.crypto.Signer;
 import org.bouncycastle.crypto.digests.SHA256Digest;
 import org.bouncycastle.crypto.params.AsymmetricKeyParameter;
+import org.bouncycastle.crypto.params.HSSPublicKeyParameters;
 import org.bouncycastle.crypto.params.ParametersWithContext;
 import org.bouncycastle.crypto.params.XMSSMTParameters;
 import org.bouncycastle.crypto.params.XMSSMTPublicKeyParameters;
 import org.bouncycastle.crypto.params.XMSSParameters;
 import org.bouncycastle.crypto.params.XMSSPublicKeyParameters;
+import org.bouncycastle.crypto.signers.HSSSigner;
 import org.bouncycastle.crypto.signers.XMSSMTSigner;
 import org.bouncycastle.crypto.signers.XMSSSigner;
 import org.bouncycastle.pqc.crypto.haetae.HAETAEParameters;
@@ -122,6 +124,22 @@ final class BouncyCastle {
                 return false;
             }
         }
+    }
+
+    /**
+     * BouncyCastle's HSS / LMS verdict on a signature under an encoded HSS public key; a key it
+     * cannot parse, like an exception while verifying, is a rejection.
+     */
+    static boolean hssVerify(byte[] publicKey, byte[] message, byte[] signature) {
+        return verdict(new byte[][] {"HSS".getBytes(StandardCharsets.US_ASCII), publicKey, message, signature}, () -> {
+            try {
+                HSSSigner v = new HSSSigner();
+                v.init(false, HSSPublicKeyParameters.getInstance(publicKey));
+                return v.verifySignature(message, signature);
+            } catch (java.io.IOException | RuntimeException e) {
+                return false;
+            }
+        });
     }
 
     /** A BouncyCastle verifier for one HAETAE public key. */

@@ -8,7 +8,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.pqsign.core.Digests;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.telemetry.CertificateEnrolment;
-import dev.pqsign.telemetry.DeviceCaTrust;
+import dev.pqsign.telemetry.operator.DeviceCaTrust;
 import dev.pqsign.x509.PqCertificate;
 import java.time.Instant;
 import java.util.Arrays;

@@ -3,6 +3,9 @@ package dev.pqsign.fuzz;
 import dev.pqsign.haetae.HaetaeKeyPair;
 import dev.pqsign.haetae.HaetaeKeyPairGenerator;
 import dev.pqsign.haetae.HaetaeParameterSet;
+import dev.pqsign.lms.HssKeyGenerator;
+import dev.pqsign.lms.HssParameterSet;
+import dev.pqsign.lms.HssPrivateKey;
 import dev.pqsign.xmss.WotsDerivation;
 import dev.pqsign.xmss.XmssKeyGenerator;
 import dev.pqsign.xmss.XmssParameterSet;
@@ -27,6 +30,19 @@ final class FuzzKeys {
             XmssParameterSet.XMSS_SHA2_10_256);
 
     static final List<HaetaeParameterSet> HAETAE_SETS = List.of(HaetaeParameterSet.values());
+
+    /**
+     * The HSS sets of {@code LmsSignatureFuzzTest}: each of the four hash families (SHA-256,
+     * SHA-256/192, SHAKE256/256, SHAKE256/192), one and two levels, every Winternitz width; height-5
+     * trees, so a target JVM makes its keys in milliseconds.
+     */
+    static final List<HssParameterSet> LMS_SETS = List.of(
+            lmsSet("LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4+LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8"),
+            lmsSet("LMS_SHA256_M24_H5/LMOTS_SHA256_N24_W2"),
+            lmsSet("LMS_SHAKE_M32_H5/LMOTS_SHAKE_N32_W8"),
+            lmsSet("LMS_SHAKE_M24_H5/LMOTS_SHAKE_N24_W1+LMS_SHAKE_M24_H5/LMOTS_SHAKE_N24_W4"));
+
+    private static final HssPrivateKey[] LMS = new HssPrivateKey[LMS_SETS.size()];
 
     /** The message every seed signature signs. */
     static final byte[] MESSAGE = "pqsign fuzz seed message".getBytes(StandardCharsets.UTF_8);
@@ -57,6 +73,26 @@ final class FuzzKeys {
      * their time on key generation under coverage instrumentation; {@link SeedCorpusTest} checks the
      * file is what {@link #xmss} gives).
      */
+    private static HssParameterSet lmsSet(String name) {
+        return HssParameterSet.byName(name).orElseThrow(() -> new IllegalStateException(name));
+    }
+
+    /** The HSS key of {@code set}: SEED and I from the stream named after the set. */
+    static synchronized HssPrivateKey lms(HssParameterSet set) {
+        int i = LMS_SETS.indexOf(set);
+        if (LMS[i] == null) {
+            byte[] seedAndId =
+                    DeterministicRandom.bytes("lms " + set.setName(), set.top().n() + 16);
+            LMS[i] = HssKeyGenerator.fromSeed(
+                    set,
+                    java.util.Arrays.copyOf(seedAndId, set.top().n()),
+                    java.util.Arrays.copyOfRange(seedAndId, set.top().n(), seedAndId.length),
+                    1,
+                    null);
+        }
+        return LMS[i];
+    }
+
     static XmssPublicKey xmssPublicKey(XmssParameterSet set) {
         return XmssPublicKey.decode(set, resource(SeedCorpus.material(xmssPublicKeyFile(set))));
     }

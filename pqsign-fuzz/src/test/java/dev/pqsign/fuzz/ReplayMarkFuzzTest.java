@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.pqsign.telemetry.AcceptedRecords;
 import dev.pqsign.telemetry.KeyId;
-import dev.pqsign.telemetry.MarkFile;
-import dev.pqsign.telemetry.MarkRecovery;
-import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.SignedReading;
 import dev.pqsign.telemetry.SignedRecord;
+import dev.pqsign.telemetry.internal.MarkFile;
+import dev.pqsign.telemetry.operator.AcceptedRecords;
+import dev.pqsign.telemetry.operator.MarkRecovery;
+import dev.pqsign.telemetry.operator.ReplayGuard;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,14 +8,19 @@ import dev.pqsign.haetae.HaetaeSampler;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.keys.KeyChain;
 import dev.pqsign.keys.SignedKeyHandover;
+import dev.pqsign.lms.HssKeyState;
+import dev.pqsign.lms.HssParameterSet;
+import dev.pqsign.lms.HssSignatures;
+import dev.pqsign.lms.HssSignerOptions;
+import dev.pqsign.lms.HssStatefulSigner;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.telemetry.KeyId;
 import dev.pqsign.telemetry.ReadingHistory;
 import dev.pqsign.telemetry.ReadingMessage;
 import dev.pqsign.telemetry.ReadingText;
-import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.SignedReading;
 import dev.pqsign.telemetry.SignedRecord;
+import dev.pqsign.telemetry.operator.ReplayGuard;
 import dev.pqsign.testing.MemoryStateStore;
 import dev.pqsign.x509.Pem;
 import dev.pqsign.x509.PqCertificate;
@@ -123,6 +128,7 @@ final class SeedCorpus {
         try {
             xmssSignatures(out, tmp);
             xmssKeys(out);
+            lmsSignatures(out);
             haetaeSignatures(out);
             haetaeKeys(out);
             certificates(out);
@@ -154,6 +160,39 @@ final class SeedCorpus {
                 out.put(
                         inputs(XmssSignatureFuzzTest.class, fileName(set.setName()) + "-index" + index),
                         prefixed((byte) i, sig));
+            }
+        }
+    }
+
+    /**
+     * {@link LmsSignatureFuzzTest}: per set the signatures at indices 0, 1, 31 and (two levels) 32,
+     * the first of a new lower tree; and the index-0 signature behind its public key (key mode).
+     */
+    private static void lmsSignatures(Map<String, byte[]> out) {
+        for (int i = 0; i < FuzzKeys.LMS_SETS.size(); i++) {
+            HssParameterSet set = FuzzKeys.LMS_SETS.get(i);
+            String name = fileName(set.setName().replace('+', '_'));
+            byte[] pub = FuzzKeys.lms(set).publicKey().encoded();
+            try (HssStatefulSigner signer = HssStatefulSigner.open(
+                    MemoryStateStore.holding(
+                            HssKeyState.fresh(FuzzKeys.lms(set)).encode()),
+                    HssSignerOptions.defaults().withThreads(1))) {
+                long last = Math.min(32, set.maxSignatures() - 1);
+                for (long k = 0; k <= last; k++) {
+                    byte[] sig = signer.sign(FuzzKeys.MESSAGE);
+                    long index = HssSignatures.index(set, sig);
+                    if (index == 0) {
+                        byte[] keyed = new byte[2 + pub.length + sig.length];
+                        keyed[0] = (byte) 0x80;
+                        keyed[1] = (byte) pub.length;
+                        System.arraycopy(pub, 0, keyed, 2, pub.length);
+                        System.arraycopy(sig, 0, keyed, 2 + pub.length, sig.length);
+                        out.put(inputs(LmsSignatureFuzzTest.class, "key-" + name), keyed);
+                    }
+                    if (index <= 1 || index >= 31) {
+                        out.put(inputs(LmsSignatureFuzzTest.class, name + "-index" + index), prefixed((byte) i, sig));
+                    }
+                }
             }
         }
     }

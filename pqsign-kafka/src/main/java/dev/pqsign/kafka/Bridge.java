@@ -1,6 +1,7 @@
 package dev.pqsign.kafka;
 
 import dev.pqsign.opcua.Operator;
+import dev.pqsign.opcua.RecordSubscription;
 import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.SignedRecord;
 import java.io.IOException;
@@ -64,7 +65,7 @@ public final class Bridge implements AutoCloseable {
     private final AtomicLong acknowledged = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private final AtomicReference<String> lastFailure = new AtomicReference<>();
-    private final List<Operator.Connection> connections = new ArrayList<>();
+    private final List<RecordSubscription> connections = new ArrayList<>();
 
     private Bridge(Operator.Config opcua, String bootstrapServers, Path dataDir) throws IOException {
         Files.createDirectories(dataDir);

@@ -88,6 +88,14 @@ public final class StreamVerifier implements AutoCloseable {
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        // One request in flight per broker connection: with transactions v2 the broker refuses the
+        // later of several pipelined batches to a partition that a commit has just reset
+        // (OutOfOrderSequenceException, logged as an ERROR by the broker although the producer
+        // retries and nothing is lost); the verifier's throughput does not depend on pipelining.
+        p.put(
+                StreamsConfig.producerPrefix(
+                        org.apache.kafka.clients.producer.ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION),
+                1);
         // readings of a sensor must not wait for records of other partitions
         p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 0);
         // a dead instance's partitions move to the others after seconds, not the default 45 s

@@ -4,6 +4,7 @@ import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.keys.internal.ByteWriter;
 import dev.pqsign.keys.internal.StrictReader;
 import dev.pqsign.state.DurableFiles;
+import dev.pqsign.state.RegularFiles;
 import dev.pqsign.x509.PqPublicKey;
 import java.io.EOFException;
 import java.io.IOException;
@@ -99,7 +100,7 @@ final class HandoverLog {
     /** Reads and checks an existing log of the chain that starts at {@code firstKey}. */
     static HandoverLog read(Path file, PqPublicKey firstKey) throws IOException {
         HandoverLog log = new HandoverLog(file, firstKey);
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+        try (FileChannel ch = RegularFiles.openForReading(file)) {
             log.scan(ch);
         }
         return log;
@@ -238,7 +239,7 @@ final class HandoverLog {
             throw new IllegalArgumentException("generation " + g + " is not in the log (1.." + count + ")");
         }
         long offset = offsets[(int) (g - 1)];
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+        try (FileChannel ch = RegularFiles.openForReading(file)) {
             ByteBuffer head = ByteBuffer.wrap(readAt(ch, offset, ENTRY_HEAD_BYTES));
             long length = Integer.toUnsignedLong(head.getInt());
             int crc = head.getInt();
@@ -262,6 +263,7 @@ final class HandoverLog {
         if (tail == null) {
             return;
         }
+        RegularFiles.requireRegular(file); // an open for writing of a FIFO waits for a reader
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
             ch.truncate(tail.offset());
             ch.force(true);
@@ -292,6 +294,7 @@ final class HandoverLog {
         byte[] body = encodeBody(e);
         ByteBuffer out = ByteBuffer.allocate(ENTRY_HEAD_BYTES + body.length);
         out.putInt(body.length).putInt(crc32c(body)).put(body).flip();
+        RegularFiles.requireRegular(file);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
             // Whatever a failed earlier append left after the last good entry is overwritten.
             ch.truncate(end);

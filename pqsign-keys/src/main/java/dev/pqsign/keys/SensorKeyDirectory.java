@@ -161,6 +161,9 @@ public final class SensorKeyDirectory implements AutoCloseable {
     private final Options options;
     private final PqPublicKey firstKey;
     private final byte[] chainId;
+    /** This process's ownership of the directory, held until {@link #close}. */
+    private final KeyDirectoryOwner owner;
+
     private long generation;
     private PqPublicKey currentKey;
     private FileStateStore currentStore;
@@ -181,11 +184,12 @@ public final class SensorKeyDirectory implements AutoCloseable {
     /** The handover log, or null until the first compaction creates it. */
     private volatile HandoverLog log;
 
-    private SensorKeyDirectory(Path dir, Options options, PqPublicKey firstKey) {
+    private SensorKeyDirectory(Path dir, Options options, PqPublicKey firstKey, KeyDirectoryOwner owner) {
         this.dir = dir;
         this.options = options;
         this.firstKey = firstKey;
         this.chainId = PublicKeys.keyId(firstKey);
+        this.owner = owner;
     }
 
     /**
@@ -234,15 +238,32 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @param options the signers' options, the state files' lock timeout and the rollover observer
      * @return the directory, its current key's signer open; {@link #close} it
      * @throws KeyFormatException if the directory is not a complete sensor key directory
+     * @throws KeyDirectoryInUseException if another process owns the directory ({@link
+     *     KeyDirectoryOwner}) for all of the options' lock timeout
      * @throws IOException if a file of the directory cannot be read, written or removed
      * @throws dev.pqsign.core.StatePersistenceException if the current key's state cannot be read (its
      *     locks not obtained within the lock timeout, for one)
      */
     public static SensorKeyDirectory open(Path dir, Options options) throws IOException {
         Objects.requireNonNull(options, "options");
-        SensorKeyDirectory d = new SensorKeyDirectory(dir, options, readFirstKey(dir));
-        d.load();
-        return d;
+        Optional<Path> enclosing = enclosingKeyDirectory(dir);
+        if (enclosing.isPresent()) {
+            // its key.pub and key.state would start a second chain inside the first one
+            throw new KeyFormatException(
+                    dir + ": generation " + Long.parseLong(dir.getFileName().toString())
+                            + " of the key directory " + enclosing.get() + ", not a key directory of its own; open "
+                            + enclosing.get() + " (it continues with its current generation)");
+        }
+        PqPublicKey firstKey = readFirstKey(dir);
+        KeyDirectoryOwner owner = KeyDirectoryOwner.acquire(dir, options.lockTimeout);
+        try {
+            SensorKeyDirectory d = new SensorKeyDirectory(dir, options, firstKey, owner);
+            d.load();
+            return d;
+        } catch (IOException | RuntimeException e) {
+            owner.close();
+            throw e;
+        }
     }
 
     /**
@@ -977,6 +998,37 @@ public final class SensorKeyDirectory implements AutoCloseable {
         return generationDir(g).resolve(STATE);
     }
 
+    /**
+     * The key directory that {@code dir} is a generation directory of: {@code dir} is
+     * {@code DIR/generations/N} (twelve digits) and {@code DIR} holds a {@code key.pub}.
+     *
+     * @param dir a directory, e.g. the one a {@code key.state} was given in
+     * @return {@code DIR} (in the form {@code dir} was given in), or empty if {@code dir} is no
+     *     generation directory
+     */
+    public static Optional<Path> enclosingKeyDirectory(Path dir) {
+        Path name = dir.getFileName();
+        Path generations =
+                dir.getParent() != null ? dir.getParent() : dir.toAbsolutePath().getParent();
+        if (name == null || generations == null || !isGenerationName(name.toString())) {
+            return Optional.empty();
+        }
+        Path outer = generations.getParent() != null
+                ? generations.getParent()
+                : generations.toAbsolutePath().getParent();
+        if (outer == null
+                || generations.getFileName() == null
+                || !generations.getFileName().toString().equals(GENERATIONS)
+                || !Files.exists(outer.resolve(PUBLIC_KEY), LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.empty();
+        }
+        return Optional.of(outer);
+    }
+
+    private static boolean isGenerationName(String name) {
+        return name.length() == 12 && name.chars().allMatch(c -> c >= '0' && c <= '9');
+    }
+
     private static NavigableMap<Long, Path> generationDirectories(Path dir) throws IOException {
         TreeMap<Long, Path> out = new TreeMap<>();
         Path parent = dir.resolve(GENERATIONS);
@@ -986,7 +1038,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
         try (DirectoryStream<Path> s = Files.newDirectoryStream(parent)) {
             for (Path p : s) {
                 String name = p.getFileName().toString();
-                if (name.length() == 12 && name.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                if (isGenerationName(name)) {
                     out.put(Long.parseLong(name), p);
                 }
             }
@@ -1068,7 +1120,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
 
     /**
      * Closes the current signer and the loaded next one (unused reserved indices stay burned) and
-     * releases their state locks.
+     * releases their state locks, then the ownership of the directory ({@link KeyDirectoryOwner}).
      */
     @Override
     public void close() {
@@ -1078,7 +1130,11 @@ public final class SensorKeyDirectory implements AutoCloseable {
             try {
                 closeNext();
             } finally {
-                closeRetired();
+                try {
+                    closeRetired();
+                } finally {
+                    owner.close(); // last: the directory is ours until every state is closed
+                }
             }
         }
     }

@@ -145,4 +145,25 @@ class KeyRolloverTest {
             assertFalse(st.preparationFailure().isPresent());
         }
     }
+
+    @Test
+    void open_aGenerationDirectory_refusedPointingAtTheKeyDirectory() throws Exception {
+        Path generation;
+        try (SensorKeyDirectory keys = directory()) {
+            assertTrue(keys.prepareNext());
+            generation = tmp.resolve("sensor")
+                    .resolve(SensorKeyDirectory.GENERATIONS)
+                    .resolve("000000000001");
+            assertTrue(Files.isRegularFile(generation.resolve(SensorKeyDirectory.STATE)));
+        }
+        assertEquals(Optional.of(tmp.resolve("sensor")), SensorKeyDirectory.enclosingKeyDirectory(generation));
+        assertEquals(Optional.empty(), SensorKeyDirectory.enclosingKeyDirectory(tmp.resolve("sensor")));
+        dev.pqsign.core.KeyFormatException e = assertThrows(
+                dev.pqsign.core.KeyFormatException.class,
+                () -> SensorKeyDirectory.open(generation, SensorKeyDirectory.Options.defaults()));
+        assertTrue(
+                e.getMessage().contains("generation 1 of the key directory " + tmp.resolve("sensor")), e.getMessage());
+        assertFalse(Files.exists(generation.resolve(SensorKeyDirectory.GENERATIONS)));
+        assertFalse(Files.exists(generation.resolve(KeyDirectoryOwner.FILE)));
+    }
 }

@@ -114,4 +114,26 @@ public final class ApplicationIdentity {
     public X509Certificate certificate() {
         return certificate;
     }
+
+    /**
+     * Writes an application certificate (DER) for the peers' trust lists, durably and only if the
+     * file does not hold it already.
+     *
+     * @param cert the certificate
+     * @param file where, e.g. {@code DATA_DIR/pki/operator-application.der}
+     * @return {@code file}
+     * @throws IOException if it cannot be encoded or written
+     */
+    public static java.nio.file.Path export(X509Certificate cert, java.nio.file.Path file) throws IOException {
+        try {
+            byte[] der = cert.getEncoded();
+            if (!java.nio.file.Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    || !java.util.Arrays.equals(java.nio.file.Files.readAllBytes(file), der)) {
+                dev.pqsign.state.DurableFiles.writeAtomically(file, der);
+            }
+        } catch (java.security.cert.CertificateEncodingException e) {
+            throw new IOException("cannot encode the application certificate: " + e.getMessage(), e);
+        }
+        return file;
+    }
 }

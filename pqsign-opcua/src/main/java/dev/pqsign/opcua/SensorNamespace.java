@@ -2,6 +2,7 @@ package dev.pqsign.opcua;
 
 import dev.pqsign.telemetry.ReadingHistory;
 import dev.pqsign.telemetry.SignedRecord;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,6 +60,7 @@ import org.eclipse.milo.opcua.stack.core.types.structured.ReadValueId;
  */
 final class SensorNamespace extends ManagedNamespaceWithLifecycle {
 
+    private static final System.Logger LOG = System.getLogger(SensorNamespace.class.getName());
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Map<String, UaVariableNode> nodes = new LinkedHashMap<>();
     private final Map<NodeId, Set<DataItem>> items = new ConcurrentHashMap<>();
@@ -67,9 +69,12 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
     static final int MAX_HISTORY_VALUES_PER_READ = 1000;
 
     /**
-     * Most bytes of values one HistoryRead returns per node: a thousand records of XMSS^MT signatures
-     * (4.6 to 14 KB each) would exceed the 2 MiB response that OPC UA stacks accept by default, and
-     * the read would fail as a whole. Half of that leaves room for the encoding's overhead.
+     * Most bytes of values one HistoryRead response returns, for all its nodes together: a thousand
+     * records of XMSS^MT signatures (4.6 to 14 KB each) would exceed the 2 MiB response that OPC UA
+     * stacks accept by default, and the read would fail as a whole; and a request of many nodes
+     * must not build a response many times that size (the server builds the whole response in
+     * memory before it can tell that it is too large). Half of 2 MiB leaves room for the
+     * encoding's overhead. The first value of a response is returned even if it alone is larger.
      */
     static final int MAX_HISTORY_BYTES_PER_READ = 1 << 20;
 
@@ -218,9 +223,12 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
      * the three study nodes from the sensor's {@link ReadingHistory}, oldest first, by source
      * time; the record node's history carries the key handover records too, where they were
      * published, and the key handover node's history is those handover records alone. More than
-     * {@link #MAX_HISTORY_VALUES_PER_READ} values (or the client's numValuesPerNode) come with a
-     * continuation point: 8 bytes, the source time in nanoseconds after which the next call
-     * continues (the history's source times strictly increase).
+     * {@link #MAX_HISTORY_VALUES_PER_READ} values (or the client's numValuesPerNode) of a node, or
+     * more than {@link #MAX_HISTORY_BYTES_PER_READ} of all nodes of the request together, come with
+     * a continuation point: 8 bytes, the source time in nanoseconds after which the next call
+     * continues (the history's source times strictly increase). A node reached after the request's
+     * bytes are spent gets no values and a continuation point at its start (OPC UA Part 4 allows
+     * zero values with a continuation point).
      */
     @Override
     public List<HistoryReadResult> historyRead(
@@ -229,13 +237,35 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
             TimestampsToReturn timestamps,
             List<HistoryReadValueId> ids) {
         List<HistoryReadResult> results = new ArrayList<>(ids.size());
+        Budget budget = new Budget();
         for (HistoryReadValueId id : ids) {
-            results.add(historyReadOne(details, id));
+            results.add(historyReadOne(details, id, budget));
         }
         return results;
     }
 
-    private HistoryReadResult historyReadOne(HistoryReadDetails details, HistoryReadValueId id) {
+    /** The bytes of values one HistoryRead response has left, shared by its nodes. */
+    private static final class Budget {
+        private long left = MAX_HISTORY_BYTES_PER_READ;
+        private boolean empty = true;
+
+        /** Whether a value of {@code size} bytes still goes into the response (then it is counted). */
+        boolean take(long size) {
+            if (!empty && size > left) {
+                return false;
+            }
+            left -= size;
+            empty = false;
+            return true;
+        }
+
+        /** The bytes to fetch at most, beyond the first value: what is left, never negative. */
+        long fetchLimit() {
+            return Math.max(0, left);
+        }
+    }
+
+    private HistoryReadResult historyReadOne(HistoryReadDetails details, HistoryReadValueId id, Budget budget) {
         String name = id.getNodeId().getIdentifier() instanceof String n ? n : "";
         if (history == null || !HISTORIZED.contains(name) || !newNodeId(name).equals(id.getNodeId())) {
             return new HistoryReadResult(new StatusCode(StatusCodes.Bad_HistoryOperationUnsupported), null, null);
@@ -266,46 +296,18 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
                 ? 0
                 : raw.getNumValuesPerNode().longValue();
         int max = (int) (wanted == 0 ? MAX_HISTORY_VALUES_PER_READ : Math.min(wanted, MAX_HISTORY_VALUES_PER_READ));
-        // Entries are fetched (and decoded) only up to the first past the size limit: a thousand
-        // fetched to send two hundred made every HistoryRead of a backfill five times the work.
-        // The record node's history holds the key handovers too, in publication order, so an
-        // operator that missed several rollovers follows each before it meets the next key's readings.
-        // The handover node's history is the handovers alone: the chain, without the readings.
-        // The key certificates' history has, at each handover's time, the certificate chain of
-        // the key it introduced (empty without one), so an operator in certificate mode that
-        // missed several rollovers finds every key's chain, not only the latest.
-        List<HistoryValue> entries = switch (name) {
-            case SensorNodes.RECORD ->
-                history.entries(from, to, max + 1, MAX_HISTORY_BYTES_PER_READ).stream()
-                        .map(e -> new HistoryValue(e.sourceTime(), e.value()))
-                        .toList();
-            case SensorNodes.KEY_HANDOVER ->
-                history.handovers(from, to, max + 1, MAX_HISTORY_BYTES_PER_READ).stream()
-                        .map(e -> new HistoryValue(e.sourceTime(), e.value()))
-                        .toList();
-            case SensorNodes.KEY_CERTIFICATES -> {
-                KeyCertificates source = keyCertificates;
-                yield history.handovers(from, to, max + 1).stream()
-                        .map(e -> new HistoryValue(
-                                e.sourceTime(),
-                                source.of(e.handover().orElseThrow().statement().sequence())
-                                        .orElse(new byte[0])))
-                        .toList();
-            }
-            default ->
-                history.range(from, to, max + 1, MAX_HISTORY_BYTES_PER_READ).stream()
-                        .map(r -> new HistoryValue(r.sourceTime(), historyValue(name, r), r.encode().length))
-                        .toList();
-        };
+        List<HistoryValue> entries;
+        try {
+            entries = fetch(name, from, to, max + 1, budget.fetchLimit());
+        } catch (UncheckedIOException e) {
+            // the history file cannot be read now (the sensor keeps signing; a later call may succeed)
+            LOG.log(System.Logger.Level.WARNING, "history read: {0}", e.getMessage());
+            return new HistoryReadResult(new StatusCode(StatusCodes.Bad_ResourceUnavailable), null, null);
+        }
         int keep = 0;
-        long bytes = 0;
-        while (keep < Math.min(entries.size(), max)) {
-            long size = entries.get(keep).size();
-            if (keep > 0 && bytes + size > MAX_HISTORY_BYTES_PER_READ) {
-                break; // the rest with the next HistoryRead, from the continuation point
-            }
-            bytes += size;
-            keep++;
+        while (keep < Math.min(entries.size(), max)
+                && budget.take(entries.get(keep).size())) {
+            keep++; // the rest with the next HistoryRead, from the continuation point
         }
         boolean more = entries.size() > keep;
         if (more) {
@@ -319,13 +321,55 @@ final class SensorNamespace extends ManagedNamespaceWithLifecycle {
         }
         ByteString next = null;
         if (more) {
-            HistoryValue last = entries.get(entries.size() - 1);
-            next = ByteString.of(ByteBuffer.allocate(8)
-                    .putLong(epochNanos(last.sourceTime()))
-                    .array());
+            long after = entries.isEmpty()
+                    ? before(epochNanos(from)) // nothing fitted: this node continues where it started
+                    : epochNanos(entries.get(entries.size() - 1).sourceTime());
+            next = ByteString.of(ByteBuffer.allocate(8).putLong(after).array());
         }
         ExtensionObject data = ExtensionObject.encode(getServer().getStaticEncodingContext(), new HistoryData(values));
         return new HistoryReadResult(StatusCode.GOOD, next, data);
+    }
+
+    /** The nanosecond before {@code nanos}, which a continuation point continues after. */
+    private static long before(long nanos) {
+        return nanos == Long.MIN_VALUE ? nanos : nanos - 1;
+    }
+
+    /**
+     * Up to {@code count} values of a node's history from {@code from} to {@code to}, fetched (and
+     * decoded) only up to the first that brings their size above {@code maxBytes}: a thousand
+     * fetched to send two hundred made every HistoryRead of a backfill five times the work.
+     */
+    private List<HistoryValue> fetch(String name, Instant from, Instant to, int count, long maxBytes) {
+        // The record node's history holds the key handovers too, in publication order, so an
+        // operator that missed several rollovers follows each before it meets the next key's readings.
+        // The handover node's history is the handovers alone: the chain, without the readings.
+        // The key certificates' history has, at each handover's time, the certificate chain of
+        // the key it introduced (empty without one), so an operator in certificate mode that
+        // missed several rollovers finds every key's chain, not only the latest.
+        return switch (name) {
+            case SensorNodes.RECORD ->
+                history.entries(from, to, count, maxBytes).stream()
+                        .map(e -> new HistoryValue(e.sourceTime(), e.value()))
+                        .toList();
+            case SensorNodes.KEY_HANDOVER ->
+                history.handovers(from, to, count, maxBytes).stream()
+                        .map(e -> new HistoryValue(e.sourceTime(), e.value()))
+                        .toList();
+            case SensorNodes.KEY_CERTIFICATES -> {
+                KeyCertificates source = keyCertificates;
+                yield history.handovers(from, to, count, maxBytes).stream()
+                        .map(e -> new HistoryValue(
+                                e.sourceTime(),
+                                source.of(e.handover().orElseThrow().statement().sequence())
+                                        .orElse(new byte[0])))
+                        .toList();
+            }
+            default ->
+                history.range(from, to, count, maxBytes).stream()
+                        .map(r -> new HistoryValue(r.sourceTime(), historyValue(name, r), r.encode().length))
+                        .toList();
+        };
     }
 
     /** Nanoseconds since the epoch, saturated at the ends of i64 (a corrupt history must not wrap around). */

@@ -1,15 +1,19 @@
 package dev.pqsign.opcua;
 
+import dev.pqsign.core.StatefulSigner;
 import dev.pqsign.keys.KeyCertificateChain;
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SignedKeyHandover;
+import dev.pqsign.opcua.internal.MiloThreads;
 import dev.pqsign.telemetry.ReadingHistory;
 import dev.pqsign.telemetry.ReadingSigner;
 import dev.pqsign.telemetry.ReadingSource;
 import dev.pqsign.telemetry.RollingSensorKey;
 import dev.pqsign.telemetry.SensorKey;
+import dev.pqsign.telemetry.SequencedSigner;
 import dev.pqsign.telemetry.SignedReading;
 import dev.pqsign.telemetry.SignedRecord;
+import dev.pqsign.telemetry.SkipNotice;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
@@ -29,7 +33,6 @@ import java.util.concurrent.TimeoutException;
 import org.eclipse.milo.opcua.sdk.server.EndpointConfig;
 import org.eclipse.milo.opcua.sdk.server.OpcUaServer;
 import org.eclipse.milo.opcua.sdk.server.OpcUaServerConfig;
-import org.eclipse.milo.opcua.sdk.server.OpcUaServerConfigLimits;
 import org.eclipse.milo.opcua.sdk.server.identity.AnonymousIdentityValidator;
 import org.eclipse.milo.opcua.stack.core.NodeIds;
 import org.eclipse.milo.opcua.stack.core.security.CertificateStore;
@@ -141,6 +144,10 @@ public final class SensorServer implements AutoCloseable {
     private final OpcUaServer server;
     private final SensorNamespace namespace;
     private final SessionGate sessions = new SessionGate();
+    private final HistoryReadGate historyReads = new HistoryReadGate(
+            SensorLimits.MAX_NODES_PER_HISTORY_READ,
+            SensorLimits.MAX_HISTORY_READS_PER_SESSION,
+            SensorLimits.MAX_HISTORY_READS);
     private final FileBasedTrustListManager trustList;
     private final ApplicationIdentity identity;
     private static final System.Logger LOG = System.getLogger(SensorServer.class.getName());
@@ -198,19 +205,16 @@ public final class SensorServer implements AutoCloseable {
                     .setCertificateManager(certificateManager)
                     .setIdentityValidator(AnonymousIdentityValidator.INSTANCE)
                     .setExecutor(MiloThreads.executor())
-                    .setLimits(new OpcUaServerConfigLimits() {
-                        @Override
-                        public Double getMinPublishingInterval() {
-                            return MIN_PUBLISHING_INTERVAL_MS;
-                        }
-                    })
+                    .setLimits(new SensorLimits(MIN_PUBLISHING_INTERVAL_MS))
+                    .setEncodingLimits(SensorLimits.encodingLimits())
                     .build();
             server = new OpcUaServer(
                     serverConfig,
-                    profile -> sessions.guard(new OpcTcpServerTransport(OpcTcpServerTransportConfig.newBuilder()
-                            .setEventLoop(MiloThreads.eventLoop())
-                            .setExecutor(MiloThreads.executor())
-                            .build())));
+                    profile -> sessions.guard(
+                            historyReads.guard(new OpcTcpServerTransport(OpcTcpServerTransportConfig.newBuilder()
+                                    .setEventLoop(MiloThreads.eventLoop())
+                                    .setExecutor(MiloThreads.executor())
+                                    .build()))));
             sessions.follow(server);
             namespace = new SensorNamespace(server, history);
         } catch (IOException e) {
@@ -260,12 +264,50 @@ public final class SensorServer implements AutoCloseable {
             namespace.startup();
             publishKeyNodes();
             started = true;
+            publishFixedKeyState(); // replaced by the rolling key's state if the sensor rolls over
+            lastSignatureNanos = 0;
+            accountForBurnedIndices();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while starting the sensor server", e);
         } catch (ExecutionException | TimeoutException e) {
             throw new IOException(
                     "sensor server failed to start on " + config.bindAddress() + ":" + port + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Signs and publishes a {@link SkipNotice} when the key's next index lies above the last index
+     * of this key the history shows published (reserved ahead before a crash, or a key part whose
+     * range starts above 0): an operator then reports those indices as skipped, not lost. Without a
+     * history the sensor cannot know what it published, and says nothing.
+     */
+    private void accountForBurnedIndices() {
+        if (history == null) {
+            return;
+        }
+        SensorKey k = key;
+        long next;
+        if (k.signer() instanceof StatefulSigner st) {
+            next = st.nextIndex();
+        } else if (k.signer() instanceof SequencedSigner seq) {
+            next = seq.nextIndex();
+        } else {
+            return;
+        }
+        long from = history.newest()
+                .filter(r -> r.keyId().equals(k.keyId()))
+                .map(r -> r.index() + 1)
+                .orElse(0L);
+        if (next > from) {
+            Publication p = publishText(new SkipNotice(from, next - 1).text());
+            System.getLogger(SensorServer.class.getName())
+                    .log(
+                            System.Logger.Level.INFO,
+                            "indices {0}..{1} were burned without being published; signed skip notice at index {2}",
+                            from,
+                            next - 1,
+                            p.reading().index());
         }
     }
 
@@ -351,6 +393,16 @@ public final class SensorServer implements AutoCloseable {
     }
 
     /**
+     * The generation of the key the next reading is signed with (0 for a key that does not roll over).
+     *
+     * @return the generation
+     */
+    public long keyGeneration() {
+        RollingSensorKey keys = rolling;
+        return keys == null ? 0 : keys.status().generation();
+    }
+
+    /**
      * Switches to another key (and possibly scheme) at run time. Readings published after this call
      * are signed with {@code newKey}; the key id, parameter-set and certificate nodes change with
      * the first of them, in the same consistent update.
@@ -386,6 +438,14 @@ public final class SensorServer implements AutoCloseable {
      * @throws dev.pqsign.core.StatePersistenceException if the index could not be reserved durably
      */
     public Publication publish(String reading) {
+        if (reading.startsWith(SkipNotice.RESERVED)) {
+            throw new IllegalArgumentException("reading texts starting with '" + SkipNotice.RESERVED
+                    + "' are reserved for the sensor's own statements");
+        }
+        return publishText(reading);
+    }
+
+    private Publication publishText(String reading) {
         synchronized (publishLock) {
             Instant source = Instant.now();
             long t0 = System.nanoTime();
@@ -475,6 +535,7 @@ public final class SensorServer implements AutoCloseable {
     private void rollIfDue() {
         RollingSensorKey keys = rolling;
         if (keys == null) {
+            publishFixedKeyState();
             return;
         }
         try {
@@ -541,6 +602,37 @@ public final class SensorServer implements AutoCloseable {
                 keys.current().keyId().hex().substring(0, 16) + "…",
                 h.get().statement().handoverIndex());
         publishKeyState();
+    }
+
+    /** Signing rate (signatures per second, moving average) of a key that does not roll over. */
+    private double fixedKeyRate;
+
+    private long lastSignatureNanos;
+
+    /**
+     * The key-state nodes of a key that does not roll over (no key directory, or {@code
+     * --no-rollover}): its remaining signatures and the time they last at the current rate, never a
+     * next key, so an operator warns before the end and raises an alarm at it. A key without a
+     * limit (HAETAE's counter) publishes nothing.
+     */
+    private void publishFixedKeyState() {
+        if (!(key.signer() instanceof StatefulSigner st)) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (lastSignatureNanos != 0 && now > lastSignatureNanos) {
+            double instant = 1e9 / (now - lastSignatureNanos);
+            fixedKeyRate = fixedKeyRate == 0 ? instant : 0.95 * fixedKeyRate + 0.05 * instant;
+        }
+        lastSignatureNanos = now;
+        long remaining = st.remaining();
+        LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
+        v.put(SensorNodes.KEY_GENERATION, new Variant(0L));
+        v.put(SensorNodes.KEY_REMAINING, new Variant(remaining));
+        v.put(SensorNodes.KEY_SECONDS_LEFT, new Variant(fixedKeyRate > 0 ? remaining / fixedKeyRate : Double.NaN));
+        v.put(SensorNodes.KEY_NEXT_READY, new Variant(false));
+        v.put(SensorNodes.KEY_ALARM, new Variant(""));
+        namespace.update(v);
     }
 
     private void publishKeyState() {

@@ -6,19 +6,17 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.milo.opcua.sdk.server.OpcUaServer;
 import org.eclipse.milo.opcua.sdk.server.Session;
 import org.eclipse.milo.opcua.sdk.server.SessionListener;
 import org.eclipse.milo.opcua.stack.core.StatusCodes;
 import org.eclipse.milo.opcua.stack.core.UaException;
-import org.eclipse.milo.opcua.stack.core.channel.SecurityKeysListener;
-import org.eclipse.milo.opcua.stack.core.encoding.EncodingContext;
-import org.eclipse.milo.opcua.stack.core.security.CertificateManager;
 import org.eclipse.milo.opcua.stack.core.types.UaRequestMessageType;
 import org.eclipse.milo.opcua.stack.core.types.UaResponseMessageType;
 import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
 import org.eclipse.milo.opcua.stack.core.types.structured.CreateSessionRequest;
-import org.eclipse.milo.opcua.stack.core.types.structured.EndpointDescription;
+import org.eclipse.milo.opcua.stack.core.types.structured.CreateSessionResponse;
 import org.eclipse.milo.opcua.stack.transport.server.OpcServerTransport;
 import org.eclipse.milo.opcua.stack.transport.server.ServerApplicationContext;
 import org.eclipse.milo.opcua.stack.transport.server.ServiceRequestContext;
@@ -39,11 +37,17 @@ import org.eclipse.milo.opcua.stack.transport.server.ServiceRequestContext;
  * connection; requests of existing sessions still go through, so the last notifications of a
  * stopping sensor are delivered), and {@link #awaitAnnounced} waits until every session that
  * exists has been announced to the listeners, so the server's diagnostics object for it is
- * complete before the namespaces are removed.
+ * complete before the namespaces are removed — and every session created through the gate, even
+ * one that was closed again before its announcement (the first announcement in a process builds
+ * the diagnostics type's instance hierarchy and can take a second on a busy machine).
  */
 final class SessionGate {
     private volatile boolean closed;
     private final Set<NodeId> announced = ConcurrentHashMap.newKeySet();
+    /** Sessions created through this gate (CreateSession answered with a session). */
+    private final AtomicLong created = new AtomicLong();
+    /** Sessions announced to the listeners, closed since or not. */
+    private final AtomicLong announcements = new AtomicLong();
 
     /**
      * The transport {@code transport}, with CreateSession refused once this gate is closed.
@@ -77,6 +81,7 @@ final class SessionGate {
             @Override
             public void onSessionCreated(Session session) {
                 announced.add(session.getSessionId());
+                announcements.incrementAndGet();
             }
 
             @Override
@@ -104,7 +109,8 @@ final class SessionGate {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (true) {
             List<Session> sessions = server.getSessionManager().getAllSessions();
-            if (sessions.stream().allMatch(s -> announced.contains(s.getSessionId()))) {
+            if (announcements.get() >= created.get()
+                    && sessions.stream().allMatch(s -> announced.contains(s.getSessionId()))) {
                 return true;
             }
             if (System.nanoTime() >= deadline) {
@@ -114,41 +120,9 @@ final class SessionGate {
         }
     }
 
-    private final class GatedContext implements ServerApplicationContext {
-        private final ServerApplicationContext server;
-
+    private final class GatedContext extends ForwardingServerContext {
         GatedContext(ServerApplicationContext server) {
-            this.server = server;
-        }
-
-        @Override
-        public List<EndpointDescription> getEndpointDescriptions() {
-            return server.getEndpointDescriptions();
-        }
-
-        @Override
-        public CertificateManager getCertificateManager() {
-            return server.getCertificateManager();
-        }
-
-        @Override
-        public EncodingContext getEncodingContext() {
-            return server.getEncodingContext();
-        }
-
-        @Override
-        public Long getNextSecureChannelId() {
-            return server.getNextSecureChannelId();
-        }
-
-        @Override
-        public Long getNextSecureChannelTokenId() {
-            return server.getNextSecureChannelTokenId();
-        }
-
-        @Override
-        public SecurityKeysListener getSecurityKeysListener() {
-            return server.getSecurityKeysListener();
+            super(server);
         }
 
         @Override
@@ -158,7 +132,15 @@ final class SessionGate {
                 return CompletableFuture.failedFuture(
                         new UaException(StatusCodes.Bad_Shutdown, "the sensor is shutting down"));
             }
-            return server.handleServiceRequest(context, request);
+            CompletableFuture<UaResponseMessageType> response = super.handleServiceRequest(context, request);
+            if (request instanceof CreateSessionRequest) {
+                return response.whenComplete((r, e) -> {
+                    if (r instanceof CreateSessionResponse) {
+                        created.incrementAndGet();
+                    }
+                });
+            }
+            return response;
         }
     }
 }

@@ -10,11 +10,12 @@ import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.telemetry.EmbeddedIndex;
 import dev.pqsign.telemetry.KeyId;
-import dev.pqsign.telemetry.ReadingVerifier;
-import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SequencedSigner;
 import dev.pqsign.telemetry.Verdict.Reason;
+import dev.pqsign.telemetry.operator.Observation;
+import dev.pqsign.telemetry.operator.ReadingVerifier;
+import dev.pqsign.telemetry.operator.ReplayGuard;
 import dev.pqsign.x509.CertificateTemplate;
 import dev.pqsign.x509.Certificates;
 import dev.pqsign.x509.PqCertificate;
@@ -49,7 +50,7 @@ class CertificatePinningTest {
                 PqPublicKey.of(kp.publicKey()),
                 CertificateTemplate.valid("CN=pqsign sensor pi-1", Duration.ofDays(30), Clock.systemUTC()));
         byte[] der = cert.encoded();
-        BlockingQueue<Operator.Observation> obs = new LinkedBlockingQueue<>();
+        BlockingQueue<Observation> obs = new LinkedBlockingQueue<>();
         try (SequencedSigner signer =
                         SequencedSigner.openFile(new HaetaeSigner(kp.privateKey()), dir.resolve("seq"), 1);
                 SensorServer sensor = SensorServer.start(
@@ -67,7 +68,7 @@ class CertificatePinningTest {
                 op.connect("pi-1", sensor.endpointUrl());
                 for (int i = 0; i < 5; i++) {
                     SensorServer.Publication p = sensor.publish("1500.0" + i + ",2026-11-30T00:00:00.000000000Z");
-                    Operator.Observation o;
+                    Observation o;
                     do {
                         o = obs.poll(20, TimeUnit.SECONDS);
                         assertNotNull(o);

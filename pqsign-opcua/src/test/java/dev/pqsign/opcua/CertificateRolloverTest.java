@@ -9,16 +9,17 @@ import dev.pqsign.keys.KeyCertificateChain;
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.state.FileStateStore;
-import dev.pqsign.telemetry.AcceptedRecords;
-import dev.pqsign.telemetry.DeviceCaTrust;
-import dev.pqsign.telemetry.KeyChainFollower;
 import dev.pqsign.telemetry.KeyId;
 import dev.pqsign.telemetry.ReadingHistory;
-import dev.pqsign.telemetry.ReadingVerifier;
-import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.RollingSensorKey;
-import dev.pqsign.telemetry.TrustedKeys;
 import dev.pqsign.telemetry.Verdict.Reason;
+import dev.pqsign.telemetry.operator.AcceptedRecords;
+import dev.pqsign.telemetry.operator.DeviceCaTrust;
+import dev.pqsign.telemetry.operator.KeyChainFollower;
+import dev.pqsign.telemetry.operator.Observation;
+import dev.pqsign.telemetry.operator.ReadingVerifier;
+import dev.pqsign.telemetry.operator.ReplayGuard;
+import dev.pqsign.telemetry.operator.TrustedKeys;
 import dev.pqsign.x509.CertificateTemplate;
 import dev.pqsign.x509.Certificates;
 import dev.pqsign.x509.Pem;
@@ -155,7 +156,7 @@ class CertificateRolloverTest {
     }
 
     /** Publishes {@code n} readings and collects the observations until the last reading's verdict. */
-    private List<Operator.Observation> publish(int n) throws Exception {
+    private List<Observation> publish(int n) throws Exception {
         long last = -1;
         for (int i = 0; i < n; i++) {
             last = rig.sensor().publish("reading-" + i).sequence();
@@ -196,7 +197,7 @@ class CertificateRolloverTest {
             throws Exception {
         SensorKeyDirectory keys = startSensor("a");
         List<AutoCloseable> first = startOperator(keys, true);
-        List<Operator.Observation> seen = new ArrayList<>(publish(10));
+        List<Observation> seen = new ArrayList<>(publish(10));
         RolloverRig.closeInReverse(first);
         for (int i = 0; i < 70; i++) {
             rig.sensor().publish("away-" + i); // hands over after readings 24, 48 and 72 (of 90)
@@ -236,11 +237,11 @@ class CertificateRolloverTest {
         }
         assertEquals(3, keys.generation());
         startOperator(keys, false).forEach(rig::opened);
-        List<Operator.Observation> seen = publish(10);
+        List<Observation> seen = publish(10);
 
         List<Long> followed = new ArrayList<>();
         int accepted = 0;
-        for (Operator.Observation o : seen) {
+        for (Observation o : seen) {
             if (o.handover() != null && o.gap() == null) {
                 assertEquals(
                         HandoverOutcome.FOLLOWED,
@@ -267,11 +268,11 @@ class CertificateRolloverTest {
         SensorKeyDirectory keys = startSensor("b");
         startOperator(keys);
 
-        List<Operator.Observation> seen = publish(40);
+        List<Observation> seen = publish(40);
 
         int alarms = 0;
         int accepted = 0;
-        for (Operator.Observation o : seen) {
+        for (Observation o : seen) {
             if (o.handover() != null) {
                 assertEquals(
                         HandoverOutcome.UNCERTIFIED,

@@ -5,11 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.telemetry.Ed25519TestDouble;
 import dev.pqsign.telemetry.EmbeddedIndex;
-import dev.pqsign.telemetry.ReadingVerifier;
-import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SequencedSigner;
 import dev.pqsign.telemetry.Verdict.Reason;
+import dev.pqsign.telemetry.operator.Observation;
+import dev.pqsign.telemetry.operator.ReadingVerifier;
+import dev.pqsign.telemetry.operator.ReplayGuard;
 import java.nio.file.Path;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -33,7 +34,7 @@ class RestartSoakTest {
     @Test
     void sensorRestartedTwentyTimes_operatorResumesAndIndicesNeverRepeat() throws Exception {
         Ed25519TestDouble key = Ed25519TestDouble.generate();
-        BlockingQueue<Operator.Observation> obs = new LinkedBlockingQueue<>();
+        BlockingQueue<Observation> obs = new LinkedBlockingQueue<>();
         SequencedSigner signer = SequencedSigner.openFile(key.signer(), dir.resolve("sensor.seq"), 8);
         SensorServer sensor = SensorServer.start(
                 SensorServer.Config.loopback("s", dir.resolve("sensor"), TransportSecurity.NONE),
@@ -49,7 +50,7 @@ class RestartSoakTest {
             op.connect("s", sensor.endpointUrl());
             for (int cycle = 0; cycle < 20; cycle++) {
                 // first reading after a restart: publish until the resubscribed operator sees one
-                Operator.Observation first = null;
+                Observation first = null;
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 while (first == null && System.nanoTime() < deadline) {
                     SensorServer.Publication p = sensor.publish("1500.00,cycle-" + cycle);
@@ -67,7 +68,7 @@ class RestartSoakTest {
                     SensorServer.Publication p = sensor.publish("1500.00," + cycle + "-" + i);
                     assertTrue(p.reading().index() > lastIndex);
                     lastIndex = p.reading().index();
-                    Operator.Observation o;
+                    Observation o;
                     do {
                         o = obs.poll(20, TimeUnit.SECONDS);
                         assertTrue(o != null, "no verdict in cycle " + cycle);

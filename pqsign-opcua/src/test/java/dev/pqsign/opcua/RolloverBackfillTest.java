@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.keys.KeyRollover;
 import dev.pqsign.keys.SensorKeyDirectory;
-import dev.pqsign.telemetry.AcceptedRecords;
-import dev.pqsign.telemetry.KeyChainFollower;
 import dev.pqsign.telemetry.ReadingHistory;
-import dev.pqsign.telemetry.ReadingVerifier;
-import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.RollingSensorKey;
-import dev.pqsign.telemetry.TrustedKeys;
+import dev.pqsign.telemetry.operator.AcceptedRecords;
+import dev.pqsign.telemetry.operator.KeyChainFollower;
+import dev.pqsign.telemetry.operator.ReadingVerifier;
+import dev.pqsign.telemetry.operator.ReplayGuard;
+import dev.pqsign.telemetry.operator.TrustedKeys;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.xmss.XmssKeyGenerator;
 import dev.pqsign.xmss.XmssParameterSet;
@@ -92,7 +92,7 @@ class RolloverBackfillTest {
                         }
                     }
                 }));
-        Operator.Connection c = operator.connect("s1", sensor.endpointUrl(), TransportSecurity.NONE, verifier);
+        RecordSubscription c = operator.connect("s1", sensor.endpointUrl(), TransportSecurity.NONE, verifier);
         assertTrue(inBackfill.await(60, TimeUnit.SECONDS), "the backfill judged its first record");
         for (int i = 0; i < 10; i++) {
             sensor.publish("1500.00,live-" + i); // notified live, queued behind the backfill

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import dev.pqsign.keys.HandoverOutcome;
 import dev.pqsign.telemetry.Verdict.Reason;
+import dev.pqsign.telemetry.operator.Observation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class RolloverRig {
     private final List<AutoCloseable> opened = new ArrayList<>();
-    private final BlockingQueue<Operator.Observation> observations = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Observation> observations = new LinkedBlockingQueue<>();
     private SensorServer sensor;
 
     /** Closes {@code part} when the test ends, before everything opened earlier; returns it. */
@@ -48,12 +49,12 @@ final class RolloverRig {
     }
 
     /** The operator's listener: queues every observation. */
-    void observe(Operator.Observation o) {
+    void observe(Observation o) {
         observations.add(o);
     }
 
     /** The observations queued and not yet taken. */
-    BlockingQueue<Operator.Observation> observations() {
+    BlockingQueue<Observation> observations() {
         return observations;
     }
 
@@ -61,10 +62,10 @@ final class RolloverRig {
      * Takes the queued observations up to and including the one for publication {@code lastSequence},
      * failing if the next one takes longer than {@code patience} to arrive.
      */
-    List<Operator.Observation> takeUntil(long lastSequence, Duration patience) throws InterruptedException {
-        List<Operator.Observation> seen = new ArrayList<>();
+    List<Observation> takeUntil(long lastSequence, Duration patience) throws InterruptedException {
+        List<Observation> seen = new ArrayList<>();
         while (true) {
-            Operator.Observation o = observations.poll(patience.toMillis(), TimeUnit.MILLISECONDS);
+            Observation o = observations.poll(patience.toMillis(), TimeUnit.MILLISECONDS);
             assertNotNull(o, "no observation for publication " + lastSequence + " after " + seen);
             seen.add(o);
             if (o.sequence() == lastSequence) {
@@ -83,10 +84,10 @@ final class RolloverRig {
     record Followed(List<Long> followed, Map<String, List<Long>> acceptedByKey) {
 
         /** Fails unless every observation in {@code seen} is a followed handover or an accepted reading. */
-        static Followed from(List<Operator.Observation> seen) {
+        static Followed from(List<Observation> seen) {
             List<Long> followed = new ArrayList<>();
             Map<String, List<Long>> accepted = new HashMap<>();
-            for (Operator.Observation o : seen) {
+            for (Observation o : seen) {
                 if (o.handover() != null) {
                     assertEquals(
                             HandoverOutcome.FOLLOWED,

@@ -6,21 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.pqsign.telemetry.AcceptedRecords;
 import dev.pqsign.telemetry.Ed25519TestDouble;
 import dev.pqsign.telemetry.EmbeddedIndex;
 import dev.pqsign.telemetry.KeyId;
 import dev.pqsign.telemetry.ReadingHistory;
 import dev.pqsign.telemetry.ReadingMessage;
 import dev.pqsign.telemetry.ReadingSigner;
-import dev.pqsign.telemetry.ReadingVerifier;
-import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SequencedSigner;
 import dev.pqsign.telemetry.SignedReading;
 import dev.pqsign.telemetry.SignedRecord;
-import dev.pqsign.telemetry.TrustedKeys;
 import dev.pqsign.telemetry.Verdict.Reason;
+import dev.pqsign.telemetry.operator.AcceptedRecords;
+import dev.pqsign.telemetry.operator.Observation;
+import dev.pqsign.telemetry.operator.ReadingVerifier;
+import dev.pqsign.telemetry.operator.ReplayGuard;
+import dev.pqsign.telemetry.operator.TrustedKeys;
 import dev.pqsign.testing.MemoryStateStore;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.xmss.XmssKeyGenerator;
@@ -68,12 +69,12 @@ class SensorOperatorTest {
     Path dir;
 
     private final Ed25519TestDouble key = Ed25519TestDouble.generate();
-    private final BlockingQueue<Operator.Observation> obs = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Observation> obs = new LinkedBlockingQueue<>();
     private SequencedSigner signer;
     private SensorServer sensor;
     private ReplayGuard guard;
     private Operator operator;
-    private Operator.Connection connection;
+    private RecordSubscription connection;
     private AcceptedRecords accepted;
 
     @BeforeEach
@@ -107,9 +108,9 @@ class SensorOperatorTest {
     }
 
     /** The observation of publication {@code seq}, skipping earlier ones. */
-    private Operator.Observation observe(long seq) throws InterruptedException {
+    private Observation observe(long seq) throws InterruptedException {
         while (true) {
-            Operator.Observation o = obs.poll(20, TimeUnit.SECONDS);
+            Observation o = obs.poll(20, TimeUnit.SECONDS);
             assertNotNull(o, "no observation for publication " + seq);
             if (o.sequence() == seq) {
                 return o;
@@ -150,7 +151,7 @@ class SensorOperatorTest {
     void publish_twentyReadings_allAcceptedWithLatencies() throws Exception {
         for (int i = 0; i < 20; i++) {
             SensorServer.Publication p = sensor.publish("1500.0" + i + ",2026-11-30T00:00:00.000000000Z");
-            Operator.Observation o = observe(p.sequence());
+            Observation o = observe(p.sequence());
             assertEquals(Reason.ACCEPTED, o.verdict().reason(), o.verdict().detail());
             assertEquals(p.reading(), o.reading());
             assertNotNull(o.latency());
@@ -195,7 +196,7 @@ class SensorOperatorTest {
         long acceptedBefore = operator.count(Reason.ACCEPTED);
         assertEquals(40, sensor.publishAll(limited));
         // Every record arrives in its own notification: all 40 accepted, none lost.
-        Operator.Observation last = observe(warm.sequence() + 40);
+        Observation last = observe(warm.sequence() + 40);
         assertEquals(Reason.ACCEPTED, last.verdict().reason(), last.verdict().detail());
         assertEquals(40, operator.count(Reason.ACCEPTED) - acceptedBefore);
         assertEquals(0, operator.count(Reason.GAP));
@@ -215,7 +216,7 @@ class SensorOperatorTest {
         for (int i = 0; i < 1000; i++) {
             lastSeq = sensor.publish("1500.00,burst-" + i).sequence();
         }
-        Operator.Observation last = observe(lastSeq);
+        Observation last = observe(lastSeq);
         assertEquals(Reason.ACCEPTED, last.verdict().reason());
         assertEquals(1001, operator.count(Reason.ACCEPTED));
         assertEquals(0, operator.count(Reason.GAP));
@@ -228,13 +229,13 @@ class SensorOperatorTest {
         operator.close();
         guard.close();
         guard = ReplayGuard.inDirectory(dir.resolve("replay-small"));
-        List<Operator.Observation> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Observation> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (Operator small = new Operator(
                 new Operator.Config(dir.resolve("operator-small"), TransportSecurity.NONE, 500, 2),
                 new ReadingVerifier(
                         guard, new ReadingVerifier.TrustedKey(key.keyId(), key.verifier(), EmbeddedIndex.NONE)),
                 seen::add)) {
-            Operator.Connection c = small.connect("s1", sensor.endpointUrl());
+            RecordSubscription c = small.connect("s1", sensor.endpointUrl());
             long first = sensor.publish("1500.00,first").reading().index();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (small.count(Reason.ACCEPTED) < 1 && System.nanoTime() < deadline) {
@@ -313,8 +314,8 @@ class SensorOperatorTest {
     }
 
     /** The next observation (for values that carry no publication sequence). */
-    private Operator.Observation next() throws InterruptedException {
-        Operator.Observation o = obs.poll(20, TimeUnit.SECONDS);
+    private Observation next() throws InterruptedException {
+        Observation o = obs.poll(20, TimeUnit.SECONDS);
         assertNotNull(o, "no observation");
         return o;
     }
@@ -338,7 +339,7 @@ class SensorOperatorTest {
         };
         for (Object g : garbage) {
             sensor.publishRawRecord(g);
-            Operator.Observation o = obs.poll(20, TimeUnit.SECONDS);
+            Observation o = obs.poll(20, TimeUnit.SECONDS);
             assertNotNull(o, "no observation for " + g);
             assertEquals(Reason.MALFORMED, o.verdict().reason(), o.verdict().detail());
         }
@@ -372,7 +373,7 @@ class SensorOperatorTest {
                 value = ByteString.of(b);
             }
             sensor.publishRawRecord(value == null ? "null" : value);
-            Operator.Observation o = next();
+            Observation o = next();
             assertFalse(o.verdict().accepted(), "garbage accepted: " + o);
         }
         assertEquals(Reason.ACCEPTED, publish("1500.00,after-random-garbage"));
@@ -443,7 +444,7 @@ class SensorOperatorTest {
                 new SensorServer.Config("s1", dir.resolve("sensor"), "127.0.0.1", port, TransportSecurity.NONE),
                 new SensorKey(signer, key.keyId()));
         // The restarted server's sequence starts again at 1; wait for the client to resubscribe.
-        Operator.Observation o = null;
+        Observation o = null;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (o == null && System.nanoTime() < deadline) {
             SensorServer.Publication p = sensor.publish("1500.00,after");
@@ -464,7 +465,7 @@ class SensorOperatorTest {
         startOperator();
         operator.connect("s1", sensor.endpointUrl());
         // The new subscription delivers the current (already accepted) reading first.
-        Operator.Observation again = observe(p.sequence());
+        Observation again = observe(p.sequence());
         assertEquals(Reason.REPLAYED, again.verdict().reason());
         assertEquals(
                 Reason.REPLAYED,
@@ -487,7 +488,7 @@ class SensorOperatorTest {
         startRememberingOperator();
         operator.connect("s1", sensor.endpointUrl());
         // The new subscription delivers the current, already accepted reading first: a duplicate.
-        Operator.Observation again = observe(p.sequence());
+        Observation again = observe(p.sequence());
         assertEquals(Reason.DUPLICATE, again.verdict().reason());
         assertFalse(again.verdict().alarm());
         assertEquals(Reason.ACCEPTED, publish("1500.00,after"));
@@ -498,7 +499,7 @@ class SensorOperatorTest {
         startRememberingOperator(obs::add);
     }
 
-    private void startRememberingOperator(Consumer<Operator.Observation> listener) throws Exception {
+    private void startRememberingOperator(Consumer<Observation> listener) throws Exception {
         guard = ReplayGuard.inDirectory(dir.resolve("replay"));
         if (accepted != null) {
             accepted.close();
@@ -541,8 +542,8 @@ class SensorOperatorTest {
                 lastWhileDown = hs.publish("1500.00,while-down-" + i).sequence();
             }
             startRememberingOperator();
-            Operator.Connection c = operator.connect("hist", hs.endpointUrl());
-            Operator.Observation last = observe(lastWhileDown);
+            RecordSubscription c = operator.connect("hist", hs.endpointUrl());
+            Observation last = observe(lastWhileDown);
             assertEquals(Reason.ACCEPTED, last.verdict().reason());
             SensorServer.Publication after = hs.publish("1500.00,after");
             assertEquals(Reason.ACCEPTED, observe(after.sequence()).verdict().reason());
@@ -570,7 +571,7 @@ class SensorOperatorTest {
             guard.close();
             obs.clear();
             startRememberingOperator();
-            Operator.Connection c = operator.connect("hist", hs.endpointUrl());
+            RecordSubscription c = operator.connect("hist", hs.endpointUrl());
             assertEquals(Reason.ACCEPTED, observe(lastSeq).verdict().reason());
             assertEquals(n, operator.count(Reason.ACCEPTED));
             assertEquals(0, operator.count(Reason.GAP));
@@ -613,7 +614,7 @@ class SensorOperatorTest {
                     }
                     obs.add(o);
                 });
-                Operator.Connection c = operator.connect("hist", hs.endpointUrl());
+                RecordSubscription c = operator.connect("hist", hs.endpointUrl());
                 assertTrue(judging.await(30, TimeUnit.SECONDS), "backfill did not start");
                 int port = hs.port();
                 hs.close();
@@ -678,7 +679,7 @@ class SensorOperatorTest {
                     new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
                     new ReadingVerifier(guard, List.of(TrustedKeys.of(pub)), accepted, dir.resolve("evidence")),
                     obs::add);
-            Operator.Connection c = operator.connect("big", hs.endpointUrl());
+            RecordSubscription c = operator.connect("big", hs.endpointUrl());
             assertEquals(Reason.ACCEPTED, observe(lastSeq).verdict().reason());
             assertEquals(n, operator.count(Reason.ACCEPTED));
             assertEquals(0, operator.count(Reason.GAP));
@@ -841,7 +842,7 @@ class SensorOperatorTest {
             op.connect("sec", secure.endpointUrl());
             obs.clear();
             SensorServer.Publication p = secure.publish("1500.00,secure");
-            Operator.Observation o = observe(p.sequence());
+            Observation o = observe(p.sequence());
             assertEquals("sec", o.sensor());
             assertEquals(Reason.ACCEPTED, o.verdict().reason());
             assertEquals(

@@ -3,13 +3,13 @@ package dev.pqsign.state;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -60,6 +60,36 @@ public final class DurableFiles {
     }
 
     /**
+     * What a streamed write puts into the temporary file: the content is written piece by piece,
+     * so a large file (a sensor's history) never has to be held in memory whole.
+     */
+    @FunctionalInterface
+    public interface Content {
+        /**
+         * Writes the whole content to {@code out}, from its start.
+         *
+         * @param out the temporary file; do not close it
+         * @throws IOException if the content cannot be produced or written; the write then fails
+         *     and the target keeps its old content
+         */
+        void writeTo(WritableByteChannel out) throws IOException;
+    }
+
+    /**
+     * Durably replaces (or creates) {@code target} with what {@code content} writes, by the same
+     * steps as {@link #writeAtomically(Path, byte[])}.
+     *
+     * @param target the file to replace or create
+     * @param content writes the new content into the temporary file
+     * @throws DurableWriteException if a step of the write failed, writing the content included; it
+     *     names the step
+     * @throws IOException if the target's directory does not exist
+     */
+    public static void writeAtomically(Path target, Content content) throws IOException {
+        write(target, content, FileOps.REAL, false);
+    }
+
+    /**
      * Durably creates {@code target} with {@code data}, failing if anything already exists under that
      * name. The check and the creation are one atomic step (a hard link of the fsynced temporary
      * file), so two racing creators cannot both succeed.
@@ -103,21 +133,15 @@ public final class DurableFiles {
      * @param maxBytes the largest size accepted
      * @return the file's content
      * @throws NoSuchFileException if the file does not exist (message names the file)
+     * @throws NotRegularFileException if it is not a regular file (a FIFO, device, socket, directory,
+     *     or a link to one), found before it is opened ({@link RegularFiles})
      * @throws IOException if the file is larger than {@code maxBytes} or changes size while read
      */
     public static byte[] readAll(Path file, int maxBytes) throws IOException {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("maxBytes must not be negative, got " + maxBytes);
         }
-        FileChannel ch;
-        try {
-            ch = FileChannel.open(file, StandardOpenOption.READ);
-        } catch (NoSuchFileException e) {
-            NoSuchFileException clear = new NoSuchFileException(file.toString(), null, "file does not exist");
-            clear.initCause(e);
-            throw clear;
-        }
-        try (ch) {
+        try (FileChannel ch = RegularFiles.openForReading(file)) {
             long size = ch.size();
             if (size > maxBytes) {
                 throw new IOException(file + " is " + size + " bytes, more than the limit of " + maxBytes
@@ -218,6 +242,11 @@ public final class DurableFiles {
 
     static void write(Path target, byte[] data, FileOps ops, boolean createOnly) throws IOException {
         Objects.requireNonNull(data, "data");
+        write(target, out -> out.write(ByteBuffer.wrap(data)), ops, createOnly);
+    }
+
+    static void write(Path target, Content content, FileOps ops, boolean createOnly) throws IOException {
+        Objects.requireNonNull(content, "content");
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
@@ -243,7 +272,7 @@ public final class DurableFiles {
                 }
             }
             step = WriteStep.WRITE_TEMP;
-            ops.write(ch, ByteBuffer.wrap(data));
+            content.writeTo(new TempChannel(ops, ch));
             step = WriteStep.FORCE_TEMP;
             ops.force(ch);
             step = WriteStep.CLOSE_TEMP;
@@ -280,6 +309,34 @@ public final class DurableFiles {
         } catch (RuntimeException | Error e) {
             cleanUp(ops, ch, temp, e);
             throw e;
+        }
+    }
+
+    /** The temporary file as a content sees it: every write goes through {@link FileOps#write}. */
+    private static final class TempChannel implements WritableByteChannel {
+        private final FileOps ops;
+        private final FileChannel channel;
+
+        TempChannel(FileOps ops, FileChannel channel) {
+            this.ops = ops;
+            this.channel = channel;
+        }
+
+        @Override
+        public int write(ByteBuffer src) throws IOException {
+            int n = src.remaining();
+            ops.write(channel, src);
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return channel.isOpen();
+        }
+
+        @Override
+        public void close() {
+            // the write closes the temporary file itself, after its fsync
         }
     }
 

@@ -106,6 +106,14 @@ public final class FileStateStore implements StateStore {
         if (Files.isDirectory(this.stateFile, LinkOption.NOFOLLOW_LINKS)) {
             throw new IOException("state file " + this.stateFile + " is a directory");
         }
+        // A FIFO, socket or device in place of the state or its lock file would block the first
+        // operation's open (a FIFO's, for ever): refuse them here, by type (and again at each open).
+        if (Files.exists(this.stateFile, LinkOption.NOFOLLOW_LINKS)) {
+            RegularFiles.requireRegular(this.stateFile);
+        }
+        if (Files.exists(this.lockFile, LinkOption.NOFOLLOW_LINKS)) {
+            RegularFiles.requireRegular(this.lockFile);
+        }
         this.lockTimeout = lockTimeout;
         this.ops = ops;
         // Fair, so a thread that updates in a loop cannot starve the others of this JVM.
@@ -122,6 +130,8 @@ public final class FileStateStore implements StateStore {
      * @param lockTimeout the longest time an operation waits for the locks
      * @return the store
      * @throws NoSuchFileException if the directory of {@code stateFile} does not exist
+     * @throws NotRegularFileException if the state or its lock file exists and is a FIFO, socket or
+     *     device
      * @throws IOException if {@code stateFile} is a symbolic link or a directory
      */
     public static FileStateStore open(Path stateFile, Duration lockTimeout) throws IOException {
@@ -351,6 +361,10 @@ public final class FileStateStore implements StateStore {
     }
 
     private FileChannel openLockFile() throws IOException {
+        if (Files.exists(lockFile, LinkOption.NOFOLLOW_LINKS)) {
+            // opening a FIFO for writing waits for a reader: refuse it (and devices, sockets) by type
+            RegularFiles.requireRegular(lockFile);
+        }
         try {
             return FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         } catch (IOException e) {

@@ -88,6 +88,18 @@ public record KeyStatusEvent(
             return new KeyStatusEvent(
                     sensor, Kind.KEY_ALARM, generation, remaining, secondsLeft, nextKeyReady, alarm, at);
         }
+        if (remaining == 0 && !nextKeyReady) {
+            return new KeyStatusEvent(
+                    sensor,
+                    Kind.KEY_ALARM,
+                    generation,
+                    0,
+                    secondsLeft,
+                    false,
+                    "key generation " + generation
+                            + " is exhausted and no next key is ready: the sensor signs nothing more",
+                    at);
+        }
         boolean runningOut = remaining < warnRemaining || (!Double.isNaN(secondsLeft) && secondsLeft < warnSeconds);
         if (runningOut && !nextKeyReady) {
             return new KeyStatusEvent(

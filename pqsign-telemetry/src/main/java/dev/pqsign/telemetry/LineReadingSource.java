@@ -1,13 +1,16 @@
 package dev.pqsign.telemetry;
 
 import java.io.BufferedReader;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * Reads one reading per line from a stream: standard input, a file or a named pipe (opened like a
@@ -18,6 +21,9 @@ import java.nio.file.Path;
 public final class LineReadingSource implements ReadingSource {
 
     private final BufferedReader reader;
+    /** What {@link #close()} closes: the channel or stream under the reader, never the reader itself. */
+    private final Closeable underlying;
+
     private long skipped;
 
     /**
@@ -26,6 +32,11 @@ public final class LineReadingSource implements ReadingSource {
      * @param in UTF-8 text, one reading per line
      */
     public LineReadingSource(InputStream in) {
+        this(in, in);
+    }
+
+    private LineReadingSource(InputStream in, Closeable underlying) {
+        this.underlying = underlying;
         this.reader = new BufferedReader(new InputStreamReader(
                 in,
                 StandardCharsets.UTF_8
@@ -42,7 +53,8 @@ public final class LineReadingSource implements ReadingSource {
      * @throws IOException if the file cannot be opened
      */
     public static LineReadingSource open(Path path) throws IOException {
-        return new LineReadingSource(Files.newInputStream(path));
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+        return new LineReadingSource(Channels.newInputStream(channel), channel);
     }
 
     @Override
@@ -99,8 +111,18 @@ public final class LineReadingSource implements ReadingSource {
         return skipped;
     }
 
+    /**
+     * Closes the file, pipe or stream. May be called from another thread while {@link #next()} waits
+     * for a line, and returns at once: for a source {@linkplain #open opened} from a path the waiting
+     * {@code next()} then ends with an {@link IOException} ({@code AsynchronousCloseException});
+     * a stream's waiting read ends as that stream's close makes it. (Closing the reader instead
+     * would wait for the lock that the waiting read holds, for as long as a pipe's writer stays
+     * silent.)
+     *
+     * @throws IOException if the channel or stream cannot be closed
+     */
     @Override
     public void close() throws IOException {
-        reader.close();
+        underlying.close();
     }
 }

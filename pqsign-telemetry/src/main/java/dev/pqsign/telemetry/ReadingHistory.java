@@ -4,11 +4,15 @@ import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.keys.KeyHandover;
 import dev.pqsign.keys.SignedKeyHandover;
 import dev.pqsign.state.DurableFiles;
-import java.io.ByteArrayOutputStream;
+import dev.pqsign.state.RegularFiles;
+import dev.pqsign.telemetry.internal.StateCodec;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
@@ -30,15 +34,22 @@ import java.util.Optional;
  * follows every handover in order before it meets a reading of a newer key.
  *
  * <p>Bounds: at most {@code maxCount} readings and, separately, at most {@code maxCount} handovers,
- * none older than {@code maxAge} (the newest reading and the newest handover always stay).
- * Readings never push a handover out: a handover leaves only by age (like the readings around it)
- * or when {@code maxCount} newer handovers exist, so it outlives the readings of its own key.
+ * none older than {@code maxAge} (the newest reading and the newest handover always stay), and at
+ * most {@code maxBytes} of entries of both kinds together (as stored in the file: body and its
+ * 8-byte entry header). Readings never push a handover out by count: a handover leaves only by age
+ * (like the readings around it), when {@code maxCount} newer handovers exist, or, past
+ * {@code maxBytes}, once no reading but the newest is left to go; so it outlives the readings of
+ * its own key.
  *
- * <p>With a file ({@link #open(Path, int, Duration, Clock)}) every entry is appended
+ * <p>With a file ({@link #open(Path, int, long, Duration, Clock)}) every entry is appended
  * (format in {@code docs/formats/signed-record.md}) and the file is read back at start-up, so the
- * history survives a sensor restart. Appends are not flushed one by one: they survive the sensor's
- * process being killed (the page cache holds them); a power loss can lose the newest ones, which
- * operators then report as gaps. Thread-safe.
+ * history survives a sensor restart; the memory then holds only where each entry is in the file
+ * (a few dozen bytes per entry), and every read takes the entries it returns from the file. When
+ * the file holds twice the entries kept + 1,000, it is replaced by one holding only those, written
+ * entry by entry. Appends are not flushed one by one: they survive the sensor's process being
+ * killed (the page cache holds them); a power loss can lose the newest ones, which operators then
+ * report as gaps. An entry whose append failed stays in memory until the next rewrite stores it.
+ * Thread-safe.
  */
 public final class ReadingHistory implements AutoCloseable {
 
@@ -60,27 +71,50 @@ public final class ReadingHistory implements AutoCloseable {
             + ReadingMessage.MAX_READING_BYTES
             + SignedRecord.MAX_SIGNATURE_BYTES;
 
-    /** One stored entry: its body as stored in the file (a signed record, or a handover entry). */
-    private record Entry(long sourceNanos, byte[] body) {}
+    /**
+     * The most bytes of entries a history holds unless told otherwise: 128 MiB, more than 10,000
+     * readings of the study's second set (9.4 KB each) and about 9,000 of its third.
+     */
+    public static final long DEFAULT_MAX_BYTES = 128L << 20;
+
+    /**
+     * One stored entry: its kind and size, and where its body is in the file ({@code offset} of
+     * the body), or the body itself ({@code body} non-null: a history without a file, or an
+     * append that failed).
+     */
+    private record Entry(long sourceNanos, boolean handover, int length, long offset, byte[] body) {
+        /** Bytes it takes in the file: its entry header and body. */
+        long stored() {
+            return ENTRY_HEADER_BYTES + (long) length;
+        }
+    }
 
     private final int maxCount;
+    private final long maxBytes;
     private final Duration maxAge;
     private final Clock clock;
     private final Path file;
     private final ArrayDeque<Entry> readings = new ArrayDeque<>();
     private final ArrayDeque<Entry> handovers = new ArrayDeque<>();
     private long newestNanos = Long.MIN_VALUE;
+    /** Bytes of the entries held, as {@link Entry#stored()}. */
+    private long bytes;
+
     private FileChannel channel;
     private long entriesInFile;
 
-    private ReadingHistory(int maxCount, Duration maxAge, Clock clock, Path file) {
+    private ReadingHistory(int maxCount, long maxBytes, Duration maxAge, Clock clock, Path file) {
         if (maxCount < 1) {
             throw new IllegalArgumentException("history must hold at least one reading, got " + maxCount);
+        }
+        if (maxBytes < 1) {
+            throw new IllegalArgumentException("history bytes must be positive, got " + maxBytes);
         }
         if (maxAge.isNegative() || maxAge.isZero()) {
             throw new IllegalArgumentException("history age must be positive, got " + maxAge);
         }
         this.maxCount = maxCount;
+        this.maxBytes = maxBytes;
         this.maxAge = maxAge;
         this.clock = Objects.requireNonNull(clock, "clock");
         this.file = file;
@@ -96,7 +130,22 @@ public final class ReadingHistory implements AutoCloseable {
      * @throws IllegalArgumentException if {@code maxCount} is below 1 or {@code maxAge} is not positive
      */
     public static ReadingHistory inMemory(int maxCount, Duration maxAge, Clock clock) {
-        return new ReadingHistory(maxCount, maxAge, clock, null);
+        return inMemory(maxCount, DEFAULT_MAX_BYTES, maxAge, clock);
+    }
+
+    /**
+     * A history kept in memory only, bounded in bytes too.
+     *
+     * @param maxCount the most readings held, and separately the most handovers; at least 1
+     * @param maxBytes the most bytes of entries held, both kinds together; positive
+     * @param maxAge entries older than this by {@code clock} are dropped; positive
+     * @param clock the clock that ages entries
+     * @return an empty history
+     * @throws IllegalArgumentException if {@code maxCount} is below 1 or {@code maxBytes} or
+     *     {@code maxAge} is not positive
+     */
+    public static ReadingHistory inMemory(int maxCount, long maxBytes, Duration maxAge, Clock clock) {
+        return new ReadingHistory(maxCount, maxBytes, maxAge, clock, null);
     }
 
     /**
@@ -112,14 +161,35 @@ public final class ReadingHistory implements AutoCloseable {
      * @throws IllegalArgumentException if {@code maxCount} is below 1 or {@code maxAge} is not positive
      */
     public static ReadingHistory open(Path file, int maxCount, Duration maxAge, Clock clock) throws IOException {
-        ReadingHistory h = new ReadingHistory(maxCount, maxAge, clock, Objects.requireNonNull(file, "file"));
+        return open(file, maxCount, DEFAULT_MAX_BYTES, maxAge, clock);
+    }
+
+    /**
+     * A history kept in {@code file}, bounded in bytes too (see
+     * {@link #open(Path, int, Duration, Clock)}).
+     *
+     * @param file the history file
+     * @param maxCount the most readings held, and separately the most handovers; at least 1
+     * @param maxBytes the most bytes of entries held, both kinds together; positive
+     * @param maxAge entries older than this by {@code clock} are dropped; positive
+     * @param clock the clock that ages entries
+     * @return the history, holding the file's entries that are still within the limits
+     * @throws IOException if the file cannot be read or is not a history file
+     * @throws IllegalArgumentException if {@code maxCount} is below 1 or {@code maxBytes} or
+     *     {@code maxAge} is not positive
+     */
+    public static ReadingHistory open(Path file, int maxCount, long maxBytes, Duration maxAge, Clock clock)
+            throws IOException {
+        ReadingHistory h = new ReadingHistory(maxCount, maxBytes, maxAge, clock, Objects.requireNonNull(file, "file"));
         h.load();
         return h;
     }
 
     private void load() throws IOException {
-        if (!Files.exists(file)) {
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             DurableFiles.createAtomically(file, header());
+        } else {
+            RegularFiles.requireRegular(file); // a FIFO would block the first read for ever
         }
         channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         long size = channel.size();
@@ -147,16 +217,17 @@ public final class ReadingHistory implements AutoCloseable {
                 break;
             }
             ByteBuffer body = ByteBuffer.allocate((int) n);
-            if (!readFully(body, at + ENTRY_HEADER_BYTES) || AcceptedRecords.crc(body.array(), 0, (int) n) != crc) {
+            if (!readFully(body, at + ENTRY_HEADER_BYTES) || StateCodec.crc32c(body.array(), 0, (int) n) != crc) {
                 break;
             }
-            Entry e = parse(body.array(), version1);
+            Entry e = parse(body.array(), version1, at + ENTRY_HEADER_BYTES);
             if (e == null) {
                 break;
             }
             if (e.sourceNanos() > newestNanos) {
-                (isHandover(e.body()) ? handovers : readings).addLast(e);
+                hold(e);
                 newestNanos = e.sourceNanos();
+                prune(); // while loading too: a file of a larger history must not fill the memory
             }
             entriesInFile++;
             at += ENTRY_HEADER_BYTES + n;
@@ -170,20 +241,23 @@ public final class ReadingHistory implements AutoCloseable {
         }
     }
 
-    /** The entry a stored body holds, or null if it does not decode. */
-    private static Entry parse(byte[] body, boolean version1) {
+    /**
+     * The entry a stored body at {@code offset} of the file holds (its body left in the file), or
+     * null if it does not decode.
+     */
+    private static Entry parse(byte[] body, boolean version1, long offset) {
         try {
             if (!version1 && isHandover(body)) {
                 if (body.length > HANDOVER_PREFIX_BYTES + MAX_HANDOVER_BYTES) {
                     return null;
                 }
                 SignedKeyHandover.decode(Arrays.copyOfRange(body, HANDOVER_PREFIX_BYTES, body.length));
-                return new Entry(ByteBuffer.wrap(body, 4, 8).getLong(), body);
+                return new Entry(ByteBuffer.wrap(body, 4, 8).getLong(), true, body.length, offset, null);
             }
             if (body.length < SignedRecord.FIXED_BYTES) {
                 return null;
             }
-            return new Entry(nanos(SignedRecord.decode(body).sourceTime()), body);
+            return new Entry(nanos(SignedRecord.decode(body).sourceTime()), false, body.length, offset, null);
         } catch (IllegalArgumentException | KeyFormatException e) {
             return null;
         }
@@ -193,13 +267,37 @@ public final class ReadingHistory implements AutoCloseable {
         return body.length >= HANDOVER_PREFIX_BYTES && Arrays.equals(body, 0, 4, HANDOVER_MAGIC, 0, 4);
     }
 
-    private static HistoryEntry decode(Entry e) {
-        if (isHandover(e.body())) {
+    /** Holds {@code e} as the newest of its kind. */
+    private void hold(Entry e) {
+        (e.handover() ? handovers : readings).addLast(e);
+        bytes += e.stored();
+    }
+
+    /** The body of {@code e}: from memory, or read from the file. */
+    private byte[] body(Entry e) {
+        if (e.body() != null) {
+            return e.body();
+        }
+        ByteBuffer b = ByteBuffer.allocate(e.length());
+        try {
+            if (channel == null || !readFully(b, e.offset())) {
+                throw new IOException("the file ends before the entry at " + e.offset());
+            }
+        } catch (IOException x) {
+            throw new UncheckedIOException(
+                    file + ": cannot read the history entry at " + e.offset() + ": " + x.getMessage(), x);
+        }
+        return b.array();
+    }
+
+    private HistoryEntry decode(Entry e) {
+        byte[] body = body(e);
+        if (e.handover()) {
             return HistoryEntry.ofHandover(
                     instant(e.sourceNanos()),
-                    SignedKeyHandover.decode(Arrays.copyOfRange(e.body(), HANDOVER_PREFIX_BYTES, e.body().length)));
+                    SignedKeyHandover.decode(Arrays.copyOfRange(body, HANDOVER_PREFIX_BYTES, body.length)));
         }
-        return HistoryEntry.ofReading(SignedRecord.decode(e.body()));
+        return HistoryEntry.ofReading(SignedRecord.decode(body));
     }
 
     private static byte[] header() {
@@ -215,9 +313,7 @@ public final class ReadingHistory implements AutoCloseable {
      * @return the newest reading, or empty
      */
     public synchronized Optional<SignedRecord> newest() {
-        return readings.isEmpty()
-                ? Optional.empty()
-                : Optional.of(SignedRecord.decode(readings.peekLast().body()));
+        return readings.isEmpty() ? Optional.empty() : Optional.of(SignedRecord.decode(body(readings.peekLast())));
     }
 
     /**
@@ -278,7 +374,7 @@ public final class ReadingHistory implements AutoCloseable {
      * @throws IllegalArgumentException if its source time is not after the newest entry's
      */
     public synchronized void add(SignedRecord record) throws IOException {
-        append(readings, nanos(record.sourceTime()), record.encode());
+        append(false, nanos(record.sourceTime()), record.encode());
     }
 
     /**
@@ -298,49 +394,79 @@ public final class ReadingHistory implements AutoCloseable {
                 .putLong(at)
                 .put(record)
                 .array();
-        append(handovers, at, body);
+        append(true, at, body);
     }
 
-    private void append(ArrayDeque<Entry> to, long nanos, byte[] body) throws IOException {
+    private void append(boolean handover, long nanos, byte[] body) throws IOException {
         if (nanos <= newestNanos) {
             throw new IllegalArgumentException("history source times must increase");
         }
-        to.addLast(new Entry(nanos, body));
         newestNanos = nanos;
-        prune();
-        if (channel != null) {
-            if (entriesInFile >= 2L * (readings.size() + handovers.size()) + 1000) {
-                rewrite();
-            } else {
-                ByteBuffer b = ByteBuffer.allocate(ENTRY_HEADER_BYTES + body.length);
-                b.putInt(body.length)
-                        .putInt(AcceptedRecords.crc(body, 0, body.length))
-                        .put(body)
-                        .flip();
-                long at = channel.size();
-                while (b.hasRemaining()) {
-                    at += channel.write(b, at);
-                }
-                entriesInFile++;
+        if (channel == null) {
+            hold(new Entry(nanos, handover, body.length, -1, body));
+            prune();
+            return;
+        }
+        long at = channel.size();
+        try {
+            ByteBuffer b = ByteBuffer.allocate(ENTRY_HEADER_BYTES + body.length);
+            b.putInt(body.length)
+                    .putInt(StateCodec.crc32c(body, 0, body.length))
+                    .put(body)
+                    .flip();
+            long pos = at;
+            while (b.hasRemaining()) {
+                pos += channel.write(b, pos);
             }
+        } catch (IOException e) {
+            hold(new Entry(nanos, handover, body.length, -1, body)); // kept in memory until a rewrite stores it
+            prune();
+            throw e;
+        }
+        hold(new Entry(nanos, handover, body.length, at + ENTRY_HEADER_BYTES, null));
+        entriesInFile++;
+        prune();
+        if (entriesInFile >= 2L * (readings.size() + handovers.size()) + 1000) {
+            rewrite();
         }
     }
 
-    /** Replaces the file by one holding only the entries kept now, in source-time order (atomically). */
+    /**
+     * Replaces the file by one holding only the entries kept now, in source-time order (atomically),
+     * written entry by entry from the old file: never the whole history in memory.
+     */
     private void rewrite() throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(header());
-        for (Entry e : merged(Long.MIN_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE)) {
-            out.write(ByteBuffer.allocate(ENTRY_HEADER_BYTES)
-                    .putInt(e.body().length)
-                    .putInt(AcceptedRecords.crc(e.body(), 0, e.body().length))
-                    .array());
-            out.write(e.body());
-        }
+        List<Entry> kept = merged(Long.MIN_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE);
+        List<Entry> moved = new ArrayList<>(kept.size());
+        DurableFiles.writeAtomically(file, out -> {
+            write(out, ByteBuffer.wrap(header()));
+            long at = HEADER_BYTES;
+            for (Entry e : kept) {
+                byte[] body = body(e);
+                write(
+                        out,
+                        ByteBuffer.allocate(ENTRY_HEADER_BYTES)
+                                .putInt(body.length)
+                                .putInt(StateCodec.crc32c(body, 0, body.length))
+                                .flip());
+                write(out, ByteBuffer.wrap(body));
+                moved.add(new Entry(e.sourceNanos(), e.handover(), e.length(), at + ENTRY_HEADER_BYTES, null));
+                at += e.stored();
+            }
+        });
         channel.close();
-        DurableFiles.writeAtomically(file, out.toByteArray());
         channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        entriesInFile = (long) readings.size() + handovers.size();
+        readings.clear();
+        handovers.clear();
+        bytes = 0;
+        moved.forEach(this::hold);
+        entriesInFile = moved.size();
+    }
+
+    private static void write(WritableByteChannel out, ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            out.write(b);
+        }
     }
 
     /**
@@ -371,7 +497,7 @@ public final class ReadingHistory implements AutoCloseable {
         prune();
         List<SignedRecord> out = new ArrayList<>();
         for (Entry e : within(readings, nanos(from), nanos(to), max, maxBytes)) {
-            out.add(SignedRecord.decode(e.body()));
+            out.add(SignedRecord.decode(body(e)));
         }
         return out;
     }
@@ -459,7 +585,7 @@ public final class ReadingHistory implements AutoCloseable {
 
     /** The size of the value {@link #decode} makes of an entry: the record, without a handover's prefix. */
     private static long valueBytes(Entry e) {
-        return isHandover(e.body()) ? e.body().length - HANDOVER_PREFIX_BYTES : e.body().length;
+        return e.handover() ? e.length() - HANDOVER_PREFIX_BYTES : e.length();
     }
 
     /**
@@ -506,22 +632,50 @@ public final class ReadingHistory implements AutoCloseable {
 
     private void prune() {
         while (readings.size() > maxCount) {
-            readings.removeFirst();
+            drop(readings);
         }
         while (handovers.size() > maxCount) {
-            handovers.removeFirst();
+            drop(handovers);
         }
         long oldest = nanos(clock.instant().minus(maxAge));
         pruneOlder(readings, oldest);
         pruneOlder(handovers, oldest);
+        // Past the byte bound the oldest readings go first; a handover only when no reading but the
+        // newest is left (the chain outlives the readings of its keys).
+        while (bytes > maxBytes && (readings.size() > 1 || handovers.size() > 1)) {
+            drop(readings.size() > 1 ? readings : handovers);
+        }
     }
 
-    private static void pruneOlder(ArrayDeque<Entry> entries, long oldest) {
+    private void pruneOlder(ArrayDeque<Entry> entries, long oldest) {
         // The newest of each kind stays: a stopped sensor's last reading must remain fetchable, and
         // its latest handover is what makes its current key trusted.
         while (entries.size() > 1 && entries.peekFirst().sourceNanos() < oldest) {
-            entries.removeFirst();
+            drop(entries);
         }
+    }
+
+    private void drop(ArrayDeque<Entry> entries) {
+        bytes -= entries.removeFirst().stored();
+    }
+
+    /**
+     * The most bytes of entries the history holds, both kinds together.
+     *
+     * @return {@code maxBytes}
+     */
+    public long byteCapacity() {
+        return maxBytes;
+    }
+
+    /**
+     * Bytes of the entries held now, as they are stored in the file (body and entry header).
+     *
+     * @return the bytes held
+     */
+    public synchronized long bytes() {
+        prune();
+        return bytes;
     }
 
     /** Nanoseconds since the epoch, saturated. */

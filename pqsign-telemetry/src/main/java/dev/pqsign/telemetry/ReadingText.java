@@ -66,4 +66,23 @@ public final class ReadingText {
      * @param timestamp when the sensor took the reading
      */
     public record Parsed(double rpm, Instant timestamp) {}
+
+    /**
+     * A sensor-supplied text made safe for one line of a log or terminal: control characters
+     * replaced by {@code ?}, cut after 120 characters (marked {@code …}).
+     *
+     * @param s any text
+     * @return the printable line
+     */
+    public static String printable(String s) {
+        StringBuilder sb = new StringBuilder(Math.min(s.length(), 121));
+        for (int i = 0; i < s.length() && i < 120; i++) {
+            char c = s.charAt(i);
+            sb.append(Character.isISOControl(c) ? '?' : c);
+        }
+        if (s.length() > 120) {
+            sb.append('…');
+        }
+        return sb.toString();
+    }
 }

@@ -9,6 +9,7 @@ import dev.pqsign.core.Signer;
 import dev.pqsign.core.StatePersistenceException;
 import dev.pqsign.core.StateStore;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.telemetry.internal.StateCodec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -33,7 +33,7 @@ public final class SignedRecord {
     public static final int MAX_SIGNATURE_BYTES = 1 << 20;
 
     /** Bytes of a record besides the set name, reading and signature. */
-    static final int FIXED_BYTES = 4 + 1 + 1 + KeyId.BYTES + 8 + 8 + 8 + 8 + 8 + 8 + 1 + 4 + 4;
+    public static final int FIXED_BYTES = 4 + 1 + 1 + KeyId.BYTES + 8 + 8 + 8 + 8 + 8 + 8 + 1 + 4 + 4;
 
     private final KeyId keyId;
     private final String parameterSetName;

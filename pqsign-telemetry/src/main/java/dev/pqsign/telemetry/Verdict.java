@@ -77,7 +77,12 @@ public record Verdict(Reason reason, long index, String detail) {
         /** A key handover statement that was followed, or the latest one received again: informational. */
         HANDOVER,
         /** A key handover statement that must not move trust (forged, replayed, foreign, out of order). */
-        HANDOVER_REJECTED
+        HANDOVER_REJECTED,
+        /**
+         * Indices the sensor said, in a signed {@link SkipNotice}, it burned without publishing
+         * (reserved ahead before a crash, or never in its records): accounted for, not lost.
+         */
+        SKIPPED
     }
 
     /**
@@ -108,10 +113,21 @@ public record Verdict(Reason reason, long index, String detail) {
      * @return whether this verdict is an alarm
      */
     public boolean alarm() {
-        return reason != Reason.ACCEPTED && reason != Reason.DUPLICATE && reason != Reason.HANDOVER;
+        return reason != Reason.ACCEPTED
+                && reason != Reason.DUPLICATE
+                && reason != Reason.HANDOVER
+                && reason != Reason.SKIPPED;
     }
 
-    static Verdict of(Reason reason, long index, String detail) {
+    /**
+     * A verdict.
+     *
+     * @param reason why
+     * @param index the reading's index, or -1 if unknown
+     * @param detail one line for logs
+     * @return the verdict
+     */
+    public static Verdict of(Reason reason, long index, String detail) {
         return new Verdict(reason, index, detail);
     }
 }

@@ -98,6 +98,27 @@ public final class VerdictEvent {
     }
 
     /**
+     * Indices of {@code keyId} the sensor's signed skip notice, accepted at {@code receivedAt}, says
+     * it burned without publishing.
+     *
+     * @param sensor the sensor's name as configured at the operator
+     * @param keyId the key whose indices were skipped
+     * @param skipped the skipped range
+     * @param receivedAt when the notice arrived, operator's UTC wall clock
+     * @return the event, its verdict {@link Verdict.Reason#SKIPPED} (no alarm)
+     */
+    public static VerdictEvent skipped(String sensor, KeyId keyId, Verdict.Gap skipped, Instant receivedAt) {
+        Objects.requireNonNull(keyId, "keyId");
+        Objects.requireNonNull(skipped, "skipped");
+        Verdict v = Verdict.of(
+                Verdict.Reason.SKIPPED,
+                skipped.to(),
+                skipped.size() + " index(es) burned by the sensor without publishing: " + skipped.from() + ".."
+                        + skipped.to());
+        return new VerdictEvent(sensor, keyId, v, skipped, null, receivedAt);
+    }
+
+    /**
      * The sensor's name as configured at the operator.
      *
      * @return the sensor's name
@@ -153,13 +174,14 @@ public final class VerdictEvent {
 
     /**
      * The line's {@code verdict} word: {@code ACCEPTED}, {@code DUPLICATE}, {@code GAP},
-     * {@code INDEX_REUSE}, or {@code REJECTED} for every other reason.
+     * {@code INDEX_REUSE}, {@code SKIPPED}, or {@code REJECTED} for every other reason.
      *
      * @return the word
      */
     public String verdictWord() {
         return switch (verdict.reason()) {
-            case ACCEPTED, DUPLICATE, GAP, INDEX_REUSE -> verdict.reason().name();
+            case ACCEPTED, DUPLICATE, GAP, INDEX_REUSE, SKIPPED ->
+                verdict.reason().name();
             default -> "REJECTED";
         };
     }

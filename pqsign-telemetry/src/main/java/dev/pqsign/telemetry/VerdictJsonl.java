@@ -11,7 +11,13 @@ import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.Writer;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Base64;
 import java.util.Objects;
 
@@ -43,6 +49,79 @@ public final class VerdictJsonl implements AutoCloseable {
         this.bytes = Objects.requireNonNull(out, "out");
         this.out = new OutputStreamWriter(out, StandardCharsets.UTF_8);
         this.closeTarget = closeTarget;
+    }
+
+    /**
+     * A writer appending lines to {@code file} (created if missing). A last line that a crash or a
+     * full disk left without its newline is cut off first and kept in {@code FILE.torn} (appended),
+     * so the next line does not run on into it and every line of the file is a whole JSON object.
+     * The verdict on the cut line was never confirmed written, so the operator reports it again.
+     *
+     * @param file the JSON Lines file
+     * @param notice told, in one line, when a torn line was cut off
+     * @return the writer (closing it closes the file)
+     * @throws IOException if the file cannot be read, repaired or opened
+     */
+    public static VerdictJsonl appendingTo(Path file, java.util.function.Consumer<String> notice) throws IOException {
+        long cut = cutTornLine(file);
+        if (cut > 0) {
+            notice.accept("cut a torn last line of " + cut + " bytes off " + file + " (kept in " + file + ".torn)");
+        }
+        OutputStream o = Files.newOutputStream(
+                file, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        return new VerdictJsonl(new java.io.BufferedOutputStream(o), true);
+    }
+
+    /** Cuts the bytes after the last newline off {@code file}, keeping them in {@code file.torn}; returns how many. */
+    private static long cutTornLine(Path file) throws IOException {
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            return 0;
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = ch.size();
+            if (size == 0 || lastByte(ch, size - 1) == '\n') {
+                return 0;
+            }
+            long start = size - 1;
+            ByteBuffer b = ByteBuffer.allocate(8192);
+            long lineStart = 0;
+            search:
+            while (start >= 0) {
+                long from = Math.max(0, start - b.capacity() + 1);
+                b.clear().limit((int) (start - from + 1));
+                ch.read(b, from);
+                for (int i = b.position() - 1; i >= 0; i--) {
+                    if (b.get(i) == '\n') {
+                        lineStart = from + i + 1;
+                        break search;
+                    }
+                }
+                start = from - 1;
+            }
+            ByteBuffer torn = ByteBuffer.allocate((int) Math.min(size - lineStart, 1 << 20));
+            ch.read(torn, lineStart);
+            torn.flip();
+            try (FileChannel keep = FileChannel.open(
+                    file.resolveSibling(file.getFileName() + ".torn"),
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND,
+                    StandardOpenOption.WRITE)) {
+                while (torn.hasRemaining()) {
+                    keep.write(torn);
+                }
+                keep.write(ByteBuffer.wrap(new byte[] {'\n'}));
+                keep.force(true);
+            }
+            ch.truncate(lineStart);
+            ch.force(true);
+            return size - lineStart;
+        }
+    }
+
+    private static int lastByte(FileChannel ch, long at) throws IOException {
+        ByteBuffer one = ByteBuffer.allocate(1);
+        ch.read(one, at);
+        return one.get(0);
     }
 
     /**

@@ -14,6 +14,7 @@ import dev.pqsign.x509.Certificates;
 import dev.pqsign.x509.PqCertificate;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.xmss.XmssKeyGenerator;
+import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
@@ -40,12 +41,12 @@ class CertificateEnrolmentTest {
     @BeforeEach
     void setUp() throws IOException {
         try (FileStateStore store = FileStateStore.open(dir.resolve("root.state"))) {
-            XmssPrivateKey k = XmssKeyGenerator.generate(DeviceCaTrustTest.SET);
+            XmssPrivateKey k = XmssKeyGenerator.generate(XmssParameterSet.XMSSMT_SHA2_40_8_256);
             XmssStatefulSigner.create(store, k);
             k.destroy();
             try (XmssStatefulSigner root = XmssStatefulSigner.open(store)) {
                 PqCertificate rootCert = Certificates.selfSigned(root, "CN=Plant Root,O=Test", 3650);
-                XmssPrivateKey s = XmssKeyGenerator.generate(DeviceCaTrustTest.SET);
+                XmssPrivateKey s = XmssKeyGenerator.generate(XmssParameterSet.XMSSMT_SHA2_40_8_256);
                 PqPublicKey sensorKey = PqPublicKey.of(s.publicKey());
                 s.destroy();
                 chain = List.of(Certificates.issue(root, rootCert, sensorKey, "CN=sensor,O=Test", 30, false));

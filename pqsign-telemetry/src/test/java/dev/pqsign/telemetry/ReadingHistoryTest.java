@@ -3,6 +3,7 @@ package dev.pqsign.telemetry;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.keys.KeyChain;
 import dev.pqsign.keys.SignedKeyHandover;
@@ -230,6 +231,44 @@ class ReadingHistoryTest {
     }
 
     @Test
+    void add_pastTheByteBound_oldestReadingsGoFirst_handoversOnlyWhenNoReadingIsLeft() throws IOException {
+        long one = 8L + record(0, T0).encode().length;
+        ReadingHistory h = ReadingHistory.inMemory(100, 3 * one, Duration.ofHours(1), clock);
+        for (int i = 0; i < 10; i++) {
+            h.add(record(i, T0.plusSeconds(i)));
+        }
+        assertEquals(3, h.size());
+        assertEquals(3 * one, h.bytes());
+        h.addHandover(T0.plusSeconds(20), handover(1));
+        h.add(record(10, T0.plusSeconds(21)));
+        // the handover and the newest reading stay; the readings around them made room
+        assertEquals(List.of("h1", "r10"), kinds(h.entries(Instant.EPOCH, Instant.MAX, 100)));
+        h.addHandover(T0.plusSeconds(22), handover(2));
+        // two handovers and the newest reading do not fit: the older handover goes
+        assertEquals(List.of("r10", "h2"), kinds(h.entries(Instant.EPOCH, Instant.MAX, 100)));
+        assertTrue(h.bytes() <= 3 * one || h.handoverCount() == 1);
+    }
+
+    @Test
+    void open_byteBoundAndRewrite_fileStreamedBack_memoryHoldsNoBodies() throws IOException {
+        Path file = dir.resolve("history.pqhl");
+        try (ReadingHistory h = ReadingHistory.open(file, 50, Duration.ofHours(1), clock)) {
+            for (int i = 0; i < 2000; i++) { // rewritten at 1,100 entries
+                h.add(record(i, T0.plusSeconds(i)));
+            }
+            assertEquals(50, h.size());
+            assertTrue(Files.size(file) < 1200L * (8 + record(0, T0).encode().length), Files.size(file) + " bytes");
+        }
+        try (ReadingHistory h = ReadingHistory.open(file, 10, Duration.ofHours(1), clock)) {
+            assertEquals(
+                    List.of(1990L, 1991L, 1992L, 1993L, 1994L, 1995L, 1996L, 1997L, 1998L, 1999L),
+                    h.range(Instant.EPOCH, Instant.MAX, 100).stream()
+                            .map(SignedRecord::index)
+                            .toList());
+        }
+    }
+
+    @Test
     void add_handoverOlderThanAge_prunedButNewestHandoverKept() throws IOException {
         ReadingHistory h = ReadingHistory.inMemory(100, Duration.ofSeconds(50), clock);
         h.addHandover(T0, handover(1));
@@ -261,7 +300,9 @@ class ReadingHistoryTest {
         byte[] r = record(0, T0.plusSeconds(1)).encode();
         ByteBuffer b = ByteBuffer.allocate(ReadingHistory.HEADER_BYTES + ReadingHistory.ENTRY_HEADER_BYTES + r.length);
         b.put(ReadingHistory.MAGIC).put((byte) 1).position(ReadingHistory.HEADER_BYTES);
-        b.putInt(r.length).putInt(AcceptedRecords.crc(r, 0, r.length)).put(r);
+        b.putInt(r.length)
+                .putInt(dev.pqsign.telemetry.internal.StateCodec.crc32c(r, 0, r.length))
+                .put(r);
         Files.write(file, b.array());
         try (ReadingHistory h = ReadingHistory.open(file, 100, Duration.ofHours(1), clock)) {
             assertEquals(1, h.size());
@@ -271,5 +312,17 @@ class ReadingHistoryTest {
         try (ReadingHistory h = ReadingHistory.open(file, 100, Duration.ofHours(1), clock)) {
             assertEquals(List.of("r0", "h1"), kinds(h.entries(Instant.EPOCH, Instant.MAX, 100)));
         }
+    }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void open_fifo_refusedByTypeBeforeAnyRead() throws Exception {
+        Path file = dir.resolve("history.pqhl");
+        Process mk = new ProcessBuilder("mkfifo", file.toString()).inheritIO().start();
+        assertEquals(0, mk.waitFor());
+        IOException e = assertThrows(
+                dev.pqsign.state.NotRegularFileException.class,
+                () -> ReadingHistory.open(file, 10, Duration.ofHours(1), clock));
+        assertEquals(file + ": is a named pipe (FIFO), not a regular file; refusing to open it", e.getMessage());
     }
 }

@@ -19,10 +19,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
-class SignedRecordTest {
+public class SignedRecordTest {
 
     /** The record of the worked example in docs/formats/signed-record.md. */
-    static SignedRecord example() {
+    public static SignedRecord example() {
         byte[] id = new byte[KeyId.BYTES];
         for (int i = 0; i < id.length; i++) {
             id[i] = (byte) (0xa0 + i);

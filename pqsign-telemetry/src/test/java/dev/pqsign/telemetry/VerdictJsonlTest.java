@@ -110,4 +110,56 @@ class VerdictJsonlTest {
                         SignedRecordTest.example(),
                         Instant.now())));
     }
+
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path dir;
+
+    @Test
+    void appendingTo_fileWithATornLastLine_cutsItKeepsItAndAppendsWholeLines() throws IOException {
+        SignedRecord r = SignedRecordTest.example();
+        Instant received = Instant.parse("2026-11-30T01:26:16.200Z");
+        java.nio.file.Path file = dir.resolve("v.jsonl");
+        try (VerdictJsonl w = VerdictJsonl.appendingTo(file, n -> {})) {
+            w.write(VerdictEvent.of("s1", new Verdict(Verdict.Reason.ACCEPTED, 5, "ok"), r, received));
+        }
+        String whole = java.nio.file.Files.readString(file);
+        String torn = "{\"sensor\":\"s1\",\"key_id\":\"ab"; // a disk full in the middle of a line
+        java.nio.file.Files.writeString(file, whole + torn);
+        java.util.List<String> notices = new java.util.ArrayList<>();
+        try (VerdictJsonl w = VerdictJsonl.appendingTo(file, notices::add)) {
+            w.write(VerdictEvent.gap("s1", r.keyId(), new Verdict.Gap(6, 6), received));
+        }
+        assertEquals(1, notices.size(), notices.toString());
+        assertTrue(notices.get(0).contains(torn.length() + " bytes"), notices.get(0));
+        java.util.List<String> lines = java.nio.file.Files.readAllLines(file);
+        assertEquals(2, lines.size(), lines.toString());
+        for (String line : lines) {
+            assertTrue(JSON.readTree(line).isObject(), line);
+        }
+        assertEquals(torn + "\n", java.nio.file.Files.readString(dir.resolve("v.jsonl.torn")));
+    }
+
+    @Test
+    void appendingTo_wholeLines_leftAsTheyAre() throws IOException {
+        java.nio.file.Path file = dir.resolve("w.jsonl");
+        java.nio.file.Files.writeString(file, "{\"a\":1}\n");
+        java.util.List<String> notices = new java.util.ArrayList<>();
+        VerdictJsonl.appendingTo(file, notices::add).close();
+        assertEquals(java.util.List.of(), notices);
+        assertEquals("{\"a\":1}\n", java.nio.file.Files.readString(file));
+        assertTrue(java.nio.file.Files.notExists(dir.resolve("w.jsonl.torn")));
+    }
+
+    @Test
+    void write_skippedRange_lineWithItsRangeAndVerdictSkipped() throws IOException {
+        SignedRecord r = SignedRecordTest.example();
+        StringWriter out = new StringWriter();
+        try (VerdictJsonl w = new VerdictJsonl(out, false)) {
+            w.write(VerdictEvent.skipped("s1", r.keyId(), new Verdict.Gap(3, 4), Instant.EPOCH));
+        }
+        JsonNode g = JSON.readTree(out.toString());
+        assertEquals("SKIPPED", g.get("verdict").asText());
+        assertEquals(3, g.get("from_index").asLong());
+        assertEquals(4, g.get("to_index").asLong());
+    }
 }

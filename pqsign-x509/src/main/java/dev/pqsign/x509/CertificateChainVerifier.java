@@ -206,12 +206,12 @@ public final class CertificateChainVerifier {
     private static ChainVerificationResult checkSignature(PqCertificate cert, PqCertificate issuer) {
         AlgorithmIdentifier alg = cert.holder().getSignatureAlgorithm();
         ASN1ObjectIdentifier sigOid = alg.getAlgorithm();
-        if (Oids.xmssFamily(sigOid) == null && Oids.haetaeSet(sigOid) == null) {
+        if (Oids.xmssFamily(sigOid) == null && Oids.haetaeSet(sigOid) == null && !Oids.isHss(sigOid)) {
             return ChainVerificationResult.invalid(
                     Reason.UNKNOWN_ALGORITHM,
                     cert,
                     "signature algorithm " + sigOid.getId()
-                            + " is not supported (pqsign verifies XMSS, XMSS^MT and HAETAE signatures)");
+                            + " is not supported (pqsign verifies XMSS, XMSS^MT, HSS / LMS and HAETAE signatures)");
         }
         if (alg.getParameters() != null) {
             return ChainVerificationResult.invalid(

@@ -2,6 +2,7 @@ package dev.pqsign.x509;
 
 import dev.pqsign.core.Signer;
 import dev.pqsign.haetae.HaetaePublicKey;
+import dev.pqsign.lms.HssStatefulSigner;
 import dev.pqsign.xmss.XmssPublicKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
@@ -192,6 +193,11 @@ public final class Certificates {
         if (signer instanceof XmssStatefulSigner
                 && !PqPublicKey.of(((XmssStatefulSigner) signer).publicKey()).equals(issuerKey)) {
             // Checked before signing so that a mix-up does not cost an index.
+            throw new IllegalArgumentException(
+                    "the signer's key is not the public key of issuer certificate " + caCert.subject());
+        }
+        if (signer instanceof HssStatefulSigner
+                && !PqPublicKey.of(((HssStatefulSigner) signer).publicKey()).equals(issuerKey)) {
             throw new IllegalArgumentException(
                     "the signer's key is not the public key of issuer certificate " + caCert.subject());
         }

@@ -12,6 +12,8 @@ import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
  * <li>XMSS and XMSS^MT: RFC 9802 section 2, {@code id-alg-xmss-hashsig} (1.3.6.1.5.5.7.6.34) and
  * {@code id-alg-xmssmt-hashsig} (1.3.6.1.5.5.7.6.35). One OID per family: the parameter set is
  * named by the 4-byte type code at the start of the key (and implied by it for signatures).</li>
+ * <li>HSS / LMS: RFC 9708 section 3 and RFC 9802 section 2, {@code id-alg-hss-lms-hashsig}
+ * (1.2.840.113549.1.9.16.3.17); the key names its top tree's types and the signature the rest.</li>
  * <li>HAETAE: no registered OID exists; these are the private-arc OIDs BouncyCastle 1.87 uses, one
  * per parameter set ({@link HaetaeParameterSet#oid()}).</li>
  * </ul>
@@ -22,6 +24,9 @@ public final class Oids {
     public static final ASN1ObjectIdentifier ID_ALG_XMSS_HASHSIG = new ASN1ObjectIdentifier("1.3.6.1.5.5.7.6.34");
     /** id-alg-xmssmt-hashsig, RFC 9802. */
     public static final ASN1ObjectIdentifier ID_ALG_XMSSMT_HASHSIG = new ASN1ObjectIdentifier("1.3.6.1.5.5.7.6.35");
+    /** id-alg-hss-lms-hashsig, RFC 9708 (and RFC 9802 for certificates). */
+    public static final ASN1ObjectIdentifier ID_ALG_HSS_LMS_HASHSIG =
+            new ASN1ObjectIdentifier("1.2.840.113549.1.9.16.3.17");
     /** HAETAE-2 as BouncyCastle 1.87 names it. */
     public static final ASN1ObjectIdentifier HAETAE_2 = new ASN1ObjectIdentifier(HaetaeParameterSet.HAETAE_2.oid());
     /** HAETAE-3 as BouncyCastle 1.87 names it. */
@@ -61,6 +66,11 @@ public final class Oids {
         return new AlgorithmIdentifier(oid);
     }
 
+    /** Whether {@code oid} is id-alg-hss-lms-hashsig. */
+    static boolean isHss(ASN1ObjectIdentifier oid) {
+        return ID_ALG_HSS_LMS_HASHSIG.equals(oid);
+    }
+
     /** The HAETAE set with this OID, or {@code null}. */
     static HaetaeParameterSet haetaeSet(ASN1ObjectIdentifier oid) {
         for (HaetaeParameterSet p : HaetaeParameterSet.values()) {
@@ -94,6 +104,9 @@ public final class Oids {
         }
         if (ID_ALG_XMSSMT_HASHSIG.equals(oid)) {
             return "id-alg-xmssmt-hashsig (" + oid.getId() + ")";
+        }
+        if (ID_ALG_HSS_LMS_HASHSIG.equals(oid)) {
+            return "id-alg-hss-lms-hashsig (" + oid.getId() + ")";
         }
         HaetaeParameterSet h = haetaeSet(oid);
         if (h != null) {

@@ -1,5 +1,8 @@
 package dev.pqsign.x509;
 
+import dev.pqsign.core.KeyFormatException;
+import dev.pqsign.lms.HssParameterSet;
+import dev.pqsign.lms.HssSignatures;
 import dev.pqsign.xmss.XmssParameterSet;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -269,13 +272,25 @@ public final class PqCertificate {
     }
 
     /**
-     * For a certificate signed with XMSS / XMSS^MT, the one-time index the issuer used (read from the
-     * start of the signature); empty for other algorithms, or if the signature length matches no
-     * registered set.
+     * For a certificate signed with XMSS / XMSS^MT or HSS / LMS, the one-time index the issuer used
+     * (read from the start of the signature, or from the leaf numbers of an HSS signature's levels);
+     * empty for other algorithms, or if the signature length matches no registered set.
      *
      * @return the issuer's index, or empty
      */
     public Optional<Long> signatureIndex() {
+        if (Oids.isHss(signatureAlgorithmOid())) {
+            byte[] sig = holder.getSignature();
+            return HssSignatures.parameterSetOf(sig)
+                    .filter(HssParameterSet::isSignable)
+                    .flatMap(p -> {
+                        try {
+                            return Optional.of(HssSignatures.index(p, sig));
+                        } catch (KeyFormatException e) {
+                            return Optional.empty();
+                        }
+                    });
+        }
         XmssParameterSet.Family family = Oids.xmssFamily(signatureAlgorithmOid());
         if (family == null) {
             return Optional.empty();

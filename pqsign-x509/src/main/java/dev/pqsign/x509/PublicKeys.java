@@ -5,6 +5,7 @@ import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Verifier;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaePublicKey;
+import dev.pqsign.lms.HssPublicKey;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPublicKey;
 import java.io.IOException;
@@ -33,6 +34,8 @@ import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
  * <li>XMSS / XMSS^MT (RFC 9802 section 3): algorithm {@code id-alg-xmss-hashsig} or
  * {@code id-alg-xmssmt-hashsig}, parameters absent; the BIT STRING holds the RFC 8391 key
  * ({@code type code || root || PUB_SEED}) with no ASN.1 wrapping.</li>
+ * <li>HSS / LMS (RFC 9708 section 4, RFC 9802): algorithm {@code id-alg-hss-lms-hashsig},
+ * parameters absent; the BIT STRING holds the RFC 8554 HSS public key with no ASN.1 wrapping.</li>
  * <li>HAETAE (no standard): algorithm = BouncyCastle 1.87's OID for the set, parameters absent; the
  * BIT STRING holds a DER OCTET STRING wrapping the reference key {@code vk}, exactly as
  * BouncyCastle 1.87 writes it (its reader accepts nothing else). On input pqsign also accepts the
@@ -57,6 +60,9 @@ public final class PublicKeys {
             XmssPublicKey x = key.xmss().orElseThrow();
             requireRegistered(x.parameterSet());
             return new SubjectPublicKeyInfo(alg, x.encoded());
+        }
+        if (key.isHss()) {
+            return new SubjectPublicKeyInfo(alg, key.rawEncoding());
         }
         try {
             return new SubjectPublicKeyInfo(alg, new DEROctetString(key.rawEncoding()));
@@ -114,9 +120,11 @@ public final class PublicKeys {
         ASN1ObjectIdentifier oid = alg.getAlgorithm();
         XmssParameterSet.Family family = Oids.xmssFamily(oid);
         HaetaeParameterSet haetae = Oids.haetaeSet(oid);
-        if (family == null && haetae == null) {
+        boolean hss = Oids.isHss(oid);
+        if (family == null && haetae == null && !hss) {
             throw new UnsupportedAlgorithmException("unsupported public key algorithm " + oid.getId()
-                    + "; pqsign reads id-alg-xmss-hashsig, id-alg-xmssmt-hashsig and HAETAE-2/3/5");
+                    + "; pqsign reads id-alg-xmss-hashsig, id-alg-xmssmt-hashsig, id-alg-hss-lms-hashsig and"
+                    + " HAETAE-2/3/5");
         }
         requireAbsentParameters(alg, "public key");
         if (spki.getPublicKeyData().getPadBits() != 0) {
@@ -126,6 +134,13 @@ public final class PublicKeys {
         byte[] bits = spki.getPublicKeyData().getOctets();
         if (family != null) {
             return PqPublicKey.of(decodeXmss(family, bits));
+        }
+        if (hss) {
+            try {
+                return PqPublicKey.of(HssPublicKey.decode(bits));
+            } catch (KeyFormatException e) {
+                throw new CertificateFormatException(e.getMessage(), e);
+            }
         }
         return PqPublicKey.of(decodeHaetae(haetae, bits));
     }
@@ -293,6 +308,13 @@ public final class PublicKeys {
                         .append(", 2^")
                         .append(p.height())
                         .append(" signatures)");
+            }
+            if (key.isHss()) {
+                HssPublicKey h = key.hss().orElseThrow();
+                sb.append(
+                        h.levels() == 1
+                                ? " (one level)"
+                                : " (" + h.levels() + " levels; the lower trees are named by each signature)");
             }
             sb.append('\n');
             sb.append("  Key bytes:           ")

@@ -5,6 +5,8 @@ import dev.pqsign.core.Signer;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.haetae.HaetaeVerifier;
+import dev.pqsign.lms.HssParameterSet;
+import dev.pqsign.lms.HssVerifier;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssVerifier;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
@@ -13,6 +15,9 @@ import org.bouncycastle.asn1.ASN1ObjectIdentifier;
  * Signatures over X.509 "to be signed" structures (tbsCertificate, and in future tbsCertList).
  *
  * <p><b>XMSS / XMSS^MT</b> (RFC 9802 section 5): the whole DER structure is the message, no pre-hash.
+ *
+ * <p><b>HSS / LMS</b> (RFC 9708 section 5, RFC 9802): likewise the whole DER structure, no pre-hash;
+ * the issuer's lower trees are whatever its signature names (RFC 8554's verification).
  *
  * <p><b>HAETAE</b> has no standard. pqsign follows BouncyCastle 1.87, the only other implementation
  * that puts HAETAE into certificates: mu = SHAKE256(vk || tbs), with no context-length byte. (pqsign's
@@ -42,6 +47,9 @@ public final class X509Signatures {
         if (set instanceof HaetaeParameterSet) {
             return Oids.of((HaetaeParameterSet) set);
         }
+        if (set instanceof HssParameterSet) {
+            return Oids.ID_ALG_HSS_LMS_HASHSIG;
+        }
         throw new UnsupportedAlgorithmException("no X.509 signature algorithm for parameter set " + set.setName());
     }
 
@@ -58,7 +66,7 @@ public final class X509Signatures {
     public static byte[] sign(Signer signer, byte[] tbs) {
         ParameterSet set = signer.parameterSet();
         algorithmFor(set);
-        if (set instanceof XmssParameterSet) {
+        if (set instanceof XmssParameterSet || set instanceof HssParameterSet) {
             return signer.sign(tbs);
         }
         if (signer instanceof HaetaeSigner) {
@@ -87,6 +95,9 @@ public final class X509Signatures {
     public static boolean verify(PqPublicKey key, byte[] tbs, byte[] signature) {
         if (key.isXmss()) {
             return new XmssVerifier(key.xmss().orElseThrow()).verify(tbs, signature);
+        }
+        if (key.isHss()) {
+            return HssVerifier.verifyAnyLowerLevels(key.hss().orElseThrow(), tbs, signature);
         }
         int split = haetaeSplit(tbs);
         if (split < 0) {

@@ -1,6 +1,7 @@
 package dev.pqsign.xmss;
 
 import dev.pqsign.core.Secrets;
+import dev.pqsign.core.SigningFaultException;
 
 /**
  * Assembles an XMSS / XMSS^MT signature at a given index (RFC 8391 algorithms 12 and 16):
@@ -21,6 +22,12 @@ final class XmssSigning {
     private final byte[][] segment;
     private final byte[][] segmentRoot;
     private boolean cacheSegments;
+    /** Verification of upper-layer segments before their first use (made when first needed). */
+    private LTree checkTree;
+
+    private byte[] checkPk;
+    private byte[] checkNode;
+    private byte[] checkPair;
 
     /** A signer that resumes PRF mid-states (fewest compressions; allocates per PRF call). */
     XmssSigning(XmssPrivateKey key) {
@@ -107,8 +114,16 @@ final class XmssSigning {
             return off + segmentBytes;
         }
         int start = off;
+        byte[] signed = cacheSegments && layer > 0 ? node.clone() : null;
         off = computeLayer(layer, tree, leaf, sig, off, source);
         if (cacheSegments && layer > 0) {
+            // Computed once and kept for every signature of the trees below: verified before its
+            // first use, so that a fault can never put a second, different WOTS+ signature of this
+            // key pair into the world (docs/stateful-signing.md, "Fault hardening").
+            if (!segmentVerifies(layer, tree, leaf, signed, sig, start, node)) {
+                throw new SigningFaultException("the layer-" + layer + " WOTS+ signature of tree " + tree + ", leaf "
+                        + leaf + " does not verify (computation fault); it was not used");
+            }
             segment[layer] = java.util.Arrays.copyOfRange(sig, start, start + segmentBytes);
             segmentRoot[layer] = node.clone();
             segmentKey[layer] = key;
@@ -131,6 +146,46 @@ final class XmssSigning {
         off += params.wotsSignatureBytes();
         source.authPath(layer, tree, leaf, sig, off, node);
         return off + params.treeHeight() * params.n();
+    }
+
+    /**
+     * Whether the WOTS+ signature and authentication path at {@code sig[off..]} of key pair
+     * (layer, tree, leaf) on {@code signed} lead to {@code root}, as a verifier computes them
+     * (RFC 8391 Algorithm 17, one layer).
+     */
+    private boolean segmentVerifies(int layer, long tree, int leaf, byte[] signed, byte[] sig, int off, byte[] root) {
+        int n = params.n();
+        if (checkTree == null) {
+            checkTree = new LTree(treeHash.hasher);
+            checkPk = new byte[params.wotsSignatureBytes()];
+            checkNode = new byte[n];
+            checkPair = new byte[2 * n];
+        }
+        HashAddress subtree = new HashAddress().setLayer(layer).setTree(tree);
+        treeHash.wots.publicKeyFromSignature(
+                sig,
+                off,
+                signed,
+                0,
+                HashAddress.of(subtree, HashAddress.TYPE_OTS).setOts(leaf),
+                checkPk);
+        checkTree.compress(
+                checkPk, HashAddress.of(subtree, HashAddress.TYPE_LTREE).setLTree(leaf), checkNode, 0);
+        HashAddress hashTree = HashAddress.of(subtree, HashAddress.TYPE_HASH_TREE);
+        int path = off + params.wotsSignatureBytes();
+        for (int k = 0; k < params.treeHeight(); k++) {
+            int index = leaf >>> k;
+            if ((index & 1) == 0) {
+                System.arraycopy(checkNode, 0, checkPair, 0, n);
+                System.arraycopy(sig, path + k * n, checkPair, n, n);
+            } else {
+                System.arraycopy(sig, path + k * n, checkPair, 0, n);
+                System.arraycopy(checkNode, 0, checkPair, n, n);
+            }
+            hashTree.setTreeHeight(k).setTreeIndex(index >>> 1);
+            treeHash.hasher.randHash(checkPair, 0, checkNode, 0, hashTree);
+        }
+        return Secrets.constantTimeEquals(checkNode, root);
     }
 
     /** Wipes the secret seeds this signing context holds. */

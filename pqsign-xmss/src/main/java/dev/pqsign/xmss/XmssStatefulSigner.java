@@ -4,6 +4,7 @@ import dev.pqsign.core.IndexedSignature;
 import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
+import dev.pqsign.core.SigningFaultException;
 import dev.pqsign.core.StatePersistenceException;
 import dev.pqsign.core.StateStore;
 import dev.pqsign.core.StatefulSigner;
@@ -76,6 +77,8 @@ public final class XmssStatefulSigner implements StatefulSigner {
     private final ReentrantLock lock = new ReentrantLock();
     private final XmssSigning signing;
     private final CachedAuthPaths cache;
+    /** Verifies each signature before it is released, or {@code null}. */
+    private final XmssVerifier afterSign;
 
     // Written under the lock; volatile so that remaining() and nextIndex() read them without it
     // (a status read must not wait for the background upkeep, which holds the lock).
@@ -85,7 +88,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
     private boolean usable = true;
     private boolean closed;
     /** Why the key became unusable (reported again by every later sign). */
-    private StatePersistenceException failure;
+    private RuntimeException failure;
     /** Background reservations and upkeep, or {@code null} when doing both synchronously. */
     private final ExecutorService ahead;
     /** Index whose {@link CachedAuthPaths#afterSign} has not run yet, or -1. */
@@ -97,7 +100,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
      * returns a new value.
      */
     public static final class Options {
-        private static final Options DEFAULTS = new Options(1, 0, false, false, true);
+        private static final Options DEFAULTS = new Options(1, 0, false, false, true, false);
 
         private final int batch;
         /** 0: one thread per available core, decided when the signer opens. */
@@ -106,13 +109,21 @@ public final class XmssStatefulSigner implements StatefulSigner {
         private final boolean reserveAhead;
         private final boolean midstates;
         private final boolean keepChains;
+        private final boolean verifyAfterSign;
 
-        private Options(int batch, int threads, boolean reserveAhead, boolean midstates, boolean keepChains) {
+        private Options(
+                int batch,
+                int threads,
+                boolean reserveAhead,
+                boolean midstates,
+                boolean keepChains,
+                boolean verifyAfterSign) {
             this.batch = batch;
             this.threads = threads;
             this.reserveAhead = reserveAhead;
             this.midstates = midstates;
             this.keepChains = keepChains;
+            this.verifyAfterSign = verifyAfterSign;
         }
 
         /**
@@ -138,7 +149,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
             if (batch < 1) {
                 throw new IllegalArgumentException("batch must be at least 1, got " + batch);
             }
-            return new Options(batch, threads, reserveAhead, midstates, keepChains);
+            return new Options(batch, threads, reserveAhead, midstates, keepChains, verifyAfterSign);
         }
 
         /**
@@ -152,7 +163,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
             if (threads < 1) {
                 throw new IllegalArgumentException("threads must be at least 1, got " + threads);
             }
-            return new Options(batch, threads, reserveAhead, midstates, keepChains);
+            return new Options(batch, threads, reserveAhead, midstates, keepChains, verifyAfterSign);
         }
 
         /**
@@ -163,7 +174,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
          * @return a new value with only that option changed
          */
         public Options withReserveAhead(boolean reserveAhead) {
-            return new Options(batch, threads, reserveAhead, midstates, keepChains);
+            return new Options(batch, threads, reserveAhead, midstates, keepChains, verifyAfterSign);
         }
 
         /**
@@ -174,7 +185,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
          * @return a new value with only that option changed
          */
         public Options withMidstates(boolean midstates) {
-            return new Options(batch, threads, reserveAhead, midstates, keepChains);
+            return new Options(batch, threads, reserveAhead, midstates, keepChains, verifyAfterSign);
         }
 
         /**
@@ -185,7 +196,28 @@ public final class XmssStatefulSigner implements StatefulSigner {
          * @return a new value with only that option changed
          */
         public Options withKeepChains(boolean keepChains) {
-            return new Options(batch, threads, reserveAhead, midstates, keepChains);
+            return new Options(batch, threads, reserveAhead, midstates, keepChains, verifyAfterSign);
+        }
+
+        /**
+         * Verify every signature before it is released (about as much hashing again as the
+         * signature itself); one that does not verify is not released and the signer becomes
+         * unusable ({@link SigningFaultException}).
+         *
+         * @param verifyAfterSign true to verify each signature
+         * @return a new value with only that option changed
+         */
+        public Options withVerifyAfterSign(boolean verifyAfterSign) {
+            return new Options(batch, threads, reserveAhead, midstates, keepChains, verifyAfterSign);
+        }
+
+        /**
+         * Whether every signature is verified before it is released.
+         *
+         * @return true if verifying after signing
+         */
+        public boolean verifyAfterSign() {
+            return verifyAfterSign;
         }
 
         /**
@@ -240,19 +272,20 @@ public final class XmssStatefulSigner implements StatefulSigner {
                     && threads == other.threads
                     && reserveAhead == other.reserveAhead
                     && midstates == other.midstates
-                    && keepChains == other.keepChains;
+                    && keepChains == other.keepChains
+                    && verifyAfterSign == other.verifyAfterSign;
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(batch, threads, reserveAhead, midstates, keepChains);
+            return Objects.hash(batch, threads, reserveAhead, midstates, keepChains, verifyAfterSign);
         }
 
         @Override
         public String toString() {
             return "Options[batch=" + batch + ", threads=" + (threads == 0 ? "cores" : String.valueOf(threads))
                     + ", reserveAhead=" + reserveAhead + ", midstates=" + midstates + ", keepChains=" + keepChains
-                    + "]";
+                    + ", verifyAfterSign=" + verifyAfterSign + "]";
         }
     }
 
@@ -266,6 +299,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
         // call, so no GC pause lands in the signing loop (docs/stateful-signing.md, "Latency").
         this.signing = new XmssSigning(key, o.midstates()).cachingUpperLayers();
         this.cache = new CachedAuthPaths(key, signing.treeHash, o.threads(), o.keepChains());
+        this.afterSign = o.verifyAfterSign() ? new XmssVerifier(publicKey) : null;
         this.next = state.nextIndex();
         this.reservedEnd = state.nextIndex();
         this.endIndex = state.endIndex();
@@ -364,7 +398,16 @@ public final class XmssStatefulSigner implements StatefulSigner {
             long idx = next;
             next = idx + 1;
             byte[] message = Objects.requireNonNull(messageForIndex.apply(idx), "message for index " + idx);
-            IndexedSignature result = new IndexedSignature(idx, signing.sign(idx, message, cache));
+            IndexedSignature result;
+            try {
+                result = new IndexedSignature(idx, signing.sign(idx, message, cache));
+            } catch (SigningFaultException e) {
+                throw fail(e);
+            }
+            if (afterSign != null && !afterSign.verify(message, result.signature())) {
+                throw fail(new SigningFaultException("the " + key.parameterSet().setName() + " signature at index "
+                        + idx + " does not verify (computation fault); it was not released"));
+            }
             upkeepAfter = idx;
             if (ahead == null) {
                 upkeep();
@@ -456,7 +499,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
     }
 
     /** Makes the key unusable for good and remembers why. */
-    private StatePersistenceException fail(StatePersistenceException e) {
+    private <E extends RuntimeException> E fail(E e) {
         usable = false;
         failure = e;
         return e;
@@ -475,10 +518,12 @@ public final class XmssStatefulSigner implements StatefulSigner {
             throw new IllegalStateException("signer is closed");
         }
         if (!usable) {
+            String why = failure != null ? " (" + failure.getMessage() + ")" : "";
+            if (failure instanceof SigningFaultException) {
+                throw new SigningFaultException("key " + store.describe() + " is unusable after a signing fault" + why);
+            }
             throw new StatePersistenceException(
-                    "key " + store.describe()
-                            + " is unusable after an earlier persistence failure; reopen it"
-                            + (failure != null ? " (" + failure.getMessage() + ")" : ""),
+                    "key " + store.describe() + " is unusable after an earlier persistence failure; reopen it" + why,
                     failure);
         }
     }

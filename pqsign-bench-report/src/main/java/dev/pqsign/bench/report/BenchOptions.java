@@ -50,6 +50,19 @@ public record BenchOptions(
     /** The HAETAE parameter sets, measured with both engines. */
     public static final List<String> HAETAE_SETS = List.of("HAETAE-2", "HAETAE-3", "HAETAE-5");
 
+    /**
+     * The LMS / HSS sets (issue 29): three single trees and a two-level hierarchy. The height-20 set
+     * is run only when named ({@link #includes}), because a key generation builds all 2^20 leaves.
+     */
+    public static final List<String> LMS_SETS = List.of(
+            "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4",
+            "LMS_SHA256_M32_H15/LMOTS_SHA256_N32_W4",
+            "LMS_SHA256_M32_H20/LMOTS_SHA256_N32_W8",
+            "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4+LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4");
+
+    /** The LMS set measured only when named explicitly. */
+    static final String LMS_ON_REQUEST = "LMS_SHA256_M32_H20/LMOTS_SHA256_N32_W8";
+
     /** The ML-DSA sets, measured with BouncyCastle only. */
     public static final List<String> MLDSA_SETS = List.of("ML-DSA-44", "ML-DSA-65", "ML-DSA-87");
 
@@ -89,9 +102,13 @@ public record BenchOptions(
             throw new IllegalArgumentException("invalid benchmark options");
         }
         for (String s : schemes) {
-            if (!XMSS_SETS.contains(s) && !HAETAE_SETS.contains(s) && !MLDSA_SETS.contains(s)) {
+            if (!XMSS_SETS.contains(s)
+                    && !HAETAE_SETS.contains(s)
+                    && !MLDSA_SETS.contains(s)
+                    && !LMS_SETS.contains(s)) {
                 throw new IllegalArgumentException("unknown scheme '" + s + "' (known: " + String.join(", ", XMSS_SETS)
-                        + ", " + String.join(", ", HAETAE_SETS) + ", " + String.join(", ", MLDSA_SETS) + ")");
+                        + ", " + String.join(", ", HAETAE_SETS) + ", " + String.join(", ", MLDSA_SETS) + ", "
+                        + String.join(", ", LMS_SETS) + ")");
             }
         }
     }
@@ -122,9 +139,12 @@ public record BenchOptions(
      * Whether the run measures {@code scheme}.
      *
      * @param scheme a scheme name as in {@link #XMSS_SETS}, {@link #HAETAE_SETS} or {@link #MLDSA_SETS}
-     * @return true if {@link #schemes} is empty (all) or names it
+     * @return true if {@link #schemes} is empty (all but the height-20 LMS set) or names it
      */
     public boolean includes(String scheme) {
+        if (scheme.equals(LMS_ON_REQUEST)) {
+            return schemes.contains(scheme);
+        }
         return schemes.isEmpty() || schemes.contains(scheme);
     }
 

@@ -50,7 +50,7 @@ import org.bouncycastle.pqc.crypto.haetae.HAETAEPublicKeyParameters;
 import org.bouncycastle.pqc.crypto.haetae.HAETAESigner;
 
 /**
- * Runs the report's measurements: keygen, sign and verify of XMSS^MT, HAETAE and ML-DSA, pqsign
+ * Runs the report's measurements: keygen, sign and verify of XMSS^MT, LMS / HSS, HAETAE and ML-DSA, pqsign
  * beside BouncyCastle 1.87, all on the calling thread, followed by the hash-count child JVM and the
  * OPC UA demo.
  */
@@ -99,6 +99,12 @@ public final class BenchRunner {
                 xmss(XmssParameterSet.byName(s).orElseThrow());
             }
         }
+        for (String s : BenchOptions.LMS_SETS) {
+            if (o.includes(s)) {
+                new LmsRows(o, results, sizes, notes)
+                        .run(dev.pqsign.lms.HssParameterSet.byName(s).orElseThrow());
+            }
+        }
         // FAST runs one path for the whole JVM, fixed at start (scalar unless opted in to the Vector
         // API path); the report's JVM line says which.
         warmUpHaetaeVectorPath();
@@ -143,6 +149,29 @@ public final class BenchRunner {
             } catch (Exception e) {
                 hashNote = "child JVM failed: " + e.getMessage();
                 o.log().accept("hash counts failed: " + e.getMessage());
+            }
+        }
+
+        List<String> lmsSets = BenchOptions.LMS_SETS.stream()
+                .filter(o::includes)
+                .filter(s -> !s.equals(BenchOptions.LMS_ON_REQUEST))
+                .toList();
+        if (o.hashCounts() && !lmsSets.isEmpty()) {
+            o.log().accept("hash counts: child JVM with " + LmsHashCounts.FLAG);
+            try {
+                List<BenchReport.HashCount> all = new ArrayList<>(hashes);
+                all.addAll(HashCounts.runChild(LmsHashCounts.class, LmsHashCounts.FLAG, lmsSets, o.hashSigns()));
+                hashes = all;
+                if (hashNote != null && xmssSets.isEmpty()) {
+                    hashNote = null;
+                }
+            } catch (Exception e) {
+                notes.add("LMS hash counts: child JVM failed: " + e.getMessage());
+                o.log().accept("LMS hash counts failed: " + e.getMessage());
+            }
+            if (o.includes(BenchOptions.LMS_ON_REQUEST)) {
+                notes.add(BenchOptions.LMS_ON_REQUEST + ": no hash counts (the counting JVM would build its 2^20-leaf "
+                        + "tree twice on one thread).");
             }
         }
 

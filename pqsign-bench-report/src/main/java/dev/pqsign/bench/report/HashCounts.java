@@ -118,14 +118,15 @@ public final class HashCounts {
 
     /** Runs {@link #main} in a child JVM (same java, same class path) and parses its lines. */
     static List<BenchReport.HashCount> runChild(List<String> sets, int signs) throws IOException, InterruptedException {
+        return runChild(HashCounts.class, FLAG, sets, signs);
+    }
+
+    /** Runs {@code main}'s {@code main(signs, set...)} in a child JVM started with {@code flag}, parses its lines. */
+    static List<BenchReport.HashCount> runChild(Class<?> main, String flag, List<String> sets, int signs)
+            throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(
-                java,
-                FLAG,
-                "-cp",
-                System.getProperty("java.class.path"),
-                HashCounts.class.getName(),
-                Integer.toString(signs)));
+                java, flag, "-cp", System.getProperty("java.class.path"), main.getName(), Integer.toString(signs)));
         cmd.addAll(sets);
         Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         List<BenchReport.HashCount> out = new ArrayList<>();

@@ -126,6 +126,7 @@ public final class MarkdownReport {
                 .append("studies were measured on **other hardware** and are shown for orientation only.\n\n");
 
         xmssTables(r, b);
+        lmsTables(r, b);
         hashTable(r, b);
         latticeTables(r, b);
         opcuaTables(r, b);
@@ -228,13 +229,85 @@ public final class MarkdownReport {
                 .append("single-threaded code and differ only by noise.\n\n");
     }
 
+    /**
+     * LMS / HSS: each operation's median per implementation, measured alternately in one run, and
+     * pqsign's median as a fraction of BouncyCastle's (issue 29's targets: sign ≤ 0.25, verify ≤ 0.5,
+     * keygen ≤ 0.25).
+     */
+    private static void lmsTables(BenchReport r, StringBuilder b) {
+        List<Result> rows = new ArrayList<>();
+        for (Result x : r.results()) {
+            if (x.scheme().startsWith("LMS")) {
+                rows.add(x);
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        b.append("## LMS / HSS timings, ms\n\n");
+        b.append("pqsign, BouncyCastle 1.87 (`HSSSigner`) and, for verification, the JDK's own `HSS/LMS` where ")
+                .append("the JDK has it, measured **alternately** (one sample of each per round). pqsign signs ")
+                .append("through `HssStatefulSigner` with an in-memory state store; keygen makes the top tree (the ")
+                .append("signer builds the lower trees when the key is loaded: the load row), BouncyCastle's keygen ")
+                .append("makes every level's first tree. Ratio = median / BouncyCastle's median for the same ")
+                .append("operation (targets: sign ≤ 0.25, verify ≤ 0.5, keygen ≤ 0.25).\n\n");
+        b.append(
+                "| scheme | operation | implementation | threads | median | p99 | max | n | ratio to BouncyCastle |\n");
+        b.append("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+        for (Result x : rows) {
+            Result bc = null;
+            for (Result y : rows) {
+                if (y.scheme().equals(x.scheme())
+                        && y.op().equals(x.op())
+                        && y.impl().equals("bouncycastle")) {
+                    bc = y;
+                }
+            }
+            b.append("| ")
+                    .append(x.scheme())
+                    .append(" | ")
+                    .append(x.op())
+                    .append(" | ")
+                    .append(x.impl())
+                    .append(" | ")
+                    .append(x.threads())
+                    .append(" | ")
+                    .append(cells(x.stats()))
+                    .append(" | ")
+                    .append(
+                            bc == null || x.impl().equals("bouncycastle")
+                                    ? "—"
+                                    : f2(x.stats().median() / bc.stats().median()))
+                    .append(" |\n");
+        }
+        b.append(
+                "\n| scheme | implementation | public key | private key / state | signature |\n|---|---|---:|---:|---:|\n");
+        for (BenchReport.Sizes s : r.sizes()) {
+            if (s.scheme().startsWith("LMS")) {
+                b.append("| ")
+                        .append(s.scheme())
+                        .append(" | ")
+                        .append(s.impl())
+                        .append(" | ")
+                        .append(num(s.publicKeyBytes()))
+                        .append(" | ")
+                        .append(num(s.privateKeyBytes()))
+                        .append(" | ")
+                        .append(num(s.signatureMax()))
+                        .append(" |\n");
+            }
+        }
+        b.append('\n');
+    }
+
     private static void hashTable(BenchReport r, StringBuilder b) {
-        b.append("## SHA-256 compressions per XMSS^MT operation\n\n");
+        b.append("## SHA-256 compressions per XMSS^MT and LMS / HSS operation\n\n");
         if (r.hashCounts().isEmpty()) {
             b.append("Not measured: ").append(r.hashCountNote()).append("\n\n");
             return;
         }
-        b.append("Counted by `XmssHashCounter` in a child JVM started with `-Dpqsign.xmss.countHashes=true` ")
+        b.append("Counted by `XmssHashCounter` / `LmsHashCounter` in child JVMs started with ")
+                .append("`-Dpqsign.xmss.countHashes=true` / `-Dpqsign.lms.countHashes=true` ")
                 .append("(the timed runs do not count). keygen: one thread; load: opening the stateful signer ")
                 .append("(rebuilding its caches from the seeds); sign: mean and maximum over n consecutive ")
                 .append("signatures of a fresh key.\n\n");
@@ -261,7 +334,7 @@ public final class MarkdownReport {
     private static void latticeTables(BenchReport r, StringBuilder b) {
         List<Result> rows = new ArrayList<>();
         for (Result x : r.results()) {
-            if (!x.scheme().startsWith("XMSS")) {
+            if (!x.scheme().startsWith("XMSS") && !x.scheme().startsWith("LMS")) {
                 rows.add(x);
             }
         }
@@ -291,7 +364,7 @@ public final class MarkdownReport {
                 "\n### Sizes, bytes\n\n| scheme | implementation | public key | private key | signature (min–max seen) |\n");
         b.append("|---|---|---:|---:|---:|\n");
         for (BenchReport.Sizes s : r.sizes()) {
-            if (!s.scheme().startsWith("XMSS")) {
+            if (!s.scheme().startsWith("XMSS") && !s.scheme().startsWith("LMS")) {
                 b.append("| ")
                         .append(s.scheme())
                         .append(" | ")

@@ -32,6 +32,7 @@ public final class ConsoleMetrics {
     private final Counter readings;
     private final Counter gaps;
     private final Counter missing;
+    private final Counter skipped;
     private final Counter alarms;
     private final Counter handovers;
     private final Gauge keyRemaining;
@@ -44,6 +45,9 @@ public final class ConsoleMetrics {
     private final Histogram verify;
     private final Histogram endToEnd;
     private final Map<String, String> connectionStates = new HashMap<>();
+    private final java.util.Set<String> known = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Gauge lastReading;
+    private final Gauge silentGauge;
 
     public ConsoleMetrics() {
         readings = counter(
@@ -55,6 +59,10 @@ public final class ConsoleMetrics {
         gaps = counter("pqsign_gaps_total", "Gaps (runs of missing indices) noticed, by sensor", "sensor");
         missing = counter(
                 "pqsign_missing_readings_total", "Indices that never arrived (sum of gap sizes), by sensor", "sensor");
+        skipped = counter(
+                "pqsign_skipped_indices_total",
+                "Indices the sensor said (signed) it burned without publishing, by sensor",
+                "sensor");
         alarms = counter("pqsign_alarms_total", "Alarms raised, by sensor", "sensor");
         handovers = counter("pqsign_handovers_total", "Key handovers, by sensor", "sensor");
         keyRemaining = gauge(
@@ -69,6 +77,14 @@ public final class ConsoleMetrics {
                 "1 for the sensor's current connection state, 0 for states it has left",
                 "sensor",
                 "state");
+        lastReading = gauge(
+                "pqsign_last_reading_timestamp_seconds",
+                "When the operator last received a reading of the sensor (UNIX time; age = time() - value)",
+                "sensor");
+        silentGauge = gauge(
+                "pqsign_sensor_silent",
+                "1 while the sensor has sent no reading for longer than the operator's --silent-after",
+                "sensor");
         sign = histogram("pqsign_sign_seconds", "Sensor time to reserve an index and sign");
         transfer = histogram("pqsign_transfer_seconds", "Publication to receipt at the operator");
         verify = histogram("pqsign_verify_seconds", "Operator verification including the durable replay update");
@@ -95,13 +111,34 @@ public final class ConsoleMetrics {
     }
 
     public void verdict(VerdictEvent e, LatencyRecord l) {
+        verdict(e, l, true);
+    }
+
+    /** As above; a value read from the sensor's history ({@code live} false) is counted but not timed. */
+    public void verdict(VerdictEvent e, LatencyRecord l, boolean live) {
         Verdict v = e.verdict();
+        seen(e.sensor());
         if (v.reason() == Verdict.Reason.GAP) {
             gaps.labelValues(e.sensor()).inc();
             missing.labelValues(e.sensor()).inc(e.gap().size());
             return;
         }
-        readings.labelValues(e.sensor(), e.verdictWord(), v.reason().name()).inc();
+        if (v.reason() == Verdict.Reason.SKIPPED) {
+            skipped.labelValues(e.sensor()).inc(e.gap().size());
+            return;
+        }
+        // the reason says why a reading was rejected; for the others it would only repeat the verdict
+        readings.labelValues(
+                        e.sensor(),
+                        e.verdictWord(),
+                        e.verdictWord().equals("REJECTED") ? v.reason().name() : "")
+                .inc();
+        if (e.record() != null) {
+            lastReading.labelValues(e.sensor()).set(e.receivedAt().toEpochMilli() / 1000.0);
+        }
+        if (!live) {
+            return;
+        }
         if (l != null) {
             sign.labelValues(e.sensor()).observe(l.signNanos() / 1e9);
             transfer.labelValues(e.sensor()).observe(l.transferNanos() / 1e9);
@@ -116,7 +153,28 @@ public final class ConsoleMetrics {
         }
     }
 
+    /**
+     * The first sign of a sensor: its counters exist from then on at 0, so a query for gaps or
+     * alarms sees the sensor before its first one.
+     */
+    private void seen(String sensor) {
+        if (known.add(sensor)) {
+            gaps.labelValues(sensor);
+            missing.labelValues(sensor);
+            skipped.labelValues(sensor);
+            alarms.labelValues(sensor);
+            handovers.labelValues(sensor);
+            silentGauge.labelValues(sensor).set(0);
+        }
+    }
+
+    public void silence(String sensor, boolean silent) {
+        seen(sensor);
+        silentGauge.labelValues(sensor).set(silent ? 1 : 0);
+    }
+
     public synchronized void connectionState(String sensor, String state) {
+        seen(sensor);
         String old = connectionStates.put(sensor, state);
         if (old != null && !old.equals(state)) {
             connection.labelValues(sensor, old).set(0);
@@ -125,6 +183,7 @@ public final class ConsoleMetrics {
     }
 
     public void keyStatus(KeyStatus s) {
+        seen(s.sensor());
         if (s.remaining() >= 0) {
             keyRemaining.labelValues(s.sensor()).set((double) s.remaining());
         }
@@ -135,10 +194,12 @@ public final class ConsoleMetrics {
     }
 
     public void alarm(String sensor) {
+        seen(sensor);
         alarms.labelValues(sensor).inc();
     }
 
     public void handover(String sensor, long generation) {
+        seen(sensor);
         handovers.labelValues(sensor).inc();
         keyGeneration.labelValues(sensor).set((double) generation);
     }

@@ -52,6 +52,11 @@ public final class ConsoleModel {
 
     /** A verdict on a record, or a gap; {@code latency} may be null. */
     public synchronized void verdict(VerdictEvent e, LatencyRecord latency) {
+        verdict(e, latency, true);
+    }
+
+    /** As above; a value read from the sensor's history ({@code live} false) adds nothing to the latency chart. */
+    public synchronized void verdict(VerdictEvent e, LatencyRecord latency, boolean live) {
         SensorView s = sensor(e.sensor());
         Verdict v = e.verdict();
         String received = e.receivedAt().toString();
@@ -59,6 +64,10 @@ public final class ConsoleModel {
             case GAP -> {
                 s.countGap(e.gap().size());
                 feed("GAP", e.sensor(), v.reason().name(), v.index(), v.detail(), e.receivedAt());
+            }
+            case SKIPPED -> {
+                feed("SKIPPED", e.sensor(), v.reason().name(), v.index(), v.detail(), e.receivedAt());
+                return;
             }
             case ACCEPTED -> s.countAccepted();
             case DUPLICATE -> s.countDuplicate();
@@ -88,7 +97,9 @@ public final class ConsoleModel {
                     point(e.sensor(), e.receivedAt(), value);
                 }
             }
-            latency(e, latency);
+            if (live) {
+                latency(e, latency);
+            }
         }
         changedSensors.add(e.sensor());
     }
@@ -111,7 +122,19 @@ public final class ConsoleModel {
     }
 
     public synchronized void connectionState(String sensor, String state) {
-        sensor(sensor).connection(state);
+        sensor(sensor).connection(state, null);
+        changedSensors.add(sensor);
+    }
+
+    public synchronized void connectionState(String sensor, String state, java.time.Instant since) {
+        sensor(sensor).connection(state, since.toString());
+        changedSensors.add(sensor);
+    }
+
+    /** A sensor gone silent (a feed entry; its card is marked) or sending again. */
+    public synchronized void silence(String sensor, boolean silent, String detail) {
+        sensor(sensor).silent(silent);
+        feed(silent ? "SILENT" : "RESUMED", sensor, null, -1, detail, clock.instant());
         changedSensors.add(sensor);
     }
 

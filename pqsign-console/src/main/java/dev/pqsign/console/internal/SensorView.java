@@ -19,6 +19,8 @@ final class SensorView {
     private String reason;
     private DisplayText detail;
     private DisplayText connection = DisplayText.of("unknown");
+    private String connectionSince;
+    private boolean silent;
     private String keyIdHex;
     private DisplayText parameterSet;
     private Long remaining;
@@ -71,8 +73,13 @@ final class SensorView {
         this.keyIdHex = hexOnly(newKeyIdHex);
     }
 
-    void connection(String state) {
+    void connection(String state, String since) {
         connection = DisplayText.of(state);
+        connectionSince = since;
+    }
+
+    void silent(boolean silent) {
+        this.silent = silent;
     }
 
     void countAccepted() {
@@ -122,6 +129,8 @@ final class SensorView {
         m.put("reason", reason);
         m.put("detail", detail == null ? null : Json.text(detail));
         m.put("connection", Json.text(connection));
+        m.put("connectionSince", connectionSince);
+        m.put("silent", silent);
         m.put("keyId", keyIdHex);
         m.put("parameterSet", parameterSet == null ? null : Json.text(parameterSet));
         m.put("remaining", remaining);

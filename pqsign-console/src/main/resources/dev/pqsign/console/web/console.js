@@ -72,6 +72,7 @@
       root: root, name: name, nameMarks: nameMarks, verdict: verdict, reason: reason, conn: conn,
       reading: reading, readingMarks: readingMarks,
       sourceTime: fact(dl, 'Source time'),
+      age: fact(dl, 'Last reading'),
       index: fact(dl, 'Index'),
       detail: fact(dl, 'Detail'),
       key: fact(dl, 'Key'),
@@ -114,8 +115,13 @@
     c.reason.textContent = s.reason && s.reason !== s.verdict ? s.reason : '';
     c.reason.className = 'badge reason v-' + v;
     c.reason.hidden = !c.reason.textContent;
-    c.conn.textContent = s.connection ? s.connection.text : 'unknown';
-    c.conn.className = 'badge conn c-' + (s.connection ? s.connection.text.replace(/[^a-z]/g, '') : 'unknown');
+    var state = s.connection ? s.connection.text : 'unknown';
+    c.conn.textContent = state + (s.connectionSince && state !== 'connected' ? ' since ' + shortTime(s.connectionSince) : '');
+    c.conn.className = 'badge conn c-' + state.replace(/[^a-z]/g, '');
+    // A sensor that is not connected, or silent, must not look healthy: its last verdict is history.
+    c.root.dataset.stale = (s.silent || (s.connection && state !== 'connected')) ? 'true' : 'false';
+    c.receivedAt = s.receivedAt;
+    showAge(c);
     showText(c.reading, c.readingMarks, s.reading);
     c.sourceTime.textContent = shortTime(s.sourceTime);
     c.index.textContent = s.index >= 0 ? String(s.index) : '—';
@@ -248,6 +254,15 @@
     summarize();
     document.body.dataset.updates = String((Number(document.body.dataset.updates) || 0) + 1);
   }
+
+  function showAge(c) {
+    if (!c.receivedAt) { c.age.textContent = '—'; return; }
+    var seconds = (Date.now() - Date.parse(c.receivedAt)) / 1000;
+    c.age.textContent = (seconds < 1 ? 'just now' : duration(Math.max(0, seconds)) + ' ago');
+  }
+
+  // Ages grow between updates: redraw them every second.
+  setInterval(function () { cards.forEach(showAge); }, 1000);
 
   function connect() {
     var live = byId('live');

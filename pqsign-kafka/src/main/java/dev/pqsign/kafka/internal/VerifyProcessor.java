@@ -4,25 +4,27 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pqsign.kafka.SensorIdentity;
 import dev.pqsign.kafka.SensorTrust;
-import dev.pqsign.telemetry.HandoverCheck;
-import dev.pqsign.telemetry.KeyChainFollower;
 import dev.pqsign.telemetry.KeyId;
-import dev.pqsign.telemetry.ReadingVerifier;
-import dev.pqsign.telemetry.RecordCheck;
-import dev.pqsign.telemetry.ReplayGuard;
 import dev.pqsign.telemetry.SignedRecord;
-import dev.pqsign.telemetry.TrustedKeys;
 import dev.pqsign.telemetry.Verdict;
 import dev.pqsign.telemetry.Verdict.Reason;
 import dev.pqsign.telemetry.VerdictEvent;
 import dev.pqsign.telemetry.VerdictJsonl;
+import dev.pqsign.telemetry.operator.AcceptedStore;
+import dev.pqsign.telemetry.operator.EvidenceSink;
+import dev.pqsign.telemetry.operator.KeyChainFollower;
+import dev.pqsign.telemetry.operator.KeyHistory;
+import dev.pqsign.telemetry.operator.Observation;
+import dev.pqsign.telemetry.operator.OperatorPipeline;
+import dev.pqsign.telemetry.operator.ReadingVerifier;
+import dev.pqsign.telemetry.operator.ReceivedValue;
+import dev.pqsign.telemetry.operator.SensorVerification;
 import dev.pqsign.x509.PqPublicKey;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -109,14 +111,17 @@ public final class VerifyProcessor implements Processor<byte[], byte[], byte[], 
             }
             return;
         }
-        ReadingVerifier verifier;
-        KeyChainFollower follower = new KeyChainFollower(new ChainEntries(sensor));
+        AcceptedEntries accepted = new AcceptedEntries(sensor);
+        SensorVerification verification;
         try {
-            verifier = new ReadingVerifier(
-                    new ReplayGuard(key -> new StoreEntry(store, "m/" + sensor + "/" + key.hex())),
-                    List.of(cached(first)));
-            follower.follow(first, verifier);
+            verification = OperatorPipeline.over(new OperatorPipeline.Stores(
+                            key -> new StoreEntry(store, "m/" + sensor + "/" + key.hex()),
+                            accepted,
+                            accepted,
+                            new ChainEntries(sensor)))
+                    .sensor(sensor, first);
             // the follower trusts freshly parsed keys; the cached ones keep their verification caches
+            ReadingVerifier verifier = verification.verifier();
             for (ReadingVerifier.TrustedKey k : verifier.trustedKeys()) {
                 verifier.trust(parsedKeys.computeIfAbsent(k.id(), id -> k));
             }
@@ -126,76 +131,73 @@ public final class VerifyProcessor implements Processor<byte[], byte[], byte[], 
             emit(record, VerdictEvent.of(sensor, v, signed, receivedAt));
             return;
         }
-        if (handover) {
-            HandoverCheck c = follower.receive(value, verifier);
-            if (c.handover() == null) {
-                deadLetter(record, sensor, "undecodable key handover: " + c.detail());
-                return;
-            }
-            for (Verdict.Gap g : c.gaps()) {
-                emit(
+        SensorVerification.Judgement judged = verification.judge(
+                new ReceivedValue(value, null, true, receivedAt, System.nanoTime()), KeyHistory.NONE);
+        for (Observation o : judged.observations()) {
+            if (o.handover() != null && o.handover().handover() == null) {
+                deadLetter(
                         record,
-                        VerdictEvent.gap(
-                                sensor, KeyId.of(c.handover().statement().oldKeyId()), g, receivedAt));
+                        sensor,
+                        "undecodable key handover: " + o.handover().detail());
+                continue;
             }
-            emit(record, VerdictEvent.handover(sensor, c, receivedAt));
-            return;
-        }
-        RecordCheck check = verifier.check(signed);
-        Verdict v = check.verdict();
-        String accKey = "a/" + sensor + "/" + signed.keyId().hex() + "/"
-                + Long.remainderUnsigned(signed.index(), ACCEPTED_SLOTS);
-        ObjectNode evidence = null;
-        if (v.reason() == Reason.REPLAYED) {
-            Optional<SignedRecord> earlier = acceptedUnder(accKey, signed);
-            if (earlier.isPresent() && earlier.get().sameContent(signed)) {
-                v = new Verdict(
-                        Reason.DUPLICATE,
-                        signed.index(),
-                        "identical to the reading accepted under index " + signed.index());
-            } else if (earlier.isPresent()) {
-                v = new Verdict(
-                        Reason.INDEX_REUSE,
-                        signed.index(),
-                        "index " + signed.index()
-                                + " already accepted with a different signed reading; evidence in this record");
-                evidence = MAPPER.createObjectNode();
-                evidence.put(
-                        "first",
-                        Base64.getEncoder().encodeToString(earlier.get().encode()));
-                evidence.put("second", Base64.getEncoder().encodeToString(value));
+            if (!o.isReading()) {
+                emit(record, o.event());
+                continue;
             }
-        } else if (v.accepted()) {
-            store.put(accKey, value.clone());
-        }
-        for (Verdict.Gap g : check.gaps()) {
-            emit(record, VerdictEvent.gap(sensor, signed.keyId(), g, receivedAt));
-        }
-        ObjectNode json = VerdictJsonl.toJson(VerdictEvent.of(sensor, v, signed, receivedAt));
-        if (evidence != null) {
-            json.set("evidence", evidence);
-        }
-        forward(record, json, v.alarm() ? REJECTED : VERIFIED);
-    }
-
-    private Optional<SignedRecord> acceptedUnder(String accKey, SignedRecord r) {
-        byte[] b = store.get(accKey);
-        if (b == null) {
-            return Optional.empty();
-        }
-        try {
-            SignedRecord earlier = SignedRecord.decode(b);
-            return earlier.index() == r.index() && earlier.keyId().equals(r.keyId())
-                    ? Optional.of(earlier)
-                    : Optional.empty();
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
+            ObjectNode json = VerdictJsonl.toJson(o.event());
+            if (o.verdict().reason() == Reason.INDEX_REUSE && accepted.evidence != null) {
+                json.set("evidence", accepted.evidence);
+            }
+            forward(record, json, o.verdict().alarm() ? REJECTED : VERIFIED);
         }
     }
 
-    private ReadingVerifier.TrustedKey cached(PqPublicKey key) {
-        ReadingVerifier.TrustedKey k = TrustedKeys.of(key);
-        return parsedKeys.computeIfAbsent(k.id(), id -> k);
+    /**
+     * The accepted records of one sensor in the store, keyed {@code a/SENSOR/KEY/SLOT} (slot = index
+     * mod {@value #ACCEPTED_SLOTS}); index-reuse evidence goes into the verdict record itself.
+     */
+    private final class AcceptedEntries implements AcceptedStore, EvidenceSink {
+        private final String sensor;
+        /** The evidence of the record being judged, for its verdict. */
+        ObjectNode evidence;
+
+        AcceptedEntries(String sensor) {
+            this.sensor = sensor;
+        }
+
+        private String key(KeyId keyId, long index) {
+            return "a/" + sensor + "/" + keyId.hex() + "/" + Long.remainderUnsigned(index, ACCEPTED_SLOTS);
+        }
+
+        @Override
+        public void put(SignedRecord r, int signatureBytes) {
+            store.put(key(r.keyId(), r.index()), r.encode());
+        }
+
+        @Override
+        public Optional<SignedRecord> get(KeyId keyId, long index, int signatureBytes) {
+            byte[] b = store.get(key(keyId, index));
+            if (b == null) {
+                return Optional.empty();
+            }
+            try {
+                SignedRecord earlier = SignedRecord.decode(b);
+                return earlier.index() == index && earlier.keyId().equals(keyId)
+                        ? Optional.of(earlier)
+                        : Optional.empty();
+            } catch (IllegalArgumentException e) {
+                return Optional.empty();
+            }
+        }
+
+        @Override
+        public String save(SignedRecord firstRecord, SignedRecord second) {
+            evidence = MAPPER.createObjectNode();
+            evidence.put("first", Base64.getEncoder().encodeToString(firstRecord.encode()));
+            evidence.put("second", Base64.getEncoder().encodeToString(second.encode()));
+            return "evidence in this record";
+        }
     }
 
     private void emit(Record<byte[], byte[]> in, VerdictEvent e) {

@@ -1,11 +1,5 @@
 package dev.pqsign.telemetry.operator;
 
-import dev.pqsign.telemetry.AcceptedRecords;
-import dev.pqsign.telemetry.KeyChainFollower;
-import dev.pqsign.telemetry.MarkRecovery;
-import dev.pqsign.telemetry.ReadingVerifier;
-import dev.pqsign.telemetry.ReplayGuard;
-import dev.pqsign.telemetry.TrustedKeys;
 import dev.pqsign.x509.PqPublicKey;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -26,8 +20,8 @@ import java.util.Objects;
  *
  * <pre>{@code
  * try (OperatorPipeline pipeline = OperatorPipeline.builder(Path.of("op")).remember(1024).open()) {
- *     ReadingVerifier pi1 = pipeline.sensor("pi1", pinnedKey);
- *     RecordCheck check = pi1.check(record);
+ *     SensorVerification pi1 = pipeline.sensor("pi1", pinnedKey);
+ *     SensorVerification.Judgement j = pi1.judge(ReceivedValue.now(recordBytes, true), KeyHistory.NONE);
  * }
  * }</pre>
  */
@@ -41,7 +35,38 @@ public final class OperatorPipeline implements AutoCloseable {
     /** Subdirectory of index-reuse evidence. */
     public static final String EVIDENCE = "evidence";
 
-    /** Builds an {@link OperatorPipeline}. */
+    /**
+     * Where a pipeline that does not own a data directory keeps its state, e.g. a stream processor's
+     * changelogged state store: the same rules, other durable stores.
+     *
+     * @param marks opens the store of each key's replay mark
+     * @param accepted the accepted records, or null (every older index is then {@code REPLAYED})
+     * @param evidence where index-reuse evidence is kept (required with {@code accepted}, else null)
+     * @param chains where the followed key chains are kept
+     */
+    public record Stores(
+            ReplayGuard.StoreProvider marks,
+            AcceptedStore accepted,
+            EvidenceSink evidence,
+            KeyChainFollower.ChainStore chains) {
+        /**
+         * Checks the parts.
+         *
+         * @param marks opens the store of each key's replay mark
+         * @param accepted the accepted records, or null
+         * @param evidence where index-reuse evidence is kept (required with {@code accepted}, else null)
+         * @param chains where the followed key chains are kept
+         */
+        public Stores {
+            Objects.requireNonNull(marks, "marks");
+            Objects.requireNonNull(chains, "chains");
+            if ((accepted == null) != (evidence == null)) {
+                throw new IllegalArgumentException("accepted records and evidence go together");
+            }
+        }
+    }
+
+    /** Builds an {@link OperatorPipeline} over a data directory. */
     public static final class Builder {
         private final Path dataDir;
         private int remember = AcceptedRecords.DEFAULT_CAPACITY;
@@ -51,9 +76,10 @@ public final class OperatorPipeline implements AutoCloseable {
         }
 
         /**
-         * Accepted records remembered per key, to tell a duplicate from index reuse.
+         * Accepted records remembered per key, to tell a duplicate from index reuse; 0 remembers none
+         * (every reading at or below a key's mark is then {@code REPLAYED}, no evidence is kept).
          *
-         * @param slots 1 … 2^20
+         * @param slots 0 … 2^20
          * @return this builder
          */
         public Builder remember(int slots) {
@@ -69,15 +95,60 @@ public final class OperatorPipeline implements AutoCloseable {
          * @throws IllegalArgumentException if {@link #remember} is out of range
          */
         public OperatorPipeline open() throws IOException {
-            return new OperatorPipeline(dataDir, remember);
+            if (remember < 0 || remember > AcceptedRecords.MAX_CAPACITY) {
+                throw new IllegalArgumentException(
+                        "accepted records per key must be 0.." + AcceptedRecords.MAX_CAPACITY + ", got " + remember);
+            }
+            MarkRecovery proven = new MarkRecovery(dataDir.resolve(ACCEPTED), dataDir.resolve(CHAINS));
+            AcceptedRecords records =
+                    remember == 0 ? null : AcceptedRecords.inDirectory(dataDir.resolve(ACCEPTED), remember);
+            ReplayGuard guard;
+            try {
+                guard = ReplayGuard.inDirectory(dataDir.resolve(REPLAY), proven);
+            } catch (IOException e) {
+                closeQuietly(records);
+                throw withRecoveryHint(dataDir, e);
+            }
+            KeyChainFollower chains;
+            try {
+                chains = new KeyChainFollower(dataDir.resolve(CHAINS));
+            } catch (IOException e) {
+                closeQuietly(guard);
+                closeQuietly(records);
+                throw e;
+            }
+            return new OperatorPipeline(
+                    dataDir,
+                    guard,
+                    records,
+                    records == null ? null : EvidenceSink.files(dataDir.resolve(EVIDENCE)),
+                    chains,
+                    records);
         }
     }
 
     private final Path dataDir;
     private final ReplayGuard guard;
-    private final AcceptedRecords accepted;
+    private final AcceptedStore accepted;
+    private final EvidenceSink evidence;
     private final KeyChainFollower chains;
-    private final Map<String, ReadingVerifier> sensors = new LinkedHashMap<>();
+    private final AcceptedRecords ownedRecords;
+    private final Map<String, SensorVerification> sensors = new LinkedHashMap<>();
+
+    private OperatorPipeline(
+            Path dataDir,
+            ReplayGuard guard,
+            AcceptedStore accepted,
+            EvidenceSink evidence,
+            KeyChainFollower chains,
+            AcceptedRecords ownedRecords) {
+        this.dataDir = dataDir;
+        this.guard = guard;
+        this.accepted = accepted;
+        this.evidence = evidence;
+        this.chains = chains;
+        this.ownedRecords = ownedRecords;
+    }
 
     /**
      * A builder for the pipeline over {@code dataDir}.
@@ -89,55 +160,91 @@ public final class OperatorPipeline implements AutoCloseable {
         return new Builder(dataDir);
     }
 
-    private OperatorPipeline(Path dataDir, int remember) throws IOException {
-        this.dataDir = dataDir;
-        MarkRecovery proven = new MarkRecovery(dataDir.resolve(ACCEPTED), dataDir.resolve(CHAINS));
-        AcceptedRecords records = AcceptedRecords.inDirectory(dataDir.resolve(ACCEPTED), remember);
-        ReplayGuard g;
-        try {
-            g = ReplayGuard.inDirectory(dataDir.resolve(REPLAY), proven);
-        } catch (IOException e) {
-            records.close();
-            throw withRecoveryHint(e);
-        }
-        try {
-            this.chains = new KeyChainFollower(dataDir.resolve(CHAINS));
-        } catch (IOException e) {
-            g.close();
-            records.close();
-            throw e;
-        }
-        this.guard = g;
-        this.accepted = records;
+    /**
+     * A pipeline over stores it does not own (closing it closes nothing of theirs).
+     *
+     * @param stores where its state is kept
+     * @return the pipeline
+     */
+    public static OperatorPipeline over(Stores stores) {
+        return new OperatorPipeline(
+                null,
+                new ReplayGuard(stores.marks()),
+                stores.accepted(),
+                stores.evidence(),
+                new KeyChainFollower(stores.chains()),
+                null);
     }
 
     /**
-     * The verifier of one sensor: its chain starts at {@code firstKey} (or resumes where the data
-     * directory left it), and the replay mark of every key the chain reached is loaded now, so a
+     * The verification of one sensor followed by its handovers alone; see
+     * {@link #sensor(String, PqPublicKey, DeviceCaTrust)}.
+     *
+     * @param name the sensor's name (one verification per name)
+     * @param firstKey the sensor's trusted first key
+     * @return the sensor's verification
+     * @throws IOException if its chain or a replay mark cannot be read
+     */
+    public SensorVerification sensor(String name, PqPublicKey firstKey) throws IOException {
+        return sensor(name, firstKey, null);
+    }
+
+    /**
+     * The verification of one sensor: its chain starts at {@code firstKey} (or resumes where the
+     * stores left it), and the replay mark of every key the chain reached is loaded now, so a
      * damaged or lost mark is found before the first reading.
      *
-     * @param name the sensor's name (one verifier per name)
+     * @param name the sensor's name (one verification per name)
      * @param firstKey the sensor's trusted first key (pinned, or certified)
-     * @return the sensor's verifier
+     * @param trust in certificate mode the sensor's device CA binding (each new key needs a chain it
+     *     accepts), else null
+     * @return the sensor's verification
      * @throws IOException if its chain or a replay mark cannot be read; a damaged mark file is named
      *     with how to recover
      */
-    public synchronized ReadingVerifier sensor(String name, PqPublicKey firstKey) throws IOException {
-        ReadingVerifier v = sensors.get(name);
-        if (v != null) {
-            return v;
+    public synchronized SensorVerification sensor(String name, PqPublicKey firstKey, DeviceCaTrust trust)
+            throws IOException {
+        SensorVerification s = sensors.get(name);
+        if (s != null) {
+            return s;
         }
-        v = new ReadingVerifier(guard, List.of(TrustedKeys.of(firstKey)), accepted, dataDir.resolve(EVIDENCE));
+        ReadingVerifier v = new ReadingVerifier(guard, List.of(TrustedKeys.of(firstKey)), accepted, evidence);
         chains.follow(firstKey, v);
         try {
             for (ReadingVerifier.TrustedKey k : v.trustedKeys()) {
                 guard.lastAccepted(k.id());
             }
         } catch (IOException e) {
-            throw withRecoveryHint(e);
+            throw dataDir == null ? e : withRecoveryHint(dataDir, e);
         }
-        sensors.put(name, v);
-        return v;
+        s = new SensorVerification(name, v, chains, trust);
+        sensors.put(name, s);
+        return s;
+    }
+
+    /**
+     * The verification of a sensor whose key never hands over: {@code key} alone is trusted, and a
+     * handover record on its record node is malformed (no chain is followed).
+     *
+     * @param name the sensor's name (one verification per name)
+     * @param key the sensor's pinned key
+     * @return the sensor's verification
+     * @throws IOException if the key's replay mark cannot be read; a damaged mark file is named with how to recover
+     */
+    public synchronized SensorVerification pinned(String name, ReadingVerifier.TrustedKey key) throws IOException {
+        SensorVerification s = sensors.get(name);
+        if (s != null) {
+            return s;
+        }
+        ReadingVerifier v = new ReadingVerifier(guard, List.of(key), accepted, evidence);
+        try {
+            guard.lastAccepted(key.id());
+        } catch (IOException e) {
+            throw dataDir == null ? e : withRecoveryHint(dataDir, e);
+        }
+        s = new SensorVerification(name, v, null, null);
+        sensors.put(name, s);
+        return s;
     }
 
     /**
@@ -162,25 +269,42 @@ public final class OperatorPipeline implements AutoCloseable {
     /**
      * The mark file's path, for messages.
      *
-     * @return {@code dataDir/replay/replay-marks.pqrm}
+     * @return {@code dataDir/replay/replay-marks.pqrm}, or null for a pipeline over stores
      */
     public Path markFile() {
-        return dataDir.resolve(REPLAY).resolve(ReplayGuard.MARK_FILE_NAME);
+        return dataDir == null ? null : dataDir.resolve(REPLAY).resolve(ReplayGuard.MARK_FILE_NAME);
     }
 
-    private IOException withRecoveryHint(IOException e) {
+    private static IOException withRecoveryHint(Path dataDir, IOException e) {
+        Path marks = dataDir.resolve(REPLAY).resolve(ReplayGuard.MARK_FILE_NAME);
         return new IOException(
                 e.getMessage() + "; to rebuild the replay marks from " + dataDir.resolve(ACCEPTED) + " and "
-                        + dataDir.resolve(CHAINS) + ", move " + markFile() + " aside and start again",
+                        + dataDir.resolve(CHAINS) + ", move " + marks + " aside and start again",
                 e);
     }
 
+    private static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // closing after a failure to open: the first failure is the one to report
+            }
+        }
+    }
+
+    /** Closes the stores this pipeline opened (none for a pipeline {@link #over} stores). */
     @Override
     public void close() throws IOException {
+        if (dataDir == null) {
+            return;
+        }
         try {
             guard.close();
         } finally {
-            accepted.close();
+            if (ownedRecords != null) {
+                ownedRecords.close();
+            }
         }
     }
 }

@@ -22,8 +22,8 @@ import org.bouncycastle.asn1.ASN1Primitive;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 
 /**
- * Which keys a KeyFactory or Signature instance accepts: one XMSS family, one HAETAE set, or any
- * HAETAE set. Also the shared key conversion code.
+ * Which keys a KeyFactory or Signature instance accepts: one XMSS family, HSS / LMS, one HAETAE set,
+ * or any HAETAE set. Also the shared key conversion code.
  */
 final class Algorithms {
     /** XMSS family, or null. */
@@ -32,29 +32,46 @@ final class Algorithms {
     final HaetaeParameterSet haetae;
 
     final boolean anyHaetae;
+    /** HSS / LMS keys. */
+    final boolean hss;
+
     final String name;
 
-    private Algorithms(String name, XmssParameterSet.Family family, HaetaeParameterSet haetae, boolean anyHaetae) {
+    private Algorithms(
+            String name, XmssParameterSet.Family family, HaetaeParameterSet haetae, boolean anyHaetae, boolean hss) {
         this.name = name;
         this.family = family;
         this.haetae = haetae;
         this.anyHaetae = anyHaetae;
+        this.hss = hss;
+    }
+
+    /** The JDK's name for HSS / LMS (SUN provider, Java 21+), also pqsign's. */
+    static final String HSS_LMS = "HSS/LMS";
+
+    static Algorithms hssLms() {
+        return new Algorithms(HSS_LMS, null, null, false, true);
     }
 
     static Algorithms xmss(XmssParameterSet.Family f) {
-        return new Algorithms(f == XmssParameterSet.Family.XMSS ? "XMSS" : "XMSSMT", f, null, false);
+        return new Algorithms(f == XmssParameterSet.Family.XMSS ? "XMSS" : "XMSSMT", f, null, false, false);
     }
 
     static Algorithms haetae(HaetaeParameterSet set) {
-        return new Algorithms(set.setName(), null, set, false);
+        return new Algorithms(set.setName(), null, set, false, false);
     }
 
     static Algorithms anyHaetae() {
-        return new Algorithms("HAETAE", null, null, true);
+        return new Algorithms("HAETAE", null, null, true, false);
     }
 
     boolean isXmss() {
         return family != null;
+    }
+
+    /** XMSS or HSS: private keys are never imported or exported (SP 800-208). */
+    boolean isStateful() {
+        return family != null || hss;
     }
 
     /** {@code true} if this instance handles keys of {@code key}'s algorithm. */
@@ -62,11 +79,14 @@ final class Algorithms {
         if (family != null) {
             return key.isXmss() && key.xmss().orElseThrow().parameterSet().family() == family;
         }
-        return !key.isXmss() && (anyHaetae || key.parameterSet() == haetae);
+        if (hss) {
+            return key.isHss();
+        }
+        return key.haetae().isPresent() && (anyHaetae || key.parameterSet() == haetae);
     }
 
     boolean accepts(HaetaeParameterSet set) {
-        return family == null && (anyHaetae || set == haetae);
+        return family == null && !hss && (anyHaetae || set == haetae);
     }
 
     /** Decodes an X.509 SubjectPublicKeyInfo into a key this instance accepts. */
@@ -93,6 +113,11 @@ final class Algorithms {
             throw new InvalidKeySpecException(name + " private keys are not imported or exported (NIST SP 800-208: a "
                     + "copy could reuse one-time keys); open the key's state file with XmssStatefulSigner and use "
                     + "new XmssStatefulPrivateKey(signer)");
+        }
+        if (hss) {
+            throw new InvalidKeySpecException(name + " private keys are not imported or exported (NIST SP 800-208: a "
+                    + "copy could reuse one-time keys); open the key's state file with HssStatefulSigner and use "
+                    + "new HssStatefulPrivateKey(signer)");
         }
         PrivateKeyInfo info;
         try (ASN1InputStream in = new ASN1InputStream(der)) {

@@ -13,7 +13,8 @@ import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 
 /**
- * KeyFactory for XMSS, XMSS^MT (public keys only) and HAETAE (public: X.509; private: PKCS#8).
+ * KeyFactory for XMSS, XMSS^MT, HSS / LMS (public keys only) and HAETAE (public: X.509; private:
+ * PKCS#8).
  * Registered by {@link PqSignProvider}; use through {@code KeyFactory.getInstance(name, "PQSign")}.
  */
 public class PqSignKeyFactorySpi extends KeyFactorySpi {
@@ -37,7 +38,7 @@ public class PqSignKeyFactorySpi extends KeyFactorySpi {
         if (spec instanceof PKCS8EncodedKeySpec) {
             return alg.privateFromPkcs8(((PKCS8EncodedKeySpec) spec).getEncoded());
         }
-        if (alg.isXmss()) {
+        if (alg.isStateful()) {
             alg.privateFromPkcs8(new byte[0]); // throws the SP 800-208 explanation
         }
         throw new InvalidKeySpecException(alg.name + " private keys come as PKCS8EncodedKeySpec, got "
@@ -54,11 +55,11 @@ public class PqSignKeyFactorySpi extends KeyFactorySpi {
                 throw new InvalidKeySpecException(e.getMessage(), e);
             }
         }
-        if (key instanceof XmssStatefulPrivateKey) {
+        if (key instanceof XmssStatefulPrivateKey || key instanceof HssStatefulPrivateKey) {
             throw new InvalidKeySpecException(
-                    "XMSS private keys have no key spec: they are never exported (SP 800-208)");
+                    key.getAlgorithm() + " private keys have no key spec: they are never exported (SP 800-208)");
         }
-        if (key instanceof PrivateKey && !alg.isXmss() && type.isAssignableFrom(PKCS8EncodedKeySpec.class)) {
+        if (key instanceof PrivateKey && !alg.isStateful() && type.isAssignableFrom(PKCS8EncodedKeySpec.class)) {
             try {
                 return type.cast(new PKCS8EncodedKeySpec(
                         alg.translateHaetaePrivate((PrivateKey) key).getEncoded()));
@@ -77,7 +78,10 @@ public class PqSignKeyFactorySpi extends KeyFactorySpi {
         if (key instanceof XmssStatefulPrivateKey && alg.isXmss()) {
             return key;
         }
-        if (key instanceof PrivateKey && !alg.isXmss()) {
+        if (key instanceof HssStatefulPrivateKey && alg.hss) {
+            return key;
+        }
+        if (key instanceof PrivateKey && !alg.isStateful()) {
             return alg.translateHaetaePrivate((PrivateKey) key);
         }
         throw new InvalidKeyException(alg.name + " cannot translate " + Algorithms.describe(key));
@@ -96,6 +100,14 @@ public class PqSignKeyFactorySpi extends KeyFactorySpi {
         /** Created by the JCA for {@code KeyFactory.getInstance("XMSSMT", "PQSign")}. */
         public XmssMt() {
             super(Algorithms.xmss(XmssParameterSet.Family.XMSSMT));
+        }
+    }
+
+    /** KeyFactory "HSS/LMS" (RFC 9708 id-alg-hss-lms-hashsig), named as the JDK names it. */
+    public static final class HssLms extends PqSignKeyFactorySpi {
+        /** Created by the JCA for {@code KeyFactory.getInstance("HSS/LMS", "PQSign")}. */
+        public HssLms() {
+            super(Algorithms.hssLms());
         }
     }
 

@@ -10,7 +10,7 @@ import java.security.PublicKey;
 import java.util.Objects;
 
 /**
- * A JCA {@link PublicKey} for XMSS, XMSS^MT or HAETAE. {@link #getEncoded()} is the X.509
+ * A JCA {@link PublicKey} for XMSS, XMSS^MT, HSS / LMS or HAETAE. {@link #getEncoded()} is the X.509
  * SubjectPublicKeyInfo (RFC 9802 for XMSS; BouncyCastle's form for HAETAE).
  */
 public final class PqSignPublicKey implements PublicKey {
@@ -36,7 +36,7 @@ public final class PqSignPublicKey implements PublicKey {
         return key;
     }
 
-    /** {@code XMSS}, {@code XMSSMT}, or the HAETAE set name ({@code HAETAE-2}, ...). */
+    /** {@code XMSS}, {@code XMSSMT}, {@code HSS/LMS}, or the HAETAE set name ({@code HAETAE-2}, ...). */
     @Override
     public String getAlgorithm() {
         return algorithmName(key);
@@ -45,6 +45,9 @@ public final class PqSignPublicKey implements PublicKey {
     static String algorithmName(PqPublicKey key) {
         if (key.isXmss()) {
             return key.xmss().orElseThrow().parameterSet().family() == XmssParameterSet.Family.XMSS ? "XMSS" : "XMSSMT";
+        }
+        if (key.isHss()) {
+            return Algorithms.HSS_LMS;
         }
         return ((HaetaeParameterSet) key.parameterSet()).setName();
     }

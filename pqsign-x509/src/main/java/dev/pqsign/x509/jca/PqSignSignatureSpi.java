@@ -6,6 +6,7 @@ import dev.pqsign.haetae.HaetaeEngine;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaeSampler;
 import dev.pqsign.haetae.HaetaeSigner;
+import dev.pqsign.lms.HssStatefulSigner;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.ByteArrayOutputStream;
@@ -19,13 +20,15 @@ import java.security.SignatureSpi;
 import java.util.Arrays;
 
 /**
- * Signature for XMSS / XMSS^MT and HAETAE-2/3/5. The whole message is buffered and signed as is (no
+ * Signature for XMSS / XMSS^MT, HSS / LMS and HAETAE-2/3/5. The whole message is buffered and signed as is (no
  * pre-hash), as RFC 9802 and HAETAE define.
  *
  * <ul>
  * <li>XMSS / XMSS^MT verify with any public key of the family (ours, or any X.509-encodable one such
  * as BouncyCastle's). Signing needs an {@link XmssStatefulPrivateKey}; each {@code sign()} reserves
  * an index durably before the signature exists.</li>
+ * <li>HSS / LMS ("HSS/LMS", the JDK's name) likewise: verify with any HSS public key, sign with an
+ * {@link HssStatefulPrivateKey}.</li>
  * <li>HAETAE signs and verifies with the reference context API and the empty context, exactly like
  * {@link HaetaeSigner} / {@link dev.pqsign.haetae.HaetaeVerifier} with defaults (mu = SHAKE256(vk ||
  * 0x00 || M)). BouncyCastle 1.87's JCA HAETAE leaves out the 0x00 length byte, so signatures made
@@ -40,6 +43,7 @@ public class PqSignSignatureSpi extends SignatureSpi {
     private final ByteArrayOutputStream message = new ByteArrayOutputStream();
     private Verifier verifier;
     private XmssStatefulSigner xmssSigner;
+    private HssStatefulSigner hssSigner;
     private HaetaeSigner haetaeSigner;
 
     PqSignSignatureSpi(Algorithms alg) {
@@ -60,6 +64,19 @@ public class PqSignSignatureSpi extends SignatureSpi {
 
     @Override
     protected void engineInitSign(PrivateKey privateKey, SecureRandom random) throws InvalidKeyException {
+        if (alg.hss) {
+            if (!(privateKey instanceof HssStatefulPrivateKey)) {
+                throw new InvalidKeyException(alg.name + " signing needs an HssStatefulPrivateKey bound to its state "
+                        + "store (new HssStatefulPrivateKey(HssStatefulSigner.open(store))), got "
+                        + Algorithms.describe(privateKey));
+            }
+            reset();
+            hssSigner = ((HssStatefulPrivateKey) privateKey).signer();
+            return;
+        }
+        if (privateKey instanceof HssStatefulPrivateKey) {
+            throw new InvalidKeyException(alg.name + " cannot sign with an HSS / LMS key");
+        }
         if (alg.isXmss()) {
             if (!(privateKey instanceof XmssStatefulPrivateKey)) {
                 throw new InvalidKeyException(alg.name + " signing needs an XmssStatefulPrivateKey bound to its state "
@@ -91,6 +108,7 @@ public class PqSignSignatureSpi extends SignatureSpi {
         message.reset();
         verifier = null;
         xmssSigner = null;
+        hssSigner = null;
         haetaeSigner = null;
     }
 
@@ -107,20 +125,23 @@ public class PqSignSignatureSpi extends SignatureSpi {
     }
 
     private void requireInitialised() throws SignatureException {
-        if (verifier == null && xmssSigner == null && haetaeSigner == null) {
+        if (verifier == null && xmssSigner == null && hssSigner == null && haetaeSigner == null) {
             throw new SignatureException(alg.name + " Signature is not initialised");
         }
     }
 
     @Override
     protected byte[] engineSign() throws SignatureException {
-        if (xmssSigner == null && haetaeSigner == null) {
+        if (xmssSigner == null && hssSigner == null && haetaeSigner == null) {
             throw new SignatureException(alg.name + " Signature is not initialised for signing");
         }
         byte[] m = message.toByteArray();
         message.reset();
         try {
-            return xmssSigner != null ? xmssSigner.sign(m) : haetaeSigner.sign(m);
+            if (xmssSigner != null) {
+                return xmssSigner.sign(m);
+            }
+            return hssSigner != null ? hssSigner.sign(m) : haetaeSigner.sign(m);
         } catch (PqSignException | IllegalStateException e) {
             // Exhausted key, failed state write, closed signer: the message says which; no signature exists.
             throw new SignatureException(alg.name + " signing failed: " + e.getMessage(), e);
@@ -167,6 +188,17 @@ public class PqSignSignatureSpi extends SignatureSpi {
         /** Created by the JCA for {@code Signature.getInstance("XMSSMT", "PQSign")}. */
         public XmssMt() {
             super(Algorithms.xmss(XmssParameterSet.Family.XMSSMT));
+        }
+    }
+
+    /**
+     * Signature "HSS/LMS" (RFC 9708 id-alg-hss-lms-hashsig), named as the JDK names it. Verifies with
+     * RFC 8554's rule (the lower trees are whatever the signature names).
+     */
+    public static final class HssLms extends PqSignSignatureSpi {
+        /** Created by the JCA for {@code Signature.getInstance("HSS/LMS", "PQSign")}. */
+        public HssLms() {
+            super(Algorithms.hssLms());
         }
     }
 

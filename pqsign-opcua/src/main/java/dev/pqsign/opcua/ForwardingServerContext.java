@@ -1,0 +1,60 @@
+package dev.pqsign.opcua;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.eclipse.milo.opcua.stack.core.channel.SecurityKeysListener;
+import org.eclipse.milo.opcua.stack.core.encoding.EncodingContext;
+import org.eclipse.milo.opcua.stack.core.security.CertificateManager;
+import org.eclipse.milo.opcua.stack.core.types.UaRequestMessageType;
+import org.eclipse.milo.opcua.stack.core.types.UaResponseMessageType;
+import org.eclipse.milo.opcua.stack.core.types.structured.EndpointDescription;
+import org.eclipse.milo.opcua.stack.transport.server.ServerApplicationContext;
+import org.eclipse.milo.opcua.stack.transport.server.ServiceRequestContext;
+
+/**
+ * The server side of a transport, passed through unchanged: a gate between the transport and the
+ * server ({@link SessionGate}, {@link HistoryReadGate}) overrides {@link #handleServiceRequest} only.
+ */
+abstract class ForwardingServerContext implements ServerApplicationContext {
+    private final ServerApplicationContext server;
+
+    ForwardingServerContext(ServerApplicationContext server) {
+        this.server = server;
+    }
+
+    @Override
+    public List<EndpointDescription> getEndpointDescriptions() {
+        return server.getEndpointDescriptions();
+    }
+
+    @Override
+    public CertificateManager getCertificateManager() {
+        return server.getCertificateManager();
+    }
+
+    @Override
+    public EncodingContext getEncodingContext() {
+        return server.getEncodingContext();
+    }
+
+    @Override
+    public Long getNextSecureChannelId() {
+        return server.getNextSecureChannelId();
+    }
+
+    @Override
+    public Long getNextSecureChannelTokenId() {
+        return server.getNextSecureChannelTokenId();
+    }
+
+    @Override
+    public SecurityKeysListener getSecurityKeysListener() {
+        return server.getSecurityKeysListener();
+    }
+
+    @Override
+    public CompletableFuture<UaResponseMessageType> handleServiceRequest(
+            ServiceRequestContext context, UaRequestMessageType request) {
+        return server.handleServiceRequest(context, request);
+    }
+}
