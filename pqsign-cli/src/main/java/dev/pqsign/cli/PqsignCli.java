@@ -63,7 +63,12 @@ public final class PqsignCli implements Runnable {
 
     /** Builds the command line with pqsign's error handling. */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new PqsignCli());
+        return commandLine(new PqsignCli());
+    }
+
+    /** Builds the command line of {@code top} (pqsign, or the edge's subset in EdgeCli) with pqsign's error handling. */
+    static CommandLine commandLine(Object top) {
+        CommandLine cl = new CommandLine(top);
         addHelpOption(cl);
         PlainNumbers.register(cl);
         cl.setExecutionStrategy(parseResult -> {
@@ -188,13 +193,18 @@ public final class PqsignCli implements Runnable {
     }
 
     public static void main(String[] args) {
+        run(new PqsignCli(), args);
+    }
+
+    /** Runs the command {@code top} with {@code args} and exits the JVM with its exit code. */
+    static void run(Object top, String[] args) {
         // Library logs: one line each, and Milo's INFO chatter off unless asked for.
         setDefault("java.util.logging.SimpleFormatter.format", "%4$s %3$s: %5$s%6$s%n");
         setDefault("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         // Milo logs a port it cannot bind as a WARN with a stack trace before failing the start;
         // the start failure itself is reported in one line.
         setDefault("org.slf4j.simpleLogger.log.org.eclipse.milo.opcua.sdk.server.OpcUaServer", "error");
-        CommandLine cl = commandLine();
+        CommandLine cl = commandLine(top);
         // Straight onto file descriptor 1, not through System.out: that PrintStream hides write
         // errors from the PrintWriter above it, so checkError() would never see them.
         cl.setOut(new PrintWriter(
