@@ -1,5 +1,6 @@
 package dev.pqsign.cli;
 
+import dev.pqsign.lms.HssSignerOptions;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import picocli.CommandLine.Option;
 
@@ -53,6 +54,11 @@ final class SensorSigningOptions {
         if (batch < 1) {
             throw CliException.usage("--batch must be at least 1, got " + batch);
         }
+    }
+
+    /** The HSS stateful signer's options (tree threads: one per core; no SHA-256 mid-states). */
+    HssSignerOptions hss() {
+        return HssSignerOptions.defaults().withBatch(batch).withReserveAhead(reserveAhead);
     }
 
     /** The XMSS stateful signer's options (tree threads: one per core). */
