@@ -5,6 +5,7 @@
 module dev.pqsign.keys {
     requires transitive dev.pqsign.core;
     requires transitive dev.pqsign.haetae;
+    requires transitive dev.pqsign.lms;
     requires transitive dev.pqsign.state;
     requires transitive dev.pqsign.x509;
     requires transitive dev.pqsign.xmss;

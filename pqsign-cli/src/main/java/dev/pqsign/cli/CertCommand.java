@@ -1,11 +1,13 @@
 package dev.pqsign.cli;
 
 import dev.pqsign.core.Signer;
+import dev.pqsign.core.StatefulSigner;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.keys.DeviceCa;
 import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.keys.KeyDirectoryOwner;
+import dev.pqsign.keys.PrivateKeyFormat;
 import dev.pqsign.keys.XmssScheme;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.x509.CertificateChainVerifier;
@@ -18,9 +20,7 @@ import dev.pqsign.x509.PqCertificate;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.x509.PublicKeys;
 import dev.pqsign.x509.UnsupportedAlgorithmException;
-import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
-import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -33,15 +33,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code pqsign cert}: RFC 9802 certificates signed with XMSS / XMSS^MT (or HAETAE) keys. */
+/** {@code pqsign cert}: RFC 9802 certificates signed with XMSS / XMSS^MT, HSS / LMS (or HAETAE) keys. */
 @Command(
         name = "cert",
-        description = "Create and verify X.509 certificates (RFC 9802 XMSS / XMSS^MT, HAETAE).",
+        description = "Create and verify X.509 certificates (RFC 9802 XMSS / XMSS^MT, HSS / LMS; HAETAE).",
         subcommands = {
             CertCommand.SelfSigned.class,
             CertCommand.Issue.class,
@@ -58,15 +59,19 @@ final class CertCommand implements Runnable {
                 "missing subcommand: self-signed, issue, device-ca or verify (see 'pqsign cert --help')");
     }
 
-    /** Runs {@code body} with a signer for a private key file; XMSS signers burn one index per certificate. */
+    /**
+     * Runs {@code body} with a signer for a private key file; stateful (XMSS, HSS) signers burn one
+     * index per certificate.
+     */
     static PqCertificate withSigner(Path keyFile, int lockTimeout, SignerBody body) {
         byte[] head = KeyFiles.readSmall(keyFile, "private key");
         try {
-            if (XmssKeyState.hasMagic(head)) {
+            Optional<PrivateKeyFormat> stateful = StatefulKeys.statefulFormat(head);
+            if (stateful.isPresent()) {
                 KeyDirectoryOwner owner = KeyFiles.ownKeyDirectory(keyFile, lockTimeout);
                 try (FileStateStore store = FileStateStore.open(keyFile, Duration.ofSeconds(lockTimeout));
-                        XmssStatefulSigner signer = XmssStatefulSigner.open(store)) {
-                    return body.apply(signer, PqPublicKey.of(signer.publicKey()));
+                        StatefulSigner signer = StatefulKeys.open(stateful.get(), store, 1)) {
+                    return body.apply(signer, StatefulKeys.publicKey(signer));
                 } catch (IOException e) {
                     throw new CliException(CliException.FAILED, keyFile + ": " + OutputFiles.reason(e), e);
                 } finally {
@@ -88,7 +93,7 @@ final class CertCommand implements Runnable {
         } finally {
             Arrays.fill(head, (byte) 0);
         }
-        throw CliException.usage(keyFile + ": not a pqsign private key (XMSS key.state or HAETAE key.sk)");
+        throw CliException.usage(keyFile + ": not a pqsign private key (XMSS or HSS key.state, or HAETAE key.sk)");
     }
 
     @FunctionalInterface
@@ -153,7 +158,7 @@ final class CertCommand implements Runnable {
 
     @Command(
             name = "self-signed",
-            description = "Create a self-signed CA certificate (burns one index of an XMSS key).")
+            description = "Create a self-signed CA certificate (burns one index of an XMSS or HSS key).")
     static final class SelfSigned implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -161,7 +166,7 @@ final class CertCommand implements Runnable {
         @Option(
                 names = "--key",
                 required = true,
-                description = "DIR/key.state (XMSS / XMSS^MT) or DIR/key.sk (HAETAE).")
+                description = "DIR/key.state (XMSS / XMSS^MT, HSS / LMS) or DIR/key.sk (HAETAE).")
         Path key;
 
         @Option(
@@ -206,7 +211,7 @@ final class CertCommand implements Runnable {
         @Option(
                 names = "--pub",
                 required = true,
-                description = "Subject public key: key.pub of an XMSS / XMSS^MT or HAETAE key.")
+                description = "Subject public key: key.pub of an XMSS / XMSS^MT, HSS / LMS or HAETAE key.")
         Path pub;
 
         @Option(

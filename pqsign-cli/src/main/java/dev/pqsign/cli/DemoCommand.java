@@ -11,6 +11,7 @@ import dev.pqsign.demo.LinkProfile;
 import dev.pqsign.haetae.HaetaeEngine;
 import dev.pqsign.kafka.KafkaDemo;
 import dev.pqsign.keys.HaetaeScheme;
+import dev.pqsign.keys.HssScheme;
 import dev.pqsign.keys.SignatureScheme;
 import dev.pqsign.opcua.Operator;
 import dev.pqsign.opcua.TransportSecurity;
@@ -237,7 +238,12 @@ final class DemoCommand implements Callable<Integer> {
                 new DemoRunner.Options(dataDir, readings, profile, sensors, sec, publishingMs, injectEvery, warmup);
         List<SignatureScheme> chosen = new ArrayList<>();
         for (String name : sets == null ? STUDY_SETS : sets) {
-            chosen.add(KeyFiles.scheme(name));
+            SignatureScheme set = KeyFiles.scheme(name);
+            if (set instanceof HssScheme) {
+                throw CliException.usage(
+                        "--sets: the demo runs XMSS / XMSS^MT and HAETAE sets, not LMS / HSS (" + name + ")");
+            }
+            chosen.add(set);
         }
         Files.createDirectories(dataDir);
         DemoReport report;

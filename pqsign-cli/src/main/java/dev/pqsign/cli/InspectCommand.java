@@ -8,6 +8,10 @@ import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.keys.PublicKeyFile;
 import dev.pqsign.keys.PublicKeys;
 import dev.pqsign.keys.SensorKeyDirectory;
+import dev.pqsign.lms.HssKeyState;
+import dev.pqsign.lms.HssParameterSet;
+import dev.pqsign.lms.HssPublicKey;
+import dev.pqsign.lms.HssSignatures;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
@@ -18,6 +22,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -63,6 +68,8 @@ final class InspectCommand implements Callable<Integer> {
                 o.printf(
                         "  public key:     %s%n", Hex.encode(s.key().publicKey().encoded()));
                 s.key().destroy();
+            } else if (HssKeyState.hasMagic(b)) {
+                describeHssState(HssKeyState.decode(b), b.length, o);
             } else if (HaetaeKeyFile.hasMagic(b)) {
                 HaetaePrivateKey k = HaetaeKeyFile.decode(b);
                 o.printf("%s: pqsign HAETAE private key (format 1, %d bytes)%n", file, b.length);
@@ -102,7 +109,55 @@ final class InspectCommand implements Callable<Integer> {
         o.printf("  next key:       %s%n", i.nextKeyReady() ? "prepared" : "not prepared yet");
     }
 
+    private void describeHssState(HssKeyState s, int length, PrintWriter o) {
+        HssParameterSet p = s.key().parameterSet();
+        HssPublicKey pub = s.key().publicKey();
+        o.printf("%s: pqsign LMS/HSS key state (format 1, %d bytes)%n", file, length);
+        o.printf("  parameter set:  %s (%d level%s)%n", p.setName(), p.levels(), p.levels() == 1 ? "" : "s");
+        o.printf(
+                "  index range:    next %d, end %d (of 2^%d = %d)%n",
+                s.nextIndex(), s.endIndex(), p.totalHeight(), p.maxSignatures());
+        o.printf("  remaining:      %d signatures%n", s.remaining());
+        o.printf(
+                "  key id:         %s (SHA-256 of the HSS public key)%n",
+                Hex.encode(PublicKeys.keyId(PqPublicKey.of(pub))));
+        o.printf("  public key:     %s%n", Hex.encode(pub.encoded()));
+        s.key().destroy();
+    }
+
+    /** An RFC 8554 HSS public key, or an HSS signature whose type codes name a hierarchy; false if neither. */
+    private boolean describeHss(byte[] b, PrintWriter o) {
+        try {
+            HssPublicKey k = HssPublicKey.decode(b);
+            o.printf("%s: HSS public key (RFC 8554 encoding, %d bytes)%n", file, b.length);
+            o.printf("  levels:         %d%n", k.levels());
+            o.printf("  top tree:       %s%n", k.top().parameterSet().setName());
+            o.printf(
+                    "  key id:         %s (SHA-256 of the HSS public key)%n",
+                    Hex.encode(PublicKeys.keyId(PqPublicKey.of(k))));
+            return true;
+        } catch (KeyFormatException e) {
+            // not a public key: perhaps a signature
+        }
+        Optional<HssParameterSet> sig = HssSignatures.parameterSetOf(b);
+        if (sig.isEmpty() || !sig.get().isSignable()) {
+            return false;
+        }
+        try {
+            long index = HssSignatures.index(sig.get(), b);
+            o.printf("%s: HSS signature (%d bytes)%n", file, b.length);
+            o.printf("  parameter set:  %s%n", sig.get().setName());
+            o.printf("  index:          %d%n", index);
+            return true;
+        } catch (KeyFormatException e) {
+            return false;
+        }
+    }
+
     private void describeRaw(byte[] b, PrintWriter o) {
+        if (describeHss(b, o)) {
+            return;
+        }
         List<XmssParameterSet> pk = XmssPublicKey.candidates(b);
         if (!pk.isEmpty()) {
             o.printf("%s: XMSS/XMSS^MT public key (RFC 8391 encoding, %d bytes)%n", file, b.length);

@@ -9,11 +9,16 @@ import dev.pqsign.haetae.HaetaePublicKey;
 import dev.pqsign.haetae.HaetaeVerifier;
 import dev.pqsign.keys.AmbiguousPublicKeyException;
 import dev.pqsign.keys.HaetaeKeyFile;
+import dev.pqsign.keys.HssScheme;
 import dev.pqsign.keys.KeyDirectoryInUseException;
 import dev.pqsign.keys.KeyDirectoryOwner;
 import dev.pqsign.keys.PublicKeyFile;
 import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.keys.SignatureScheme;
+import dev.pqsign.lms.HssParameterSet;
+import dev.pqsign.lms.HssPublicKey;
+import dev.pqsign.lms.HssSignatures;
+import dev.pqsign.lms.HssVerifier;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssVerifier;
@@ -139,12 +144,14 @@ final class KeyFiles {
 
     /**
      * A verifier for the public key in {@code file}: an RFC 8391 XMSS / XMSS^MT key (type code ||
-     * root || PUB_SEED), raw root || PUB_SEED when {@code paramsName} names the set, or a HAETAE key;
+     * root || PUB_SEED), raw root || PUB_SEED when {@code paramsName} names the set, an RFC 8554 HSS
+     * key, or a HAETAE key;
      * or a PEM certificate, whose key is used only once its chain to {@code trust} has been verified
-     * (without {@code trust} a certificate is refused). {@code signatureLength} resolves the XMSS /
-     * XMSS^MT ambiguity of shared type codes.
+     * (without {@code trust} a certificate is refused). The signature's length resolves the XMSS /
+     * XMSS^MT ambiguity of shared type codes; an HSS signature names the trees below the top one.
      */
-    static Verifier verifier(Path file, String paramsName, int signatureLength, byte[] context, Path trust) {
+    static Verifier verifier(Path file, String paramsName, byte[] signature, byte[] context, Path trust) {
+        int signatureLength = signature.length;
         byte[] pub = readSmall(file, "public key");
         if (PublicKeyFile.looksLikePem(pub)) {
             if (paramsName != null) {
@@ -163,9 +170,27 @@ final class KeyFiles {
         } catch (KeyFormatException e) {
             throw CliException.usage(file + ": public key: " + e.getMessage());
         }
+        if (key.isHss()) {
+            return hssVerifier(key.hss().orElseThrow(), paramsName, signature);
+        }
         return key.xmss()
                 .<Verifier>map(XmssVerifier::new)
                 .orElseGet(() -> haetaeVerifier(key.haetae().orElseThrow(), context));
+    }
+
+    /**
+     * An HSS verifier that accepts the hierarchy {@code paramsName} names, or else the one the
+     * signature's own type codes name under this key (an HSS public key names only its top tree);
+     * a signature that names none is checked by RFC 8554's rule, which rejects it.
+     */
+    private static Verifier hssVerifier(HssPublicKey key, String paramsName, byte[] signature) {
+        if (paramsName != null) {
+            HssParameterSet p = ((HssScheme) scheme(paramsName)).parameterSet();
+            return new HssVerifier(key, p);
+        }
+        return HssSignatures.parameterSetOf(key, signature)
+                .map(p -> new HssVerifier(key, p))
+                .orElseGet(() -> HssVerifier.anyLowerLevels(key));
     }
 
     /**

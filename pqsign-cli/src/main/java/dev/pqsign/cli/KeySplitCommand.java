@@ -3,11 +3,13 @@ package dev.pqsign.cli;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
 import dev.pqsign.keys.KeyDirectoryOwner;
+import dev.pqsign.keys.PrivateKeyFormat;
+import dev.pqsign.lms.HssKeySplit;
+import dev.pqsign.lms.HssKeyState;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.xmss.XmssKeySplit;
 import dev.pqsign.xmss.XmssKeyState;
-import dev.pqsign.xmss.XmssPublicKey;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.FileAlreadyExistsException;
@@ -15,15 +17,17 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code pqsign key split}: divides the remaining indices of an XMSS key state into N key files with
+ * {@code pqsign key split}: divides the remaining indices of an XMSS or HSS key state into N key files with
  * disjoint ranges (the original keeps the first range; {@code OUT/part-2.state} ... {@code part-N.state}
  * get the others, plus {@code OUT/key.pub}). The original is shrunk durably under its lock before any
  * part file exists, so no index can ever belong to two files, even after a crash.
@@ -32,7 +36,7 @@ import picocli.CommandLine.Option;
         name = "split",
         mixinStandardHelpOptions = true,
         description = {
-            "Split the remaining index range of an XMSS key state into N disjoint key files.",
+            "Split the remaining index range of an XMSS or HSS key state into N disjoint key files.",
             "The original keeps the first range; OUT/part-2.state .. part-N.state and OUT/key.pub are created.",
             "Use this (never a copy of key.state) to sign with one key on several devices."
         })
@@ -82,21 +86,36 @@ final class KeySplitCommand implements Callable<Integer> {
 
     private int split() throws IOException {
         byte[] head = KeyFiles.readSmall(key, "key state");
-        XmssPublicKey publicKey;
+        PrivateKeyFormat format;
+        byte[] pub;
+        String setName;
         try {
-            if (!XmssKeyState.hasMagic(head)) {
-                throw CliException.usage(key + " is not an XMSS key state (only stateful XMSS / XMSS^MT keys are split;"
+            Optional<PrivateKeyFormat> f = StatefulKeys.statefulFormat(head);
+            if (f.isEmpty()) {
+                throw CliException.usage(key + " is not an XMSS or HSS key state (only stateful keys are split;"
                         + " HAETAE keys are stateless)");
             }
-            XmssKeyState s = XmssKeyState.decode(head);
-            publicKey = s.key().publicKey();
-            s.key().destroy();
-            if (s.remaining() == 0) {
+            format = f.get();
+            long remaining;
+            if (format == PrivateKeyFormat.HSS_KEY_STATE) {
+                HssKeyState s = HssKeyState.decode(head);
+                pub = s.key().publicKey().encoded();
+                setName = s.key().parameterSet().setName();
+                remaining = s.remaining();
+                s.key().destroy();
+            } else {
+                XmssKeyState s = XmssKeyState.decode(head);
+                pub = s.key().publicKey().encoded();
+                setName = s.key().parameterSet().setName();
+                remaining = s.remaining();
+                s.key().destroy();
+            }
+            if (remaining == 0) {
                 throw new CliException(
                         CliException.FAILED, key + ": key is exhausted (no signatures left);" + " nothing to split");
             }
-            if (parts > s.remaining()) {
-                throw CliException.usage(key + ": --parts " + parts + " is more than the " + s.remaining()
+            if (parts > remaining) {
+                throw CliException.usage(key + ": --parts " + parts + " is more than the " + remaining
                         + " remaining signatures; every part needs at least one");
             }
         } catch (KeyFormatException e) {
@@ -108,7 +127,6 @@ final class KeySplitCommand implements Callable<Integer> {
             throw CliException.usage(out + ": --out exists and is not a directory");
         }
         Path pubFile = out.resolve("key.pub");
-        byte[] pub = publicKey.encoded();
         boolean pubPresent = Files.exists(pubFile, LinkOption.NOFOLLOW_LINKS);
         if (pubPresent && !Files.isRegularFile(pubFile, LinkOption.NOFOLLOW_LINKS)) {
             throw CliException.usage(pubFile + ": is a symbolic link or special file; refusing to use it");
@@ -147,33 +165,12 @@ final class KeySplitCommand implements Callable<Integer> {
             OutputFiles.removeStaleTemps(pubFile);
         }
 
-        List<XmssKeySplit.Part> result;
+        List<Part> result;
         boolean refused = true;
         try (FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(lockTimeout))) {
-            result = XmssKeySplit.split(store, parts, new XmssKeySplit.PartWriter() {
-                @Override
-                public void checkAbsent(int part) throws IOException {
-                    Path p = partFile(part);
-                    if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-                        throw new FileAlreadyExistsException(
-                                p.toString(),
-                                null,
-                                "already exists; refusing to overwrite a key file (nothing was changed)");
-                    }
-                }
-
-                @Override
-                public void create(int part, byte[] encodedState) throws IOException {
-                    DurableFiles.createAtomically(partFile(part), encodedState);
-                }
-
-                @Override
-                public String describe(int part) {
-                    return partFile(part).toString();
-                }
-            });
+            result = splitStore(format, store);
             refused = false;
-        } catch (XmssKeySplit.PartWriteException e) {
+        } catch (XmssKeySplit.PartWriteException | HssKeySplit.PartWriteException e) {
             refused = false;
             throw new CliException(CliException.FAILED, e.getMessage(), e);
         } catch (FileAlreadyExistsException e) {
@@ -194,10 +191,8 @@ final class KeySplitCommand implements Callable<Integer> {
             KeygenCommand.writePublic(pubFile, pub);
         }
         PrintWriter o = spec.commandLine().getOut();
-        o.printf(
-                "%s split into %d parts (%s):%n",
-                key, parts, publicKey.parameterSet().setName());
-        for (XmssKeySplit.Part p : result) {
+        o.printf("%s split into %d parts (%s):%n", key, parts, setName);
+        for (Part p : result) {
             o.printf(
                     "  part %d: indices [%d, %d), %d signatures -> %s%n",
                     p.number(), p.nextIndex(), p.endIndex(), p.size(), p.number() == 1 ? key : p.location());
@@ -210,5 +205,49 @@ final class KeySplitCommand implements Callable<Integer> {
 
     private Path partFile(int part) {
         return out.resolve("part-" + part + ".state");
+    }
+
+    /** One part as the output lists it, whichever scheme split it. */
+    private record Part(int number, long nextIndex, long endIndex, String location) {
+        long size() {
+            return endIndex - nextIndex;
+        }
+    }
+
+    private List<Part> splitStore(PrivateKeyFormat format, FileStateStore store) throws IOException {
+        PartFiles files = new PartFiles();
+        List<Part> result = new ArrayList<>();
+        if (format == PrivateKeyFormat.HSS_KEY_STATE) {
+            for (HssKeySplit.Part p : HssKeySplit.split(store, parts, files)) {
+                result.add(new Part(p.number(), p.nextIndex(), p.endIndex(), p.location()));
+            }
+        } else {
+            for (XmssKeySplit.Part p : XmssKeySplit.split(store, parts, files)) {
+                result.add(new Part(p.number(), p.nextIndex(), p.endIndex(), p.location()));
+            }
+        }
+        return result;
+    }
+
+    /** Creates the part files next to each other in {@code --out}, never over an existing file. */
+    private final class PartFiles implements XmssKeySplit.PartWriter, HssKeySplit.PartWriter {
+        @Override
+        public void checkAbsent(int part) throws IOException {
+            Path p = partFile(part);
+            if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                throw new FileAlreadyExistsException(
+                        p.toString(), null, "already exists; refusing to overwrite a key file (nothing was changed)");
+            }
+        }
+
+        @Override
+        public void create(int part, byte[] encodedState) throws IOException {
+            DurableFiles.createAtomically(partFile(part), encodedState);
+        }
+
+        @Override
+        public String describe(int part) {
+            return partFile(part).toString();
+        }
     }
 }

@@ -7,8 +7,13 @@ import dev.pqsign.haetae.HaetaeKeyPairGenerator;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.keys.HaetaeScheme;
+import dev.pqsign.keys.HssScheme;
 import dev.pqsign.keys.SignatureScheme;
 import dev.pqsign.keys.XmssScheme;
+import dev.pqsign.lms.HssKeyGenerator;
+import dev.pqsign.lms.HssKeyState;
+import dev.pqsign.lms.HssParameterSet;
+import dev.pqsign.lms.HssPrivateKey;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.xmss.WotsDerivation;
@@ -25,10 +30,13 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code pqsign keygen}: writes key.pub and the private key (key.state for XMSS, key.sk for HAETAE). */
+/**
+ * {@code pqsign keygen}: writes key.pub and the private key (key.state for XMSS and HSS, key.sk for
+ * HAETAE).
+ */
 @Command(
         name = "keygen",
-        description = "Generate a key pair: DIR/key.pub and DIR/key.state (XMSS) or DIR/key.sk (HAETAE).")
+        description = "Generate a key pair: DIR/key.pub and DIR/key.state (XMSS, HSS) or DIR/key.sk (HAETAE).")
 final class KeygenCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -36,7 +44,8 @@ final class KeygenCommand implements Callable<Integer> {
     @Option(
             names = "--params",
             required = true,
-            description = "Parameter set, e.g. XMSSMT-SHA2_20/4_256 or HAETAE-2 (see 'pqsign params').")
+            description = "Parameter set, e.g. XMSSMT-SHA2_20/4_256, LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4,"
+                    + " an HSS hierarchy of LMS sets joined by + (top first), or HAETAE-2 (see 'pqsign params').")
     String params;
 
     @Option(
@@ -74,6 +83,12 @@ final class KeygenCommand implements Callable<Integer> {
         }
         if (seedHex != null) {
             throw CliException.usage("--seed is only supported for XMSS / XMSS^MT keys");
+        }
+        if (scheme instanceof HssScheme h) {
+            if (spec.commandLine().getParseResult().hasMatchedOption("--derivation")) {
+                throw CliException.usage("--derivation applies only to XMSS / XMSS^MT keys");
+            }
+            return hss(h.parameterSet(), err);
         }
         HaetaeParameterSet hp = ((HaetaeScheme) scheme).parameterSet();
         KeyDirectory.checkTarget(out);
@@ -155,6 +170,49 @@ final class KeygenCommand implements Callable<Integer> {
                     "  note: %s has a private-use type code (0x%08x); other implementations will not recognise it%n",
                     p.setName(), p.typeCode());
         }
+        o.flush();
+        return 0;
+    }
+
+    private int hss(HssParameterSet p, PrintWriter err) {
+        if (!p.isSignable()) {
+            throw CliException.usage("pqsign verifies but does not make keys of " + p.setName()
+                    + ": every level must use one hash function and the heights may add up to at most "
+                    + HssParameterSet.MAX_SIGNABLE_HEIGHT);
+        }
+        KeyDirectory.checkTarget(out);
+        int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+        long leaves = p.top().leaves();
+        LongConsumer progress = leaves >= 4096 ? new Progress(err, leaves) : null;
+        long t0 = System.nanoTime();
+        HssPrivateKey key = HssKeyGenerator.generate(p, new SecureRandom(), t, progress);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        byte[] pub = key.publicKey().encoded();
+        byte[] state = HssKeyState.fresh(key).encode();
+        try (KeyDirectory dir = KeyDirectory.stage(out)) {
+            try {
+                dir.write(
+                        "key.state",
+                        f -> FileStateStore.create(f, state, FileStateStore.DEFAULT_LOCK_TIMEOUT)
+                                .close());
+            } finally {
+                Secrets.wipe(state);
+            }
+            dir.write("key.pub", f -> OutputFiles.writeDurably(f, pub, true));
+            dir.publish();
+        } finally {
+            key.destroy();
+        }
+        PrintWriter o = spec.commandLine().getOut();
+        o.printf(
+                "%s key generated in %.1f ms (%d level%s, %d signatures)%n  public key: %s%n  key state:  %s%n",
+                p.setName(),
+                ms,
+                p.levels(),
+                p.levels() == 1 ? "" : "s",
+                p.maxSignatures(),
+                out.resolve("key.pub"),
+                out.resolve("key.state"));
         o.flush();
         return 0;
     }

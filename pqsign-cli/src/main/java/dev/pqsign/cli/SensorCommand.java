@@ -232,6 +232,10 @@ final class SensorCommand implements Callable<Integer> {
             throw CliException.usage("--device-ca needs --key DIR/key.state of a key directory, rollover (no"
                     + " --no-rollover) and no --cert (the device CA issues the keys' certificates)");
         }
+        if (!noRollover && cert == null && TelemetryKeys.isKeyDirectory(key) && TelemetryKeys.isHssKeyState(key)) {
+            throw CliException.usage(key + ": an LMS / HSS key does not roll over (key directories roll over XMSS /"
+                    + " XMSS^MT keys only); give --no-rollover to sign with it until it is used up");
+        }
         if (noRollover || cert != null || !TelemetryKeys.isKeyDirectory(key)) {
             if (rolloverAt != 0 && !noRollover) {
                 throw CliException.usage(

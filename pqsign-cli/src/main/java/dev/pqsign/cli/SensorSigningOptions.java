@@ -1,5 +1,6 @@
 package dev.pqsign.cli;
 
+import dev.pqsign.lms.HssSignerOptions;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import picocli.CommandLine.Option;
 
@@ -51,6 +52,11 @@ final class SensorSigningOptions {
     /** Fails with a usage error unless the batch is in the range {@code sign --batch} has. */
     void check() {
         Bounds.check("--batch", batch, 1, SignCommand.MAX_BATCH);
+    }
+
+    /** The HSS stateful signer's options (tree threads: one per core; no SHA-256 mid-states). */
+    HssSignerOptions hss() {
+        return HssSignerOptions.defaults().withBatch(batch).withReserveAhead(reserveAhead);
     }
 
     /** The XMSS stateful signer's options (tree threads: one per core). */

@@ -1,16 +1,15 @@
 package dev.pqsign.cli;
 
 import dev.pqsign.core.Secrets;
+import dev.pqsign.core.StatefulSigner;
 import dev.pqsign.haetae.HaetaeEngine;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSampler;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.keys.KeyDirectoryOwner;
+import dev.pqsign.keys.PrivateKeyFormat;
 import dev.pqsign.state.FileStateStore;
-import dev.pqsign.xmss.XmssKeyState;
-import dev.pqsign.xmss.XmssStatefulSigner;
-import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -21,21 +20,26 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code pqsign sign}: one signature per input file. For XMSS keys every signature first burns its
- * index durably in the key state; several {@code --in} files share one process (and one key load).
+ * {@code pqsign sign}: one signature per input file. For stateful keys (XMSS / XMSS^MT, LMS / HSS)
+ * every signature first burns its index durably in the key state; several {@code --in} files share
+ * one process (and one key load).
  */
-@Command(name = "sign", description = "Sign files. XMSS: reserves each index durably before signing.")
+@Command(name = "sign", description = "Sign files. XMSS and HSS: reserves each index durably before signing.")
 final class SignCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--key", required = true, description = "Private key: DIR/key.state (XMSS) or DIR/key.sk (HAETAE).")
+    @Option(
+            names = "--key",
+            required = true,
+            description = "Private key: DIR/key.state (XMSS, HSS) or DIR/key.sk (HAETAE).")
     Path key;
 
     @Option(names = "--in", required = true, arity = "1..*", description = "Message file(s).")
@@ -58,12 +62,12 @@ final class SignCommand implements Callable<Integer> {
 
     @Option(
             names = "--batch",
-            description = "XMSS only: indices reserved per state write (1 .. " + MAX_BATCH + ", default 1).")
+            description = "XMSS and HSS: indices reserved per state write (1 .. " + MAX_BATCH + ", default 1).")
     Integer batch;
 
     @Option(
             names = "--lock-timeout",
-            description = "XMSS only: seconds to wait for another process holding the key (0 .. "
+            description = "XMSS and HSS: seconds to wait for another process holding the key (0 .. "
                     + Bounds.MAX_LOCK_TIMEOUT + ", default 10).")
     Integer lockTimeout;
 
@@ -90,12 +94,15 @@ final class SignCommand implements Callable<Integer> {
         }
         byte[] head = KeyFiles.readSmall(key, "private key");
         try {
-            if (XmssKeyState.hasMagic(head)) {
-                refuseOptions("an XMSS key", "--context", "--engine", "--sampler");
+            Optional<PrivateKeyFormat> stateful = StatefulKeys.statefulFormat(head);
+            if (stateful.isPresent()) {
+                String what = stateful.get() == PrivateKeyFormat.HSS_KEY_STATE ? "an HSS key" : "an XMSS key";
+                refuseOptions(what, "--context", "--engine", "--sampler");
                 int b = batch == null ? 1 : Bounds.check("--batch", batch, 1, MAX_BATCH);
                 int timeout = lockTimeout == null ? 10 : Bounds.lockTimeout(lockTimeout);
                 List<Path> outputs = prepareOutputs();
-                return signXmss(b, timeout, outputs, spec.commandLine().getOut());
+                return signStateful(
+                        stateful.get(), b, timeout, outputs, spec.commandLine().getOut());
             }
             if (HaetaeKeyFile.hasMagic(head)) {
                 refuseOptions("a HAETAE key (stateless)", "--batch", "--lock-timeout");
@@ -118,7 +125,8 @@ final class SignCommand implements Callable<Integer> {
         } finally {
             Secrets.wipe(head);
         }
-        throw CliException.usage(key + ": not a pqsign private key (neither an XMSS key.state nor a HAETAE key.sk)");
+        throw CliException.usage(
+                key + ": not a pqsign private key (not an XMSS or HSS key.state, nor a HAETAE key.sk)");
     }
 
     private void refuseOptions(String what, String... names) {
@@ -190,10 +198,10 @@ final class SignCommand implements Callable<Integer> {
         }
     }
 
-    private int signXmss(int b, int timeout, List<Path> outputs, PrintWriter o) {
+    private int signStateful(PrivateKeyFormat format, int b, int timeout, List<Path> outputs, PrintWriter o) {
         KeyDirectoryOwner owner = KeyFiles.ownKeyDirectory(key, timeout);
         try {
-            return signXmssOwned(b, timeout, outputs, o);
+            return signStatefulOwned(format, b, timeout, outputs, o);
         } finally {
             if (owner != null) {
                 owner.close();
@@ -201,13 +209,9 @@ final class SignCommand implements Callable<Integer> {
         }
     }
 
-    private int signXmssOwned(int b, int timeout, List<Path> outputs, PrintWriter o) {
+    private int signStatefulOwned(PrivateKeyFormat format, int b, int timeout, List<Path> outputs, PrintWriter o) {
         try (FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(timeout));
-                XmssStatefulSigner signer = XmssStatefulSigner.open(
-                        store,
-                        Options.defaults()
-                                .withBatch(b)
-                                .withThreads(Runtime.getRuntime().availableProcessors()))) {
+                StatefulSigner signer = StatefulKeys.open(format, store, b)) {
             for (int i = 0; i < in.size(); i++) {
                 byte[] msg = KeyFiles.read(in.get(i), "message");
                 long t0 = System.nanoTime();

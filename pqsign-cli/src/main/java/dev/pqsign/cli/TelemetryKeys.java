@@ -9,7 +9,10 @@ import dev.pqsign.keys.DeviceCa;
 import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.keys.KeyDirectoryOwner;
 import dev.pqsign.keys.KeyRollover;
+import dev.pqsign.keys.PrivateKeyFormat;
 import dev.pqsign.keys.SensorKeyDirectory;
+import dev.pqsign.lms.HssKeyState;
+import dev.pqsign.lms.HssStatefulSigner;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.state.RegularFiles;
 import dev.pqsign.telemetry.CertificateEnrolment;
@@ -110,6 +113,16 @@ final class TelemetryKeys {
             throw CliException.usage(PqsignCli.message(e));
         }
         return true;
+    }
+
+    /** {@code true} if {@code key} is an LMS / HSS key state (key directories roll over XMSS keys only). */
+    static boolean isHssKeyState(Path key) {
+        byte[] head = KeyFiles.readSmall(key, "private key");
+        try {
+            return PrivateKeyFormat.of(head).orElse(null) == PrivateKeyFormat.HSS_KEY_STATE;
+        } finally {
+            Secrets.wipe(head);
+        }
     }
 
     /**
@@ -264,6 +277,14 @@ final class TelemetryKeys {
                     signer.parameterSet().setName(), signer.nextIndex(), signer.remaining());
             return new OpenSensorKey(new SensorKey(signer, KeyId.ofPublicKey(pub), der), desc, signer, store);
         }
+        if (PrivateKeyFormat.of(head).orElse(null) == PrivateKeyFormat.HSS_KEY_STATE) {
+            try {
+                requireRecordableName(key, head);
+            } finally {
+                Secrets.wipe(head);
+            }
+            return openHssKeyFile(key, cert, signing, lockTimeoutSeconds);
+        }
         if (HaetaeKeyFile.hasMagic(head)) {
             HaetaePrivateKey sk = KeyFiles.haetaePrivateKey(key, head);
             Secrets.wipe(head);
@@ -289,8 +310,62 @@ final class TelemetryKeys {
             return new OpenSensorKey(new SensorKey(signer, KeyId.ofPublicKey(pub), der), desc, signer, wipe);
         }
         Secrets.wipe(head);
-        throw CliException.usage(key + " is not a pqsign private key (neither an XMSS key.state nor a HAETAE key.sk)");
+        throw CliException.usage(
+                key + " is not a pqsign private key (not an XMSS or HSS key.state, nor a HAETAE key.sk)");
     }
+
+    /**
+     * An LMS / HSS {@code key.state}: every index reserved durably before its signature, as for
+     * XMSS. A hierarchy whose name does not fit a signed reading's parameter-set field is refused
+     * before anything is reserved.
+     */
+    private static OpenSensorKey openHssKeyFile(
+            Path key, Path cert, SensorSigningOptions signing, int lockTimeoutSeconds) throws IOException {
+        FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(lockTimeoutSeconds));
+        HssStatefulSigner signer;
+        try {
+            signer = HssStatefulSigner.open(store, signing.hss());
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        byte[] pub = signer.publicKey().encoded();
+        byte[] der;
+        try {
+            der = certificateFor(cert, pub);
+        } catch (RuntimeException e) {
+            signer.close();
+            store.close();
+            throw e;
+        }
+        String desc = String.format(
+                "%s, next index %d, %d signatures left",
+                signer.parameterSet().setName(), signer.nextIndex(), signer.remaining());
+        return new OpenSensorKey(new SensorKey(signer, KeyId.ofPublicKey(pub), der), desc, signer, store);
+    }
+
+    /**
+     * Refuses, before any index is reserved, an HSS key whose set name a signed reading cannot carry
+     * (more than one level).
+     */
+    private static void requireRecordableName(Path key, byte[] head) {
+        HssKeyState s;
+        try {
+            s = HssKeyState.decode(head);
+        } catch (KeyFormatException e) {
+            throw CliException.usage(key + ": " + e.getMessage());
+        }
+        s.key().destroy();
+        String name = s.key().parameterSet().setName();
+        if (name.length() > MAX_RECORD_SET_NAME) {
+            throw CliException.usage(key + ": " + name + " has a " + name.length() + "-character name; a signed"
+                    + " reading carries at most " + MAX_RECORD_SET_NAME + " (docs/formats/signed-reading.md): a"
+                    + " sensor signs with a one-level LMS key");
+        }
+    }
+
+    /** The longest parameter-set name a signed reading carries (docs/formats/signed-reading.md). */
+    static final int MAX_RECORD_SET_NAME = 64;
 
     private static byte[] certificateFor(Path cert, byte[] publicKey) {
         if (cert == null) {

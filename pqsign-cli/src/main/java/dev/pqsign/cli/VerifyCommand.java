@@ -18,7 +18,7 @@ final class VerifyCommand implements Callable<Integer> {
             names = "--pub",
             required = true,
             description =
-                    "Public key: RFC 8391 key file, raw root||PUB_SEED with --params, HAETAE key, or certificate (PEM, with --trust).")
+                    "Public key: RFC 8391 key file, raw root||PUB_SEED with --params, HSS key, HAETAE key, or certificate (PEM, with --trust).")
     Path pub;
 
     @Option(names = "--in", required = true, description = "Message file.")
@@ -27,7 +27,9 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--sig", required = true, description = "Signature file.")
     Path sig;
 
-    @Option(names = "--params", description = "Parameter set (needed for raw root||PUB_SEED keys).")
+    @Option(
+            names = "--params",
+            description = "Parameter set (needed for raw root||PUB_SEED keys; for HSS, the hierarchy to accept).")
     String params;
 
     @Option(names = "--context", description = "HAETAE context string: text, or hex:HEX.")
@@ -42,7 +44,7 @@ final class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         byte[] signature = KeyFiles.readSmall(sig, "signature");
-        Verifier v = KeyFiles.verifier(pub, params, signature.length, KeyFiles.context(context), trust);
+        Verifier v = KeyFiles.verifier(pub, params, signature, KeyFiles.context(context), trust);
         if (context != null && !(v.parameterSet() instanceof HaetaeParameterSet)) {
             throw CliException.usage(pub + ": --context applies only to HAETAE keys, this is "
                     + v.parameterSet().setName());

@@ -200,7 +200,7 @@ class KeySplitCliTest {
                 "--out",
                 dir.resolve("p").toString());
         assertEquals(2, r.exit(), r.toString());
-        assertTrue(r.err().contains("not an XMSS key state"), r.err());
+        assertTrue(r.err().contains("not an XMSS or HSS key state"), r.err());
 
         r = CliRunner.run("key");
         assertEquals(2, r.exit(), r.toString());

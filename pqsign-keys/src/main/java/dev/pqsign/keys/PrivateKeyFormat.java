@@ -1,5 +1,6 @@
 package dev.pqsign.keys;
 
+import dev.pqsign.lms.HssKeyState;
 import dev.pqsign.xmss.XmssKeyState;
 import java.util.Optional;
 
@@ -7,6 +8,8 @@ import java.util.Optional;
 public enum PrivateKeyFormat {
     /** An XMSS / XMSS^MT key state ({@code key.state}, docs/formats/xmss-state.md). */
     XMSS_KEY_STATE,
+    /** An LMS / HSS key state ({@code key.state}, docs/formats/hss-state.md). */
+    HSS_KEY_STATE,
     /** A HAETAE private key ({@code key.sk}, {@link HaetaeKeyFile}). */
     HAETAE_KEY_FILE;
 
@@ -17,8 +20,14 @@ public enum PrivateKeyFormat {
      * @return the format, or empty if no magic matches (also for fewer than four bytes)
      */
     public static Optional<PrivateKeyFormat> of(byte[] head) {
+        if (head.length < 4) {
+            return Optional.empty();
+        }
         if (XmssKeyState.hasMagic(head)) {
             return Optional.of(XMSS_KEY_STATE);
+        }
+        if (HssKeyState.hasMagic(head)) {
+            return Optional.of(HSS_KEY_STATE);
         }
         if (HaetaeKeyFile.hasMagic(head)) {
             return Optional.of(HAETAE_KEY_FILE);

@@ -3,6 +3,7 @@ package dev.pqsign.keys;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaePublicKey;
+import dev.pqsign.lms.HssPublicKey;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPublicKey;
@@ -12,14 +13,16 @@ import java.util.List;
 /**
  * The content of a public key file ({@code key.pub}) and what set it belongs to: an RFC 8391 XMSS /
  * XMSS^MT key (type code || root || PUB_SEED), a raw {@code root || PUB_SEED} when the set is named,
- * or a HAETAE key in the reference encoding, recognised by its length.
+ * an RFC 8554 HSS public key (L || LMS type || LM-OTS type || I || root), or a HAETAE key in the
+ * reference encoding, recognised by its length.
  */
 public final class PublicKeyFile {
     private PublicKeyFile() {}
 
     /**
      * The key of the named set: for XMSS / XMSS^MT the RFC 8391 encoding or, when the content is
-     * exactly {@code 2n} bytes, the raw {@code root || PUB_SEED}; for HAETAE the reference encoding.
+     * exactly {@code 2n} bytes, the raw {@code root || PUB_SEED}; for LMS / HSS the RFC 8554 HSS
+     * public key, whose L and top tree must be the set's; for HAETAE the reference encoding.
      *
      * @param scheme the set the key belongs to
      * @param content the file's content
@@ -33,6 +36,9 @@ public final class PublicKeyFile {
                     content.length == 2 * p.n()
                             ? XmssPublicKey.decodeRaw(p, content)
                             : XmssPublicKey.decode(p, content));
+        }
+        if (scheme instanceof HssScheme h) {
+            return PqPublicKey.of(HssPublicKey.decode(h.parameterSet(), content));
         }
         return PqPublicKey.of(HaetaePublicKey.fromEncoded(((HaetaeScheme) scheme).parameterSet(), content));
     }
@@ -51,7 +57,7 @@ public final class PublicKeyFile {
             throw new AmbiguousPublicKeyException(candidates);
         }
         return candidates.isEmpty()
-                ? haetae(content)
+                ? hssOrHaetae(content)
                 : PqPublicKey.of(XmssPublicKey.decode(candidates.get(0), content));
     }
 
@@ -68,7 +74,7 @@ public final class PublicKeyFile {
     public static PqPublicKey detectForSignature(byte[] content, int signatureLength) {
         List<XmssParameterSet> candidates = XmssPublicKey.candidates(content);
         if (candidates.isEmpty()) {
-            return haetae(content);
+            return hssOrHaetae(content);
         }
         XmssParameterSet chosen = null;
         for (XmssParameterSet c : candidates) {
@@ -79,6 +85,18 @@ public final class PublicKeyFile {
         return PqPublicKey.of(XmssPublicKey.decode(chosen == null ? candidates.get(0) : chosen, content));
     }
 
+    /**
+     * An HSS public key if the content is exactly one (28 + m bytes with valid L and type codes; no
+     * HAETAE key is that short), else a HAETAE key by its length.
+     */
+    private static PqPublicKey hssOrHaetae(byte[] content) {
+        try {
+            return PqPublicKey.of(HssPublicKey.decode(content));
+        } catch (KeyFormatException e) {
+            return haetae(content);
+        }
+    }
+
     private static PqPublicKey haetae(byte[] content) {
         for (HaetaeParameterSet h : HaetaeParameterSet.values()) {
             if (h.publicKeyBytes() == content.length) {
@@ -86,7 +104,7 @@ public final class PublicKeyFile {
             }
         }
         throw new KeyFormatException("not a recognised public key (" + content.length
-                + " bytes, no known XMSS type code or HAETAE key length); give --params for a raw key");
+                + " bytes, no known XMSS type code, HSS key or HAETAE key length); give --params for a raw key");
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.pqsign.keys;
 
 import dev.pqsign.core.ParameterSet;
 import dev.pqsign.haetae.HaetaeParameterSet;
+import dev.pqsign.lms.HssParameterSet;
 import dev.pqsign.xmss.XmssParameterSet;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,10 +10,10 @@ import java.util.Optional;
 
 /**
  * A signature scheme pqsign signs with, together with its parameter set: XMSS / XMSS^MT
- * ({@link XmssScheme}) or HAETAE ({@link HaetaeScheme}). Sealed so that code choosing by scheme can
+ * ({@link XmssScheme}), LMS / HSS ({@link HssScheme}) or HAETAE ({@link HaetaeScheme}). Sealed so that code choosing by scheme can
  * handle every case.
  */
-public sealed interface SignatureScheme permits XmssScheme, HaetaeScheme {
+public sealed interface SignatureScheme permits XmssScheme, HssScheme, HaetaeScheme {
 
     /**
      * The parameter set, e.g. {@code XMSSMT-SHA2_20/4_256} or {@code HAETAE-2}.
@@ -52,8 +53,9 @@ public sealed interface SignatureScheme permits XmssScheme, HaetaeScheme {
     }
 
     /**
-     * The set named {@code name} (XMSS / XMSS^MT or HAETAE; case and surrounding blanks do not
-     * matter, HAETAE also by its KAT name or OID), if pqsign supports it.
+     * The set named {@code name} (XMSS / XMSS^MT, LMS / HSS as {@link HssParameterSet#byName} reads
+     * it, or HAETAE; case and surrounding blanks do not matter, HAETAE also by its KAT name or OID),
+     * if pqsign supports it.
      *
      * @param name the set's name
      * @return the scheme, or empty if no supported set has that name
@@ -63,6 +65,10 @@ public sealed interface SignatureScheme permits XmssScheme, HaetaeScheme {
         if (xmss.isPresent()) {
             return Optional.of(XmssScheme.of(xmss.get()));
         }
+        Optional<HssParameterSet> hss = HssParameterSet.byName(name.strip());
+        if (hss.isPresent()) {
+            return Optional.of(HssScheme.of(hss.get()));
+        }
         try {
             return Optional.of(HaetaeScheme.of(HaetaeParameterSet.fromName(name)));
         } catch (IllegalArgumentException e) {
@@ -71,7 +77,8 @@ public sealed interface SignatureScheme permits XmssScheme, HaetaeScheme {
     }
 
     /**
-     * Every supported set: the XMSS / XMSS^MT sets, then the HAETAE sets.
+     * Every supported set with a fixed list: the XMSS / XMSS^MT sets, then the HAETAE sets. LMS /
+     * HSS hierarchies are composed from the LMS trees ({@link HssParameterSet}) and not listed here.
      *
      * @return an unmodifiable list
      */

@@ -95,6 +95,7 @@ class HaetaeKeyFileTest {
                 PrivateKeyFormat.of(HaetaeKeyFile.encode(KEY.privateKey())));
         assertEquals(
                 Optional.of(PrivateKeyFormat.XMSS_KEY_STATE), PrivateKeyFormat.of(new byte[] {'P', 'Q', 'X', 'S'}));
+        assertEquals(Optional.of(PrivateKeyFormat.HSS_KEY_STATE), PrivateKeyFormat.of(new byte[] {'P', 'Q', 'L', 'S'}));
         assertEquals(Optional.empty(), PrivateKeyFormat.of(new byte[] {'P', 'Q', 'H'}));
         assertEquals(Optional.empty(), PrivateKeyFormat.of(KEY.publicKey().getEncoded()));
     }

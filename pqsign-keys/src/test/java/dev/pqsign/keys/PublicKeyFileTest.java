@@ -9,6 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.haetae.HaetaeKeyPairGenerator;
 import dev.pqsign.haetae.HaetaeParameterSet;
+import dev.pqsign.lms.HssKeyGenerator;
+import dev.pqsign.lms.HssParameterSet;
+import dev.pqsign.lms.HssPublicKey;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.xmss.XmssParameterSet;
 import java.nio.ByteBuffer;
@@ -94,5 +97,21 @@ class PublicKeyFileTest {
                 "\n  -----BEGIN CERTIFICATE-----\nAA==\n".getBytes(StandardCharsets.US_ASCII)));
         assertFalse(PublicKeyFile.looksLikePem(SHARED_TYPE_CODE));
         assertFalse(PublicKeyFile.looksLikePem(new byte[0]));
+    }
+
+    @Test
+    void detect_hssPublicKey_givesHssKeyAndNamedDecodeChecksTheTopTree() {
+        HssParameterSet twoLevels = HssParameterSet.byName(
+                        "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8+LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8")
+                .orElseThrow();
+        HssPublicKey key =
+                HssKeyGenerator.generate(twoLevels, new SecureRandom(), 1, null).publicKey();
+        byte[] file = key.encoded();
+        assertEquals(PqPublicKey.of(key), PublicKeyFile.detect(file));
+        assertEquals(PqPublicKey.of(key), PublicKeyFile.detectForSignature(file, 1));
+        assertEquals(PqPublicKey.of(key), PublicKeyFile.decode(HssScheme.of(twoLevels), file));
+        HssParameterSet oneLevel =
+                HssParameterSet.byName("LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8").orElseThrow();
+        assertThrows(KeyFormatException.class, () -> PublicKeyFile.decode(HssScheme.of(oneLevel), file));
     }
 }

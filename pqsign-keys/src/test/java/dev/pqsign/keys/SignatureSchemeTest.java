@@ -32,9 +32,28 @@ class SignatureSchemeTest {
     }
 
     @Test
+    void byName_lmsTreeAndTwoLevelHierarchy_giveHssSchemes() {
+        HssScheme lms = assertInstanceOf(
+                HssScheme.class,
+                SignatureScheme.byName("lms_sha256_m32_h10/lmots_sha256_n32_w4").orElseThrow());
+        assertEquals("LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4", lms.name());
+        assertEquals(1, lms.parameterSet().levels());
+        HssScheme hss = assertInstanceOf(
+                HssScheme.class,
+                SignatureScheme.byName("LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4+LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8")
+                        .orElseThrow());
+        assertEquals(2, hss.parameterSet().levels());
+        assertEquals(15, hss.parameterSet().totalHeight());
+        assertEquals(
+                "LMS_SHA256_M32_H10-LMOTS_SHA256_N32_W4_LMS_SHA256_M32_H5-LMOTS_SHA256_N32_W8", hss.directoryName());
+    }
+
+    @Test
     void byName_unknownName_empty() {
         assertFalse(SignatureScheme.byName("XMSS-SHA2_11_256").isPresent());
         assertFalse(SignatureScheme.byName("HAETAE-4").isPresent());
+        assertFalse(
+                SignatureScheme.byName("LMS_SHA256_M32_H10/LMOTS_SHA256_N24_W4").isPresent());
     }
 
     @Test

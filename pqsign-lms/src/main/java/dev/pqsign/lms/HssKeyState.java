@@ -16,7 +16,7 @@ import java.util.List;
  *
  * <p>Binary format (big-endian; documented for implementers in docs/formats/hss-state.md):
  * <pre>
- * 0          4  magic "PQHS"
+ * 0          4  magic "PQLS"
  * 4          1  format version (1)
  * 5          1  L, the number of levels (1 … 8)
  * 6          1  n, the hash length of every level (24 or 32)
@@ -32,7 +32,7 @@ import java.util.List;
  * 128 bytes for one level with n = 32.
  */
 public final class HssKeyState {
-    static final byte[] MAGIC = {'P', 'Q', 'H', 'S'};
+    static final byte[] MAGIC = {'P', 'Q', 'L', 'S'};
     static final int VERSION = 1;
     private static final int CHECK = 16;
 
@@ -201,7 +201,7 @@ public final class HssKeyState {
             throw new KeyFormatException("too short for an HSS key state: " + b.length + " bytes, need at least 8");
         }
         if (!Arrays.equals(b, 0, 4, MAGIC, 0, 4)) {
-            throw new KeyFormatException("not a pqsign HSS key state (bad magic; expected \"PQHS\")");
+            throw new KeyFormatException("not a pqsign HSS key state (bad magic; expected \"PQLS\")");
         }
         if (b[4] != VERSION) {
             throw new KeyFormatException(
@@ -268,7 +268,7 @@ public final class HssKeyState {
      * Whether {@code b} starts with this format's magic (for "what is this file" checks).
      *
      * @param b a file's content, or its first bytes
-     * @return {@code true} if {@code b} starts with "PQHS"
+     * @return {@code true} if {@code b} starts with "PQLS"
      */
     public static boolean hasMagic(byte[] b) {
         return b.length >= 4 && Arrays.equals(b, 0, 4, MAGIC, 0, 4);
