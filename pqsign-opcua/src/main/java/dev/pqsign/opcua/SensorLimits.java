@@ -1,10 +1,7 @@
 package dev.pqsign.opcua;
 
-import static org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.Unsigned.uint;
-
-import org.eclipse.milo.opcua.sdk.server.OpcUaServerConfigLimits;
+import dev.pqsign.opcua.internal.ServerLimits;
 import org.eclipse.milo.opcua.stack.core.channel.EncodingLimits;
-import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UInteger;
 
 /**
  * What one client, and all clients together, may ask of a sensor's OPC UA server, set deliberately
@@ -13,7 +10,7 @@ import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UInteger;
  * client asks for too much at once. Every value is advertised in the server's ServerCapabilities
  * object, so a well-behaved client splits its requests accordingly.
  */
-final class SensorLimits implements OpcUaServerConfigLimits {
+final class SensorLimits {
 
     /** Sessions at once; one more is refused with {@code Bad_TooManySessions}. */
     static final int MAX_SESSIONS = 32;
@@ -73,109 +70,24 @@ final class SensorLimits implements OpcUaServerConfigLimits {
     /** Nesting depth of a decoded structure (Milo's default). */
     static final int MAX_RECURSION_DEPTH = 128;
 
-    private final double minPublishingIntervalMs;
+    private SensorLimits() {}
 
-    SensorLimits(double minPublishingIntervalMs) {
-        this.minPublishingIntervalMs = minPublishingIntervalMs;
+    /** Milo's limits for a sensor that grants publishing intervals down to {@code minPublishingIntervalMs}. */
+    static ServerLimits of(double minPublishingIntervalMs) {
+        return new ServerLimits(
+                MAX_SESSIONS,
+                MAX_SESSION_TIMEOUT_MS,
+                minPublishingIntervalMs,
+                MAX_SUBSCRIPTIONS_PER_SESSION,
+                MAX_SUBSCRIPTIONS,
+                MAX_MONITORED_ITEMS_PER_SESSION,
+                MAX_MONITORED_ITEMS,
+                MAX_NODES_PER_REQUEST,
+                MAX_NODES_PER_HISTORY_READ);
     }
 
     /** The message and chunk sizes of {@link #MAX_MESSAGE_BYTES}. */
     static EncodingLimits encodingLimits() {
         return new EncodingLimits(MAX_CHUNK_BYTES, MAX_CHUNK_COUNT, MAX_MESSAGE_BYTES, MAX_RECURSION_DEPTH);
-    }
-
-    @Override
-    public UInteger getMaxSessions() {
-        return uint(MAX_SESSIONS);
-    }
-
-    @Override
-    public Double getMaxSessionTimeout() {
-        return MAX_SESSION_TIMEOUT_MS;
-    }
-
-    @Override
-    public Double getMinPublishingInterval() {
-        return minPublishingIntervalMs;
-    }
-
-    @Override
-    public UInteger getMaxSubscriptions() {
-        return uint(MAX_SUBSCRIPTIONS);
-    }
-
-    @Override
-    public UInteger getMaxSubscriptionsPerSession() {
-        return uint(MAX_SUBSCRIPTIONS_PER_SESSION);
-    }
-
-    @Override
-    public UInteger getMaxMonitoredItems() {
-        return uint(MAX_MONITORED_ITEMS);
-    }
-
-    @Override
-    public UInteger getMaxMonitoredItemsPerSession() {
-        return uint(MAX_MONITORED_ITEMS_PER_SESSION);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerRead() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerWrite() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxMonitoredItemsPerCall() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerRegisterNodes() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerHistoryReadData() {
-        return uint(MAX_NODES_PER_HISTORY_READ);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerHistoryReadEvents() {
-        return uint(MAX_NODES_PER_HISTORY_READ);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerHistoryUpdateData() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerHistoryUpdateEvents() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerMethodCall() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerBrowse() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerTranslateBrowsePathsToNodeIds() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerNodeManagement() {
-        return uint(MAX_NODES_PER_REQUEST);
     }
 }

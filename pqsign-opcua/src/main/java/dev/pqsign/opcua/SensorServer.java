@@ -205,7 +205,7 @@ public final class SensorServer implements AutoCloseable {
                     .setCertificateManager(certificateManager)
                     .setIdentityValidator(AnonymousIdentityValidator.INSTANCE)
                     .setExecutor(MiloThreads.executor())
-                    .setLimits(new SensorLimits(MIN_PUBLISHING_INTERVAL_MS))
+                    .setLimits(SensorLimits.of(MIN_PUBLISHING_INTERVAL_MS))
                     .setEncodingLimits(SensorLimits.encodingLimits())
                     .build();
             server = new OpcUaServer(

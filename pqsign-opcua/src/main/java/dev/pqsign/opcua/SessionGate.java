@@ -1,5 +1,6 @@
 package dev.pqsign.opcua;
 
+import dev.pqsign.opcua.internal.ForwardingServerContext;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Set;

@@ -1,10 +1,7 @@
 package dev.pqsign.opcua.gateway;
 
-import static org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.Unsigned.uint;
-
-import org.eclipse.milo.opcua.sdk.server.OpcUaServerConfigLimits;
+import dev.pqsign.opcua.internal.ServerLimits;
 import org.eclipse.milo.opcua.stack.core.channel.EncodingLimits;
-import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UInteger;
 
 /**
  * What one client, and all clients together, may ask of the gateway (docs/gateway.md, "Limits"),
@@ -13,7 +10,7 @@ import org.eclipse.milo.opcua.stack.core.types.builtin.unsigned.UInteger;
  * monitored items than a sensor, but the same rule: one client asking too much must never stop it
  * serving the others, nor slow the operator's verdicts.
  */
-final class GatewayLimits implements OpcUaServerConfigLimits {
+final class GatewayLimits {
 
     /** Smallest publishing interval granted, in ms (Milo's default minimum is 10 ms). */
     static final double MIN_PUBLISHING_INTERVAL_MS = 1.0;
@@ -73,98 +70,19 @@ final class GatewayLimits implements OpcUaServerConfigLimits {
         return new EncodingLimits(MAX_CHUNK_BYTES, MAX_CHUNK_COUNT, MAX_MESSAGE_BYTES, MAX_RECURSION_DEPTH);
     }
 
-    @Override
-    public UInteger getMaxSessions() {
-        return uint(MAX_SESSIONS);
-    }
+    private GatewayLimits() {}
 
-    @Override
-    public Double getMaxSessionTimeout() {
-        return MAX_SESSION_TIMEOUT_MS;
-    }
-
-    @Override
-    public Double getMinPublishingInterval() {
-        return MIN_PUBLISHING_INTERVAL_MS;
-    }
-
-    @Override
-    public UInteger getMaxSubscriptions() {
-        return uint(MAX_SUBSCRIPTIONS);
-    }
-
-    @Override
-    public UInteger getMaxSubscriptionsPerSession() {
-        return uint(MAX_SUBSCRIPTIONS_PER_SESSION);
-    }
-
-    @Override
-    public UInteger getMaxMonitoredItems() {
-        return uint(MAX_MONITORED_ITEMS);
-    }
-
-    @Override
-    public UInteger getMaxMonitoredItemsPerSession() {
-        return uint(MAX_MONITORED_ITEMS_PER_SESSION);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerRead() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerWrite() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxMonitoredItemsPerCall() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerRegisterNodes() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerHistoryReadData() {
-        return uint(MAX_NODES_PER_HISTORY_READ);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerHistoryReadEvents() {
-        return uint(MAX_NODES_PER_HISTORY_READ);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerHistoryUpdateData() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerHistoryUpdateEvents() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerMethodCall() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerBrowse() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerTranslateBrowsePathsToNodeIds() {
-        return uint(MAX_NODES_PER_REQUEST);
-    }
-
-    @Override
-    public UInteger getMaxNodesPerNodeManagement() {
-        return uint(MAX_NODES_PER_REQUEST);
+    /** Milo's limits for the gateway. */
+    static ServerLimits limits() {
+        return new ServerLimits(
+                MAX_SESSIONS,
+                MAX_SESSION_TIMEOUT_MS,
+                MIN_PUBLISHING_INTERVAL_MS,
+                MAX_SUBSCRIPTIONS_PER_SESSION,
+                MAX_SUBSCRIPTIONS,
+                MAX_MONITORED_ITEMS_PER_SESSION,
+                MAX_MONITORED_ITEMS,
+                MAX_NODES_PER_REQUEST,
+                MAX_NODES_PER_HISTORY_READ);
     }
 }

@@ -205,7 +205,7 @@ public final class GatewayServer implements AutoCloseable {
                     .setCertificateManager(new DefaultCertificateManager(quarantine, group))
                     .setIdentityValidator(AnonymousIdentityValidator.INSTANCE)
                     .setExecutor(MiloThreads.executor())
-                    .setLimits(new GatewayLimits())
+                    .setLimits(GatewayLimits.limits())
                     .setEncodingLimits(GatewayLimits.encodingLimits())
                     .build();
             server = new OpcUaServer(

@@ -1,5 +1,6 @@
 package dev.pqsign.opcua.gateway;
 
+import dev.pqsign.opcua.internal.ForwardingServerContext;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -14,9 +15,6 @@ import org.eclipse.milo.opcua.sdk.server.Session;
 import org.eclipse.milo.opcua.sdk.server.SessionListener;
 import org.eclipse.milo.opcua.stack.core.StatusCodes;
 import org.eclipse.milo.opcua.stack.core.UaException;
-import org.eclipse.milo.opcua.stack.core.channel.SecurityKeysListener;
-import org.eclipse.milo.opcua.stack.core.encoding.EncodingContext;
-import org.eclipse.milo.opcua.stack.core.security.CertificateManager;
 import org.eclipse.milo.opcua.stack.core.types.UaRequestMessageType;
 import org.eclipse.milo.opcua.stack.core.types.UaResponseMessageType;
 import org.eclipse.milo.opcua.stack.core.types.builtin.DateTime;
@@ -28,7 +26,6 @@ import org.eclipse.milo.opcua.stack.core.types.structured.CallRequest;
 import org.eclipse.milo.opcua.stack.core.types.structured.CreateSessionRequest;
 import org.eclipse.milo.opcua.stack.core.types.structured.DeleteNodesRequest;
 import org.eclipse.milo.opcua.stack.core.types.structured.DeleteReferencesRequest;
-import org.eclipse.milo.opcua.stack.core.types.structured.EndpointDescription;
 import org.eclipse.milo.opcua.stack.core.types.structured.HistoryReadRequest;
 import org.eclipse.milo.opcua.stack.core.types.structured.HistoryUpdateRequest;
 import org.eclipse.milo.opcua.stack.core.types.structured.ResponseHeader;
@@ -182,41 +179,12 @@ final class RequestGate {
         return CompletableFuture.completedFuture(new WriteResponse(header, results, null));
     }
 
-    private final class Gated implements ServerApplicationContext {
+    private final class Gated extends ForwardingServerContext {
         private final ServerApplicationContext server;
 
         Gated(ServerApplicationContext server) {
+            super(server);
             this.server = server;
-        }
-
-        @Override
-        public List<EndpointDescription> getEndpointDescriptions() {
-            return server.getEndpointDescriptions();
-        }
-
-        @Override
-        public CertificateManager getCertificateManager() {
-            return server.getCertificateManager();
-        }
-
-        @Override
-        public EncodingContext getEncodingContext() {
-            return server.getEncodingContext();
-        }
-
-        @Override
-        public Long getNextSecureChannelId() {
-            return server.getNextSecureChannelId();
-        }
-
-        @Override
-        public Long getNextSecureChannelTokenId() {
-            return server.getNextSecureChannelTokenId();
-        }
-
-        @Override
-        public SecurityKeysListener getSecurityKeysListener() {
-            return server.getSecurityKeysListener();
         }
 
         @Override

@@ -1,4 +1,4 @@
-package dev.pqsign.opcua;
+package dev.pqsign.opcua.internal;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -13,12 +13,18 @@ import org.eclipse.milo.opcua.stack.transport.server.ServiceRequestContext;
 
 /**
  * The server side of a transport, passed through unchanged: a gate between the transport and the
- * server ({@link SessionGate}, {@link HistoryReadGate}) overrides {@link #handleServiceRequest} only.
+ * server (the sensor's session and HistoryRead gates, the gateway's request gate) overrides
+ * {@link #handleServiceRequest} only.
  */
-abstract class ForwardingServerContext implements ServerApplicationContext {
+public abstract class ForwardingServerContext implements ServerApplicationContext {
     private final ServerApplicationContext server;
 
-    ForwardingServerContext(ServerApplicationContext server) {
+    /**
+     * A context that forwards everything to {@code server}.
+     *
+     * @param server the server side to pass requests to
+     */
+    protected ForwardingServerContext(ServerApplicationContext server) {
         this.server = server;
     }
 
