@@ -158,7 +158,10 @@ public final class StrictJson {
         ByteBuffer in = ByteBuffer.wrap(utf8);
         CharBuffer out = CharBuffer.allocate(4096);
         while (true) {
-            CoderResult r = in.hasRemaining() ? d.decode(in, out, true) : d.flush(out);
+            // All input at once (endOfInput): UNDERFLOW then means every byte was decoded, and a
+            // sequence cut off at the end is an error. No flush: UTF-8 keeps no state to flush,
+            // and flushing a decoder that never decoded (empty input) throws.
+            CoderResult r = d.decode(in, out, true);
             if (r.isError()) {
                 int bad = in.position();
                 long line = 1;
@@ -174,11 +177,10 @@ public final class StrictJson {
                         bad - lineStart + 1,
                         "not valid UTF-8 (byte 0x" + Integer.toHexString(utf8[bad] & 0xff) + ")");
             }
-            if (r.isOverflow()) {
-                out.clear();
-            } else if (!in.hasRemaining()) {
+            if (!r.isOverflow()) {
                 return;
             }
+            out.clear();
         }
     }
 

@@ -56,6 +56,7 @@ class StrictJsonTest {
             assertTrue(e.problem().startsWith("more after the JSON document"), tail + ": " + e.getMessage());
         }
         assertEquals("no JSON document (only white space)", refused(" \n ").problem());
+        assertEquals("no JSON document (only white space)", refused("").problem()); // nothing at all: no decoder error
     }
 
     @Test
