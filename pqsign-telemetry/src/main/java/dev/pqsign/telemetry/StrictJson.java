@@ -101,14 +101,17 @@ public final class StrictJson {
      */
     public static JsonNode parse(byte[] utf8) throws Malformed {
         requireUtf8(utf8);
-        try (JsonParser p = FACTORY.createParser(utf8)) {
+        // Parsed as text: given bytes, the parser would guess their encoding (UTF-16 or UTF-32 from
+        // the pattern of zero bytes) and fail on its own guess; they are UTF-8, checked above.
+        String text = new String(utf8, StandardCharsets.UTF_8);
+        try (JsonParser p = FACTORY.createParser(text)) {
             JsonNode tree = MAPPER.readTree(p);
             if (tree == null || tree.isMissingNode()) {
                 throw new Malformed(1, 1, "no JSON document (only white space)");
             }
             // Where anything after the document starts: the parser would name the end of the token
             // it could not read ("garbage"), a person looks for its first character.
-            Malformed trailing = trailing(utf8, p.currentLocation());
+            Malformed trailing = trailing(text, p.currentLocation());
             JsonToken after;
             try {
                 after = p.nextToken();
@@ -130,17 +133,16 @@ public final class StrictJson {
         }
     }
 
-    /** The first byte after {@code end} (the document's end) that is not JSON white space. */
-    private static Malformed trailing(byte[] utf8, JsonLocation end) {
+    /** The first character after {@code end} (the document's end) that is not JSON white space. */
+    private static Malformed trailing(String text, JsonLocation end) {
         long line = Math.max(1, end.getLineNr());
         long column = Math.max(1, end.getColumnNr());
-        long offset = end.getByteOffset();
-        for (int i = (int) Math.max(0, offset); i < utf8.length; i++) {
-            byte b = utf8[i];
-            if (b == '\n') {
+        for (int i = (int) Math.max(0, end.getCharOffset()); i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n') {
                 line++;
                 column = 1;
-            } else if (b == ' ' || b == '\t' || b == '\r') {
+            } else if (c == ' ' || c == '\t' || c == '\r') {
                 column++;
             } else {
                 break;

@@ -57,6 +57,11 @@ class StrictJsonTest {
         }
         assertEquals("no JSON document (only white space)", refused(" \n ").problem());
         assertEquals("no JSON document (only white space)", refused("").problem()); // nothing at all: no decoder error
+        // zero bytes that a parser given bytes would take for UTF-32 or UTF-16: still UTF-8, and refused as JSON
+        assertTrue(refused(new byte[] {0, 0, 0, 0x7b, 0x7d}).getMessage().startsWith("line 1"));
+        assertTrue(refused(new byte[] {0x22, 0, 0x37, 0x26, 0x22, 0x62})
+                .getMessage()
+                .startsWith("line 1"));
     }
 
     @Test
