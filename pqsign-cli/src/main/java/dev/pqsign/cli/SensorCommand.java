@@ -382,13 +382,13 @@ final class SensorCommand implements Callable<Integer> {
     /** The history file under --data-dir. */
     static final String HISTORY_FILE = "history.pqhl";
 
-    /** Range of --history-bytes: 64 KiB (a few records) to 1 TiB. */
     /** Slowest --rate: a reading every thousand seconds. */
     static final double MIN_RATE = 0.001;
 
     /** Fastest --rate: more readings a second than any signer here can sign. */
     static final double MAX_RATE = 100_000;
 
+    /** Range of --history-bytes: 64 KiB (a few records) to 1 TiB. */
     static final long MIN_HISTORY_BYTES = 1L << 16;
 
     static final long MAX_HISTORY_BYTES = 1L << 40;

@@ -75,12 +75,12 @@ final class VerdictReport {
         return textLines && !settings.liveTable;
     }
 
-    /** Notes a failed output; the run then ends with exit 1. */
     /** Whether an output failed and was reported (the run then stops with exit 1). */
     synchronized boolean outputFailed() {
         return outputError != null;
     }
 
+    /** Notes a failed output; the run then ends with exit 1. */
     private void failed(String why) {
         outputError = why;
         stop.countDown();
