@@ -3,6 +3,7 @@ package dev.pqsign.cli;
 import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
+import dev.pqsign.core.StatefulSigner;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.keys.DeviceCa;
@@ -263,19 +264,12 @@ final class TelemetryKeys {
                 store.close();
                 throw e;
             }
-            byte[] pub = signer.publicKey().encoded();
-            byte[] der;
-            try {
-                der = certificateFor(cert, pub);
-            } catch (RuntimeException e) {
-                signer.close();
-                store.close();
-                throw e;
-            }
-            String desc = String.format(
-                    "%s, next index %d, %d signatures left",
-                    signer.parameterSet().setName(), signer.nextIndex(), signer.remaining());
-            return new OpenSensorKey(new SensorKey(signer, KeyId.ofPublicKey(pub), der), desc, signer, store);
+            return stateKey(
+                    store,
+                    signer,
+                    signer.publicKey().encoded(),
+                    signer.parameterSet().setName(),
+                    cert);
         }
         if (PrivateKeyFormat.of(head).orElse(null) == PrivateKeyFormat.HSS_KEY_STATE) {
             try {
@@ -329,7 +323,20 @@ final class TelemetryKeys {
             store.close();
             throw e;
         }
-        byte[] pub = signer.publicKey().encoded();
+        return stateKey(
+                store,
+                signer,
+                signer.publicKey().encoded(),
+                signer.parameterSet().setName(),
+                cert);
+    }
+
+    /**
+     * A sensor key of an opened XMSS or HSS {@code key.state}: its certificate (if any) matched to
+     * the key, and the signer and store closed if it does not.
+     */
+    private static OpenSensorKey stateKey(
+            FileStateStore store, StatefulSigner signer, byte[] pub, String setName, Path cert) {
         byte[] der;
         try {
             der = certificateFor(cert, pub);
@@ -338,9 +345,8 @@ final class TelemetryKeys {
             store.close();
             throw e;
         }
-        String desc = String.format(
-                "%s, next index %d, %d signatures left",
-                signer.parameterSet().setName(), signer.nextIndex(), signer.remaining());
+        String desc =
+                String.format("%s, next index %d, %d signatures left", setName, signer.nextIndex(), signer.remaining());
         return new OpenSensorKey(new SensorKey(signer, KeyId.ofPublicKey(pub), der), desc, signer, store);
     }
 
