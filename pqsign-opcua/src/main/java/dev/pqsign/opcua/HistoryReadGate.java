@@ -1,7 +1,6 @@
 package dev.pqsign.opcua;
 
 import dev.pqsign.opcua.internal.ForwardingServerContext;
-import java.net.InetSocketAddress;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -60,17 +59,7 @@ final class HistoryReadGate {
      * @return a transport that passes every request through this gate
      */
     OpcServerTransport guard(OpcServerTransport transport) {
-        return new OpcServerTransport() {
-            @Override
-            public void bind(ServerApplicationContext context, InetSocketAddress address) throws Exception {
-                transport.bind(new GatedContext(context), address);
-            }
-
-            @Override
-            public void unbind() throws Exception {
-                transport.unbind();
-            }
-        };
+        return ForwardingServerContext.gated(transport, GatedContext::new);
     }
 
     /** Takes a slot for a HistoryRead of {@code session}, or says why there is none. */

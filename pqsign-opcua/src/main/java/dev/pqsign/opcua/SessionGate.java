@@ -1,7 +1,6 @@
 package dev.pqsign.opcua;
 
 import dev.pqsign.opcua.internal.ForwardingServerContext;
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -57,17 +56,7 @@ final class SessionGate {
      * @return a transport that passes every request through this gate
      */
     OpcServerTransport guard(OpcServerTransport transport) {
-        return new OpcServerTransport() {
-            @Override
-            public void bind(ServerApplicationContext context, InetSocketAddress address) throws Exception {
-                transport.bind(new GatedContext(context), address);
-            }
-
-            @Override
-            public void unbind() throws Exception {
-                transport.unbind();
-            }
-        };
+        return ForwardingServerContext.gated(transport, GatedContext::new);
     }
 
     /**

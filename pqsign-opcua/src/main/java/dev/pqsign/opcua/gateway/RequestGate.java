@@ -1,7 +1,6 @@
 package dev.pqsign.opcua.gateway;
 
 import dev.pqsign.opcua.internal.ForwardingServerContext;
-import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -63,17 +62,7 @@ final class RequestGate {
     private int historyReadsInAll;
 
     OpcServerTransport guard(OpcServerTransport transport) {
-        return new OpcServerTransport() {
-            @Override
-            public void bind(ServerApplicationContext context, InetSocketAddress address) throws Exception {
-                transport.bind(new Gated(context), address);
-            }
-
-            @Override
-            public void unbind() throws Exception {
-                transport.unbind();
-            }
-        };
+        return ForwardingServerContext.gated(transport, Gated::new);
     }
 
     /** Follows the server's session announcements (call after the server is constructed). */

@@ -1,13 +1,16 @@
 package dev.pqsign.opcua.internal;
 
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 import org.eclipse.milo.opcua.stack.core.channel.SecurityKeysListener;
 import org.eclipse.milo.opcua.stack.core.encoding.EncodingContext;
 import org.eclipse.milo.opcua.stack.core.security.CertificateManager;
 import org.eclipse.milo.opcua.stack.core.types.UaRequestMessageType;
 import org.eclipse.milo.opcua.stack.core.types.UaResponseMessageType;
 import org.eclipse.milo.opcua.stack.core.types.structured.EndpointDescription;
+import org.eclipse.milo.opcua.stack.transport.server.OpcServerTransport;
 import org.eclipse.milo.opcua.stack.transport.server.ServerApplicationContext;
 import org.eclipse.milo.opcua.stack.transport.server.ServiceRequestContext;
 
@@ -62,5 +65,27 @@ public abstract class ForwardingServerContext implements ServerApplicationContex
     public CompletableFuture<UaResponseMessageType> handleServiceRequest(
             ServiceRequestContext context, UaRequestMessageType request) {
         return server.handleServiceRequest(context, request);
+    }
+
+    /**
+     * {@code transport}, with every server context it is bound to passed through {@code gate}
+     * first: how a gate puts itself between Milo's transport and its server.
+     *
+     * @param transport the server transport Milo would otherwise use directly
+     * @param gate wraps the server's context
+     * @return the gated transport
+     */
+    public static OpcServerTransport gated(OpcServerTransport transport, UnaryOperator<ServerApplicationContext> gate) {
+        return new OpcServerTransport() {
+            @Override
+            public void bind(ServerApplicationContext context, InetSocketAddress address) throws Exception {
+                transport.bind(gate.apply(context), address);
+            }
+
+            @Override
+            public void unbind() throws Exception {
+                transport.unbind();
+            }
+        };
     }
 }
