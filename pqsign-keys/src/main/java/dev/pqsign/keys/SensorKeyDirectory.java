@@ -954,6 +954,11 @@ public final class SensorKeyDirectory implements AutoCloseable {
         Path certFile = gdir.resolve(CERTIFICATE);
         byte[] cert = Files.exists(certFile, LinkOption.NOFOLLOW_LINKS) ? readSmall(certFile) : new byte[0];
         HandoverLog.Entry entry = new HandoverLog.Entry(g, record, cert);
+        // A SIGKILL between a create's link and the deletion of its temporary file leaves that file
+        // beside the one it became; such leftovers hold public bytes only and are never read.
+        for (String name : List.of(PUBLIC_KEY, HANDOVER, CERTIFICATE)) {
+            DurableFiles.deleteLeftoverTemps(gdir.resolve(name));
+        }
         List<Path> files;
         try (DirectoryStream<Path> s = Files.newDirectoryStream(gdir)) {
             files = new ArrayList<>();

@@ -328,6 +328,29 @@ class CompactionTest {
     }
 
     @Test
+    void compact_retiredDirectoryWithTemporaryFilesOfItsPublicFiles_removesThemAndTakesIt() throws Exception {
+        // CI failure of CompactionCrashTest (main 15fb9fa): a SIGKILL between a create's hard link and
+        // the deletion of its temporary file left ".handover.pqho.tmp-…" beside handover.pqho, and
+        // compaction refused that generation and every later one.
+        try (SensorKeyDirectory d = create()) {
+            rollOver(d);
+            rollOver(d);
+        }
+        Path g1 = dir.resolve(SensorKeyDirectory.GENERATIONS).resolve("000000000001");
+        Path handoverTemp = g1.resolve("." + SensorKeyDirectory.HANDOVER + ".tmp-0123456789abcdef");
+        Path keyTemp = g1.resolve("." + SensorKeyDirectory.PUBLIC_KEY + ".tmp-fedcba9876543210");
+        Files.copy(g1.resolve(SensorKeyDirectory.HANDOVER), handoverTemp);
+        Files.copy(g1.resolve(SensorKeyDirectory.PUBLIC_KEY), keyTemp);
+
+        try (SensorKeyDirectory d = open(SensorKeyDirectory.Observer.NONE)) {
+            assertEquals(1, d.compact());
+            assertFalse(Files.exists(g1), "generation 1's directory");
+            assertEquals(List.of(2L), generationDirectories());
+            assertChainAsMade(d);
+        }
+    }
+
+    @Test
     void destroyState_inADirectoryThatIsGone_doesNothing() throws Exception {
         // create() cleans up its temporary directory with this after a failure, also one that came
         // after the directory was renamed into place: the original failure must be the one reported.
