@@ -3,25 +3,18 @@ package dev.pqsign.telemetry;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.keys.KeyHandover;
 import dev.pqsign.keys.SignedKeyHandover;
-import dev.pqsign.state.DurableFiles;
-import dev.pqsign.state.RegularFiles;
-import dev.pqsign.telemetry.internal.StateCodec;
+import dev.pqsign.telemetry.internal.HistoryFile;
+import dev.pqsign.telemetry.internal.HistoryIndex;
+import dev.pqsign.telemetry.internal.HistoryIndex.Entry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.WritableByteChannel;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -53,12 +46,6 @@ import java.util.Optional;
  */
 public final class ReadingHistory implements AutoCloseable {
 
-    static final byte[] MAGIC = {'P', 'Q', 'H', 'L'};
-    /** Version 2 adds handover entries; version 1 files (readings only) are read and rewritten as 2. */
-    static final int VERSION = 2;
-
-    static final int HEADER_BYTES = 16;
-    static final int ENTRY_HEADER_BYTES = 8;
     /** Magic of a handover entry's body: {@code "PQHT"}, then the source time, then the record. */
     static final byte[] HANDOVER_MAGIC = {'P', 'Q', 'H', 'T'};
 
@@ -77,31 +64,15 @@ public final class ReadingHistory implements AutoCloseable {
      */
     public static final long DEFAULT_MAX_BYTES = 128L << 20;
 
-    /**
-     * One stored entry: its kind and size, and where its body is in the file ({@code offset} of
-     * the body), or the body itself ({@code body} non-null: a history without a file, or an
-     * append that failed).
-     */
-    private record Entry(long sourceNanos, boolean handover, int length, long offset, byte[] body) {
-        /** Bytes it takes in the file: its entry header and body. */
-        long stored() {
-            return ENTRY_HEADER_BYTES + (long) length;
-        }
-    }
-
     private final int maxCount;
     private final long maxBytes;
     private final Duration maxAge;
     private final Clock clock;
     private final Path file;
-    private final ArrayDeque<Entry> readings = new ArrayDeque<>();
-    private final ArrayDeque<Entry> handovers = new ArrayDeque<>();
+    private final HistoryIndex held;
     private long newestNanos = Long.MIN_VALUE;
-    /** Bytes of the entries held, as {@link Entry#stored()}. */
-    private long bytes;
 
-    private FileChannel channel;
-    private long entriesInFile;
+    private HistoryFile store;
 
     private ReadingHistory(int maxCount, long maxBytes, Duration maxAge, Clock clock, Path file) {
         if (maxCount < 1) {
@@ -118,6 +89,7 @@ public final class ReadingHistory implements AutoCloseable {
         this.maxAge = maxAge;
         this.clock = Objects.requireNonNull(clock, "clock");
         this.file = file;
+        this.held = new HistoryIndex(maxCount, maxBytes);
     }
 
     /**
@@ -186,78 +158,45 @@ public final class ReadingHistory implements AutoCloseable {
     }
 
     private void load() throws IOException {
-        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-            DurableFiles.createAtomically(file, header());
-        } else {
-            RegularFiles.requireRegular(file); // a FIFO would block the first read for ever
-        }
-        channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        long size = channel.size();
-        ByteBuffer h = ByteBuffer.allocate(HEADER_BYTES);
-        boolean version1 = false;
-        if (size >= HEADER_BYTES && readFully(h, 0)) {
-            byte[] v1 = header();
-            v1[4] = 1;
-            version1 = Arrays.equals(h.array(), v1);
-        }
-        if (!version1 && !Arrays.equals(h.array(), header())) {
-            channel.close();
-            throw new IOException(file + ": not a reading history file (magic / version)");
-        }
-        long at = HEADER_BYTES;
-        ByteBuffer eh = ByteBuffer.allocate(ENTRY_HEADER_BYTES);
-        while (at + ENTRY_HEADER_BYTES <= size) {
-            eh.clear();
-            if (!readFully(eh, at)) {
-                break;
-            }
-            long n = eh.getInt(0) & 0xffffffffL;
-            int crc = eh.getInt(4);
-            if (n < HANDOVER_PREFIX_BYTES || n > MAX_ENTRY_BYTES || at + ENTRY_HEADER_BYTES + n > size) {
-                break;
-            }
-            ByteBuffer body = ByteBuffer.allocate((int) n);
-            if (!readFully(body, at + ENTRY_HEADER_BYTES) || StateCodec.crc32c(body.array(), 0, (int) n) != crc) {
-                break;
-            }
-            Entry e = parse(body.array(), version1, at + ENTRY_HEADER_BYTES);
+        store = HistoryFile.open(file, HANDOVER_PREFIX_BYTES, MAX_ENTRY_BYTES, (body, offset) -> {
+            Entry e = parse(body, offset);
             if (e == null) {
-                break;
+                return false;
             }
             if (e.sourceNanos() > newestNanos) {
-                hold(e);
+                held.hold(e);
                 newestNanos = e.sourceNanos();
                 prune(); // while loading too: a file of a larger history must not fill the memory
             }
-            entriesInFile++;
-            at += ENTRY_HEADER_BYTES + n;
-        }
-        if (at < size) {
-            channel.truncate(at); // a torn last append
-        }
+            return true;
+        });
         prune();
-        if (version1) {
-            rewrite(); // the header says version 2 before a handover entry is appended
-        }
     }
 
     /**
      * The entry a stored body at {@code offset} of the file holds (its body left in the file), or
      * null if it does not decode.
      */
-    private static Entry parse(byte[] body, boolean version1, long offset) {
+    private static Entry parse(byte[] body, long offset) {
         try {
-            if (!version1 && isHandover(body)) {
+            if (isHandover(body)) {
                 if (body.length > HANDOVER_PREFIX_BYTES + MAX_HANDOVER_BYTES) {
                     return null;
                 }
                 SignedKeyHandover.decode(Arrays.copyOfRange(body, HANDOVER_PREFIX_BYTES, body.length));
-                return new Entry(ByteBuffer.wrap(body, 4, 8).getLong(), true, body.length, offset, null);
+                return new Entry(
+                        ByteBuffer.wrap(body, 4, 8).getLong(),
+                        true,
+                        body.length,
+                        offset,
+                        null,
+                        body.length - HANDOVER_PREFIX_BYTES);
             }
             if (body.length < SignedRecord.FIXED_BYTES) {
                 return null;
             }
-            return new Entry(nanos(SignedRecord.decode(body).sourceTime()), false, body.length, offset, null);
+            return new Entry(
+                    nanos(SignedRecord.decode(body).sourceTime()), false, body.length, offset, null, body.length);
         } catch (IllegalArgumentException | KeyFormatException e) {
             return null;
         }
@@ -267,27 +206,20 @@ public final class ReadingHistory implements AutoCloseable {
         return body.length >= HANDOVER_PREFIX_BYTES && Arrays.equals(body, 0, 4, HANDOVER_MAGIC, 0, 4);
     }
 
-    /** Holds {@code e} as the newest of its kind. */
-    private void hold(Entry e) {
-        (e.handover() ? handovers : readings).addLast(e);
-        bytes += e.stored();
-    }
-
     /** The body of {@code e}: from memory, or read from the file. */
     private byte[] body(Entry e) {
         if (e.body() != null) {
             return e.body();
         }
-        ByteBuffer b = ByteBuffer.allocate(e.length());
         try {
-            if (channel == null || !readFully(b, e.offset())) {
+            if (store == null) {
                 throw new IOException("the file ends before the entry at " + e.offset());
             }
+            return store.read(e.offset(), e.length());
         } catch (IOException x) {
             throw new UncheckedIOException(
                     file + ": cannot read the history entry at " + e.offset() + ": " + x.getMessage(), x);
         }
-        return b.array();
     }
 
     private HistoryEntry decode(Entry e) {
@@ -300,20 +232,14 @@ public final class ReadingHistory implements AutoCloseable {
         return HistoryEntry.ofReading(SignedRecord.decode(body));
     }
 
-    private static byte[] header() {
-        byte[] b = new byte[HEADER_BYTES];
-        System.arraycopy(MAGIC, 0, b, 0, 4);
-        b[4] = VERSION;
-        return b;
-    }
-
     /**
      * The newest reading, if any.
      *
      * @return the newest reading, or empty
      */
     public synchronized Optional<SignedRecord> newest() {
-        return readings.isEmpty() ? Optional.empty() : Optional.of(SignedRecord.decode(body(readings.peekLast())));
+        Entry e = held.newestReading();
+        return e == null ? Optional.empty() : Optional.of(SignedRecord.decode(body(e)));
     }
 
     /**
@@ -332,9 +258,8 @@ public final class ReadingHistory implements AutoCloseable {
      * @return the newest handover, or empty
      */
     public synchronized Optional<SignedKeyHandover> newestHandover() {
-        return handovers.isEmpty()
-                ? Optional.empty()
-                : decode(handovers.peekLast()).handover();
+        Entry e = held.newestHandover();
+        return e == null ? Optional.empty() : decode(e).handover();
     }
 
     /**
@@ -353,7 +278,7 @@ public final class ReadingHistory implements AutoCloseable {
      */
     public synchronized int size() {
         prune();
-        return readings.size();
+        return held.readingCount();
     }
 
     /**
@@ -363,7 +288,7 @@ public final class ReadingHistory implements AutoCloseable {
      */
     public synchronized int handoverCount() {
         prune();
-        return handovers.size();
+        return held.handoverCount();
     }
 
     /**
@@ -402,33 +327,30 @@ public final class ReadingHistory implements AutoCloseable {
             throw new IllegalArgumentException("history source times must increase");
         }
         newestNanos = nanos;
-        if (channel == null) {
-            hold(new Entry(nanos, handover, body.length, -1, body));
+        if (store == null) {
+            held.hold(appended(nanos, handover, body, -1));
             prune();
             return;
         }
-        long at = channel.size();
+        long offset;
         try {
-            ByteBuffer b = ByteBuffer.allocate(ENTRY_HEADER_BYTES + body.length);
-            b.putInt(body.length)
-                    .putInt(StateCodec.crc32c(body, 0, body.length))
-                    .put(body)
-                    .flip();
-            long pos = at;
-            while (b.hasRemaining()) {
-                pos += channel.write(b, pos);
-            }
+            offset = store.append(body);
         } catch (IOException e) {
-            hold(new Entry(nanos, handover, body.length, -1, body)); // kept in memory until a rewrite stores it
+            held.hold(appended(nanos, handover, body, -1)); // kept in memory until a rewrite stores it
             prune();
             throw e;
         }
-        hold(new Entry(nanos, handover, body.length, at + ENTRY_HEADER_BYTES, null));
-        entriesInFile++;
+        held.hold(appended(nanos, handover, body, offset));
         prune();
-        if (entriesInFile >= 2L * (readings.size() + handovers.size()) + 1000) {
+        if (store.entries() >= 2L * (held.readingCount() + held.handoverCount()) + 1000) {
             rewrite();
         }
+    }
+
+    /** The entry of a body appended now: in the file at {@code offset}, or held in memory (offset −1). */
+    private static Entry appended(long nanos, boolean handover, byte[] body, long offset) {
+        int value = handover ? body.length - HANDOVER_PREFIX_BYTES : body.length;
+        return new Entry(nanos, handover, body.length, offset, offset < 0 ? body : null, value);
     }
 
     /**
@@ -436,37 +358,13 @@ public final class ReadingHistory implements AutoCloseable {
      * written entry by entry from the old file: never the whole history in memory.
      */
     private void rewrite() throws IOException {
-        List<Entry> kept = merged(Long.MIN_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE);
+        List<Entry> kept = held.merged(Long.MIN_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE);
+        long[] offsets = store.rewrite(kept.size(), i -> body(kept.get(i)));
         List<Entry> moved = new ArrayList<>(kept.size());
-        DurableFiles.writeAtomically(file, out -> {
-            write(out, ByteBuffer.wrap(header()));
-            long at = HEADER_BYTES;
-            for (Entry e : kept) {
-                byte[] body = body(e);
-                write(
-                        out,
-                        ByteBuffer.allocate(ENTRY_HEADER_BYTES)
-                                .putInt(body.length)
-                                .putInt(StateCodec.crc32c(body, 0, body.length))
-                                .flip());
-                write(out, ByteBuffer.wrap(body));
-                moved.add(new Entry(e.sourceNanos(), e.handover(), e.length(), at + ENTRY_HEADER_BYTES, null));
-                at += e.stored();
-            }
-        });
-        channel.close();
-        channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        readings.clear();
-        handovers.clear();
-        bytes = 0;
-        moved.forEach(this::hold);
-        entriesInFile = moved.size();
-    }
-
-    private static void write(WritableByteChannel out, ByteBuffer b) throws IOException {
-        while (b.hasRemaining()) {
-            out.write(b);
+        for (int i = 0; i < kept.size(); i++) {
+            moved.add(kept.get(i).movedTo(offsets[i]));
         }
+        held.replaceAll(moved);
     }
 
     /**
@@ -496,7 +394,7 @@ public final class ReadingHistory implements AutoCloseable {
     public synchronized List<SignedRecord> range(Instant from, Instant to, int max, long maxBytes) {
         prune();
         List<SignedRecord> out = new ArrayList<>();
-        for (Entry e : within(readings, nanos(from), nanos(to), max, maxBytes)) {
+        for (Entry e : held.readings(nanos(from), nanos(to), max, maxBytes)) {
             out.add(SignedRecord.decode(body(e)));
         }
         return out;
@@ -529,7 +427,7 @@ public final class ReadingHistory implements AutoCloseable {
     public synchronized List<HistoryEntry> entries(Instant from, Instant to, int max, long maxBytes) {
         prune();
         List<HistoryEntry> out = new ArrayList<>();
-        for (Entry e : merged(nanos(from), nanos(to), max, maxBytes)) {
+        for (Entry e : held.merged(nanos(from), nanos(to), max, maxBytes)) {
             out.add(decode(e));
         }
         return out;
@@ -561,102 +459,14 @@ public final class ReadingHistory implements AutoCloseable {
     public synchronized List<HistoryEntry> handovers(Instant from, Instant to, int max, long maxBytes) {
         prune();
         List<HistoryEntry> out = new ArrayList<>();
-        for (Entry e : within(handovers, nanos(from), nanos(to), max, maxBytes)) {
+        for (Entry e : held.handovers(nanos(from), nanos(to), max, maxBytes)) {
             out.add(decode(e));
         }
         return out;
     }
 
-    /** Entries of one kind within {@code lo … hi}, oldest first, limited as {@link #merged}. */
-    private static List<Entry> within(ArrayDeque<Entry> entries, long lo, long hi, int max, long maxBytes) {
-        List<Entry> out = new ArrayList<>();
-        long bytes = 0;
-        for (Entry e : entries) {
-            if (out.size() >= max || bytes > maxBytes || e.sourceNanos() > hi) {
-                break;
-            }
-            if (e.sourceNanos() >= lo) {
-                out.add(e);
-                bytes += valueBytes(e);
-            }
-        }
-        return out;
-    }
-
-    /** The size of the value {@link #decode} makes of an entry: the record, without a handover's prefix. */
-    private static long valueBytes(Entry e) {
-        return e.handover() ? e.length() - HANDOVER_PREFIX_BYTES : e.length();
-    }
-
-    /**
-     * Entries of both kinds within {@code lo … hi}, merged by source time, at most {@code max}, and
-     * none after the first whose value brings the total above {@code maxBytes}.
-     */
-    private List<Entry> merged(long lo, long hi, int max, long maxBytes) {
-        List<Entry> out = new ArrayList<>();
-        long bytes = 0;
-        Iterator<Entry> r = readings.iterator();
-        Iterator<Entry> h = handovers.iterator();
-        Entry nr = next(r, lo);
-        Entry nh = next(h, lo);
-        while (out.size() < max && bytes <= maxBytes) {
-            Entry e;
-            if (nr != null && (nh == null || nr.sourceNanos() < nh.sourceNanos())) {
-                e = nr;
-                nr = r.hasNext() ? r.next() : null;
-            } else if (nh != null) {
-                e = nh;
-                nh = h.hasNext() ? h.next() : null;
-            } else {
-                break;
-            }
-            if (e.sourceNanos() > hi) {
-                break;
-            }
-            out.add(e);
-            bytes += valueBytes(e);
-        }
-        return out;
-    }
-
-    /** The first entry at or after {@code lo}, or null. */
-    private static Entry next(Iterator<Entry> it, long lo) {
-        while (it.hasNext()) {
-            Entry e = it.next();
-            if (e.sourceNanos() >= lo) {
-                return e;
-            }
-        }
-        return null;
-    }
-
     private void prune() {
-        while (readings.size() > maxCount) {
-            drop(readings);
-        }
-        while (handovers.size() > maxCount) {
-            drop(handovers);
-        }
-        long oldest = nanos(clock.instant().minus(maxAge));
-        pruneOlder(readings, oldest);
-        pruneOlder(handovers, oldest);
-        // Past the byte bound the oldest readings go first; a handover only when no reading but the
-        // newest is left (the chain outlives the readings of its keys).
-        while (bytes > maxBytes && (readings.size() > 1 || handovers.size() > 1)) {
-            drop(readings.size() > 1 ? readings : handovers);
-        }
-    }
-
-    private void pruneOlder(ArrayDeque<Entry> entries, long oldest) {
-        // The newest of each kind stays: a stopped sensor's last reading must remain fetchable, and
-        // its latest handover is what makes its current key trusted.
-        while (entries.size() > 1 && entries.peekFirst().sourceNanos() < oldest) {
-            drop(entries);
-        }
-    }
-
-    private void drop(ArrayDeque<Entry> entries) {
-        bytes -= entries.removeFirst().stored();
+        held.prune(nanos(clock.instant().minus(maxAge)));
     }
 
     /**
@@ -675,7 +485,7 @@ public final class ReadingHistory implements AutoCloseable {
      */
     public synchronized long bytes() {
         prune();
-        return bytes;
+        return held.bytes();
     }
 
     /** Nanoseconds since the epoch, saturated. */
@@ -693,20 +503,11 @@ public final class ReadingHistory implements AutoCloseable {
         return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
     }
 
-    private boolean readFully(ByteBuffer b, long at) throws IOException {
-        while (b.hasRemaining()) {
-            if (channel.read(b, at + b.position()) < 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     @Override
     public synchronized void close() throws IOException {
-        if (channel != null) {
-            channel.close();
-            channel = null;
+        if (store != null) {
+            store.close();
+            store = null;
         }
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.keys.KeyChain;
 import dev.pqsign.keys.SignedKeyHandover;
+import dev.pqsign.telemetry.internal.HistoryFile;
 import dev.pqsign.testing.MemoryStateStore;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.xmss.XmssKeyGenerator;
@@ -125,11 +126,9 @@ class ReadingHistoryTest {
             assertEquals(10, h.size());
             assertEquals(2999, h.newest().orElseThrow().index());
         }
-        long perEntry = ReadingHistory.ENTRY_HEADER_BYTES + record(0, T0).encode().length + 2L;
+        long perEntry = HistoryFile.ENTRY_HEADER_BYTES + record(0, T0).encode().length + 2L;
         assertEquals(
-                true,
-                Files.size(file) < ReadingHistory.HEADER_BYTES + 1030L * perEntry,
-                "file size " + Files.size(file));
+                true, Files.size(file) < HistoryFile.HEADER_BYTES + 1030L * perEntry, "file size " + Files.size(file));
     }
 
     @Test
@@ -295,23 +294,20 @@ class ReadingHistoryTest {
     }
 
     @Test
-    void open_version1File_readingsBackAndFileUpgraded() throws IOException {
+    void open_version1File_refusedAsNotAHistoryFile() throws IOException {
+        // Version 1 (readings only) predates the first release; its migration is gone (issue 28).
         Path file = dir.resolve("history.pqhl");
         byte[] r = record(0, T0.plusSeconds(1)).encode();
-        ByteBuffer b = ByteBuffer.allocate(ReadingHistory.HEADER_BYTES + ReadingHistory.ENTRY_HEADER_BYTES + r.length);
-        b.put(ReadingHistory.MAGIC).put((byte) 1).position(ReadingHistory.HEADER_BYTES);
+        ByteBuffer b = ByteBuffer.allocate(HistoryFile.HEADER_BYTES + HistoryFile.ENTRY_HEADER_BYTES + r.length);
+        b.put(new byte[] {'P', 'Q', 'H', 'L', 1}).position(HistoryFile.HEADER_BYTES);
         b.putInt(r.length)
                 .putInt(dev.pqsign.telemetry.internal.StateCodec.crc32c(r, 0, r.length))
                 .put(r);
         Files.write(file, b.array());
-        try (ReadingHistory h = ReadingHistory.open(file, 100, Duration.ofHours(1), clock)) {
-            assertEquals(1, h.size());
-            h.addHandover(T0.plusSeconds(2), handover(1));
-        }
-        assertEquals(ReadingHistory.VERSION, Files.readAllBytes(file)[4]);
-        try (ReadingHistory h = ReadingHistory.open(file, 100, Duration.ofHours(1), clock)) {
-            assertEquals(List.of("r0", "h1"), kinds(h.entries(Instant.EPOCH, Instant.MAX, 100)));
-        }
+        IOException e =
+                assertThrows(IOException.class, () -> ReadingHistory.open(file, 100, Duration.ofHours(1), clock));
+        assertEquals(file + ": not a reading history file (magic / version)", e.getMessage());
+        assertArrayEquals(b.array(), Files.readAllBytes(file), "a refused file stays as it was");
     }
 
     @Test
