@@ -107,7 +107,7 @@ public final class KeyDirectoryAudit {
             if (pub != null
                     && Files.isRegularFile(pub, LinkOption.NOFOLLOW_LINKS)
                     && !Arrays.equals(
-                            SensorKeyDirectory.readSmall(pub),
+                            KeyDirectoryLayout.readSmall(pub),
                             h.statement().newKey().rawEncoding())) {
                 problems.add(pub + ": not the key generation " + g + "'s handover names");
             }

@@ -13,8 +13,6 @@ import dev.pqsign.xmss.XmssPrivateKey;
 import dev.pqsign.xmss.XmssPublicKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -22,7 +20,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -30,11 +27,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * A sensor's XMSS / XMSS^MT keys over their lifetime, in one directory (layout:
@@ -74,8 +69,6 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * certificate chains) of retired generations whose directories are gone.
      */
     public static final String HANDOVER_LOG = "handovers.pqhc";
-
-    private static final String TEMP_PREFIX = ".next-";
 
     /** Hears of each completed rollover step. */
     @FunctionalInterface
@@ -210,7 +203,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
         }
         Path parent = abs.getParent();
         Files.createDirectories(parent);
-        Path tmp = Files.createTempDirectory(parent, "." + abs.getFileName() + TEMP_PREFIX);
+        Path tmp = Files.createTempDirectory(parent, "." + abs.getFileName() + KeyDirectoryLayout.TEMP_PREFIX);
         byte[] state = XmssKeyState.fresh(key).encode();
         try {
             DurableFiles.createAtomically(
@@ -220,7 +213,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
             Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE);
             DurableFiles.forceDirectory(parent);
         } catch (IOException | RuntimeException e) {
-            destroyState(tmp.resolve(STATE));
+            StateDestruction.destroy(tmp.resolve(STATE));
             Files.deleteIfExists(tmp.resolve(PUBLIC_KEY));
             Files.deleteIfExists(tmp);
             throw e;
@@ -281,7 +274,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
         byte[] record(long g) throws IOException {
             return g <= compacted()
                     ? log.entry(g).record()
-                    : readSmall(dirs.get(g).resolve(HANDOVER));
+                    : KeyDirectoryLayout.readSmall(dirs.get(g).resolve(HANDOVER));
         }
     }
 
@@ -296,7 +289,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
     static Generations scan(Path dir, PqPublicKey firstKey) throws IOException {
         // The directories first, then the log: a compaction running meanwhile appends a generation
         // to the log before it removes its directory, so this sees it in one place or in both.
-        NavigableMap<Long, Path> generations = generationDirectories(dir);
+        NavigableMap<Long, Path> generations = KeyDirectoryLayout.generationDirectories(dir);
         Path logFile = dir.resolve(HANDOVER_LOG);
         HandoverLog log = Files.exists(logFile, LinkOption.NOFOLLOW_LINKS) ? HandoverLog.read(logFile, firstKey) : null;
         long compacted = log == null ? 0 : log.count();
@@ -351,7 +344,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
                                 .newKey()
                         : PublicKeys.decode(
                                 firstKey.parameterSet().setName(),
-                                readSmall(generations.get(current - 1).resolve(PUBLIC_KEY)));
+                                KeyDirectoryLayout.readSmall(
+                                        generations.get(current - 1).resolve(PUBLIC_KEY)));
         if (signed.statement().sequence() != current
                 || !signed.isSignedBy(previous)
                 || !MessageDigest.isEqual(signed.statement().chainId(), PublicKeys.keyId(firstKey))) {
@@ -396,7 +390,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
             }
             byte[] found;
             try {
-                found = readSmall(f);
+                found = KeyDirectoryLayout.readSmall(f);
             } catch (NoSuchFileException e) {
                 continue; // removed meanwhile by a compaction of a running sensor
             }
@@ -415,10 +409,10 @@ public final class SensorKeyDirectory implements AutoCloseable {
         DurableFiles.deleteLeftoverTemps(dir.resolve(HANDOVER_LOG));
         Generations found = scan(dir, firstKey);
         for (var e : found.dirs().headMap(found.current()).entrySet()) {
-            destroyState(e.getValue().resolve(STATE));
+            StateDestruction.destroy(e.getValue().resolve(STATE));
         }
         if (found.current() > 0) {
-            destroyState(dir.resolve(STATE)); // generation 0 lives in the directory itself
+            StateDestruction.destroy(dir.resolve(STATE)); // generation 0 lives in the directory itself
         }
         if (found.log() != null) {
             found.log().cutTail(); // scan made sure its generation is still in its directory
@@ -526,7 +520,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
         Generations found = scan(dir, first);
         long g = found.current();
         Path state = g == 0 ? dir.resolve(STATE) : found.dirs().get(g).resolve(STATE);
-        byte[] stateBytes = readSmall(state);
+        byte[] stateBytes = KeyDirectoryLayout.readSmall(state);
         long remaining;
         try {
             XmssKeyState s = XmssKeyState.decode(stateBytes);
@@ -550,7 +544,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
 
     static PqPublicKey readFirstKey(Path dir) throws IOException {
         Path first = dir.resolve(PUBLIC_KEY);
-        byte[] pub = readSmall(first);
+        byte[] pub = KeyDirectoryLayout.readSmall(first);
         List<XmssParameterSet> candidates = XmssPublicKey.candidates(pub);
         if (candidates.isEmpty()) {
             throw new KeyFormatException(first + " is not an XMSS / XMSS^MT public key (only stateful keys roll over)");
@@ -570,7 +564,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
     /** The parameter set of the newest key state in the directory (every generation has the same), or null. */
     private static XmssParameterSet parameterSetOfAnyState(Path dir) throws IOException {
         List<Path> states = new ArrayList<>();
-        for (Path g : generationDirectories(dir).descendingMap().values()) {
+        for (Path g :
+                KeyDirectoryLayout.generationDirectories(dir).descendingMap().values()) {
             states.add(g.resolve(STATE));
         }
         states.add(dir.resolve(STATE));
@@ -578,7 +573,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
             if (!Files.isRegularFile(state, LinkOption.NOFOLLOW_LINKS)) {
                 continue;
             }
-            byte[] b = readSmall(state);
+            byte[] b = KeyDirectoryLayout.readSmall(state);
             try {
                 XmssKeyState s = XmssKeyState.decode(b);
                 XmssParameterSet set = s.key().parameterSet();
@@ -682,7 +677,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
         if (!nextKeyReady()) {
             return Optional.empty();
         }
-        byte[] pub = readSmall(generationDir(generation + 1).resolve(PUBLIC_KEY));
+        byte[] pub = KeyDirectoryLayout.readSmall(generationDir(generation + 1).resolve(PUBLIC_KEY));
         return Optional.of(PublicKeys.decode(currentKey.parameterSet().setName(), pub));
     }
 
@@ -720,7 +715,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
             options.observer.stepDone(RolloverStep.NEXT_KEY_GENERATED, next);
             Path parent = dir.resolve(GENERATIONS);
             Files.createDirectories(parent);
-            Path tmp = Files.createTempDirectory(parent, TEMP_PREFIX);
+            Path tmp = Files.createTempDirectory(parent, KeyDirectoryLayout.TEMP_PREFIX);
             state = XmssKeyState.fresh(key).encode();
             DurableFiles.createAtomically(
                     tmp.resolve(PUBLIC_KEY), key.publicKey().encoded());
@@ -760,7 +755,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
         long next = generation + 1;
         PqPublicKey nextKey = PublicKeys.decode(
                 currentKey.parameterSet().setName(),
-                readSmall(generationDir(next).resolve(PUBLIC_KEY)));
+                KeyDirectoryLayout.readSmall(generationDir(next).resolve(PUBLIC_KEY)));
         // Its trees are built on one thread, beside the signing key (see prepareNext).
         Opened o = openSigner(next, nextKey, options.signer.withThreads(1));
         nextStore = o.store();
@@ -798,7 +793,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
             throw new IllegalStateException("no next key prepared for generation " + next);
         }
         Path nextDir = generationDir(next);
-        byte[] pub = readSmall(nextDir.resolve(PUBLIC_KEY));
+        byte[] pub = KeyDirectoryLayout.readSmall(nextDir.resolve(PUBLIC_KEY));
         PqPublicKey nextKey = PublicKeys.decode(currentKey.parameterSet().setName(), pub);
         SignedKeyHandover signed = SignedKeyHandover.sign(currentSigner, currentKey, chainId, next, nextKey, now);
         options.observer.stepDone(RolloverStep.HANDOVER_SIGNED, next);
@@ -838,7 +833,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
         if (retired < 0) {
             return;
         }
-        destroyState(stateFile(retired));
+        StateDestruction.destroy(stateFile(retired));
         retiredPending = -1;
         options.observer.stepDone(RolloverStep.RETIRED_KEY_DESTROYED, retired);
     }
@@ -881,7 +876,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
             return l.entry(g).record();
         }
         try {
-            return readSmall(generationDir(g).resolve(HANDOVER));
+            return KeyDirectoryLayout.readSmall(generationDir(g).resolve(HANDOVER));
         } catch (NoSuchFileException e) {
             l = log;
             if (l != null && g <= l.count()) {
@@ -902,7 +897,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      */
     public Optional<byte[]> certificate(long g) throws IOException {
         try {
-            return Optional.of(readSmall(certificateFile(g)));
+            return Optional.of(KeyDirectoryLayout.readSmall(certificateFile(g)));
         } catch (NoSuchFileException e) {
             HandoverLog l = log;
             if (g >= 1 && l != null && g <= l.count()) {
@@ -950,9 +945,11 @@ public final class SensorKeyDirectory implements AutoCloseable {
     }
 
     private void compactGeneration(long g, Path gdir) throws IOException {
-        byte[] record = readSmall(gdir.resolve(HANDOVER));
+        byte[] record = KeyDirectoryLayout.readSmall(gdir.resolve(HANDOVER));
         Path certFile = gdir.resolve(CERTIFICATE);
-        byte[] cert = Files.exists(certFile, LinkOption.NOFOLLOW_LINKS) ? readSmall(certFile) : new byte[0];
+        byte[] cert = Files.exists(certFile, LinkOption.NOFOLLOW_LINKS)
+                ? KeyDirectoryLayout.readSmall(certFile)
+                : new byte[0];
         HandoverLog.Entry entry = new HandoverLog.Entry(g, record, cert);
         // A SIGKILL between a create's link and the deletion of its temporary file leaves that file
         // beside the one it became; such leftovers hold public bytes only and are never read.
@@ -996,11 +993,11 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @return the directory's path, whether or not it exists
      */
     public Path generationDir(long g) {
-        return g == 0 ? dir : dir.resolve(GENERATIONS).resolve(String.format(Locale.ROOT, "%012d", g));
+        return KeyDirectoryLayout.generationDir(dir, g);
     }
 
     private Path stateFile(long g) {
-        return generationDir(g).resolve(STATE);
+        return KeyDirectoryLayout.stateFile(dir, g);
     }
 
     /**
@@ -1012,43 +1009,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      *     generation directory
      */
     public static Optional<Path> enclosingKeyDirectory(Path dir) {
-        Path name = dir.getFileName();
-        Path generations =
-                dir.getParent() != null ? dir.getParent() : dir.toAbsolutePath().getParent();
-        if (name == null || generations == null || !isGenerationName(name.toString())) {
-            return Optional.empty();
-        }
-        Path outer = generations.getParent() != null
-                ? generations.getParent()
-                : generations.toAbsolutePath().getParent();
-        if (outer == null
-                || generations.getFileName() == null
-                || !generations.getFileName().toString().equals(GENERATIONS)
-                || !Files.exists(outer.resolve(PUBLIC_KEY), LinkOption.NOFOLLOW_LINKS)) {
-            return Optional.empty();
-        }
-        return Optional.of(outer);
-    }
-
-    private static boolean isGenerationName(String name) {
-        return name.length() == 12 && name.chars().allMatch(c -> c >= '0' && c <= '9');
-    }
-
-    private static NavigableMap<Long, Path> generationDirectories(Path dir) throws IOException {
-        TreeMap<Long, Path> out = new TreeMap<>();
-        Path parent = dir.resolve(GENERATIONS);
-        if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
-            return out;
-        }
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(parent)) {
-            for (Path p : s) {
-                String name = p.getFileName().toString();
-                if (isGenerationName(name)) {
-                    out.put(Long.parseLong(name), p);
-                }
-            }
-        }
-        return out;
+        return KeyDirectoryLayout.enclosingKeyDirectory(dir);
     }
 
     private void deleteTemporaryDirectories() throws IOException {
@@ -1057,69 +1018,20 @@ public final class SensorKeyDirectory implements AutoCloseable {
             return;
         }
         List<Path> leftovers = new ArrayList<>();
-        try (DirectoryStream<Path> s =
-                Files.newDirectoryStream(parent, p -> p.getFileName().toString().startsWith(TEMP_PREFIX))) {
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(
+                parent, p -> p.getFileName().toString().startsWith(KeyDirectoryLayout.TEMP_PREFIX))) {
             s.forEach(leftovers::add);
         }
         for (Path tmp : leftovers) {
             try (DirectoryStream<Path> s = Files.newDirectoryStream(tmp)) {
                 for (Path f : s) {
-                    destroyState(f);
+                    StateDestruction.destroy(f);
                 }
             }
             Files.deleteIfExists(tmp);
         }
         if (!leftovers.isEmpty()) {
             DurableFiles.forceDirectory(parent);
-        }
-    }
-
-    /**
-     * Overwrites a secret file and the temporary copies interrupted writes left of it with zeros,
-     * fsyncs them, removes them and its lock file, and fsyncs its directory if anything was removed.
-     */
-    static void destroyState(Path file) throws IOException {
-        // Besides the state, a SIGKILL can leave a temporary copy of it (a write of its signer:
-        // reserving indices ahead, or returning them on close, after the handover) and, between the
-        // deletions below, the lock file alone. Each is destroyed even when the state is already
-        // gone: a copy holds the secret, and compaction takes only a directory of known files.
-        if (!Files.isDirectory(file.getParent(), LinkOption.NOFOLLOW_LINKS)) {
-            return; // e.g. a temporary directory already renamed into place
-        }
-        List<Path> copies = new ArrayList<>();
-        if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            copies.add(file);
-        }
-        copies.addAll(DurableFiles.leftoverTemps(file));
-        boolean removed = false;
-        for (Path copy : copies) {
-            wipe(copy);
-            removed |= Files.deleteIfExists(copy);
-        }
-        removed |= Files.deleteIfExists(file.resolveSibling(file.getFileName() + FileStateStore.LOCK_SUFFIX));
-        if (removed) {
-            DurableFiles.forceDirectory(file.getParent());
-        }
-    }
-
-    /** Overwrites a file with zeros and fsyncs it. */
-    private static void wipe(Path file) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-            long size = ch.size();
-            ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(size, 1 << 16));
-            for (long off = 0; off < size; ) {
-                zeros.clear().limit((int) Math.min(zeros.capacity(), size - off));
-                off += ch.write(zeros, off);
-            }
-            ch.force(true);
-        }
-    }
-
-    static byte[] readSmall(Path file) throws IOException {
-        try {
-            return DurableFiles.readAll(file, 1 << 20);
-        } catch (NoSuchFileException e) {
-            throw new NoSuchFileException(file.toString(), null, "missing");
         }
     }
 
