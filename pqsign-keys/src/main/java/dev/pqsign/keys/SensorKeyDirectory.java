@@ -10,7 +10,6 @@ import dev.pqsign.xmss.XmssKeyGenerator;
 import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
-import dev.pqsign.xmss.XmssPublicKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -20,7 +19,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -247,7 +245,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
                             + " of the key directory " + enclosing.get() + ", not a key directory of its own; open "
                             + enclosing.get() + " (it continues with its current generation)");
         }
-        PqPublicKey firstKey = readFirstKey(dir);
+        PqPublicKey firstKey = Generations.readFirstKey(dir);
         KeyDirectoryOwner owner = KeyDirectoryOwner.acquire(dir, options.lockTimeout);
         try {
             SensorKeyDirectory d = new SensorKeyDirectory(dir, options, firstKey, owner);
@@ -260,109 +258,13 @@ public final class SensorKeyDirectory implements AutoCloseable {
     }
 
     /**
-     * The generations on disk: the current one, its key, the handover that made it current, the
-     * generation directories and the handover log (null if there is none).
-     */
-    record Generations(
-            long current, PqPublicKey key, SignedKeyHandover latest, NavigableMap<Long, Path> dirs, HandoverLog log) {
-        /** The number of generations in the log: 1 to this one are compacted. */
-        long compacted() {
-            return log == null ? 0 : log.count();
-        }
-
-        /** Generation {@code g}'s signed handover record, from the log if it is there, else from its directory. */
-        byte[] record(long g) throws IOException {
-            return g <= compacted()
-                    ? log.entry(g).record()
-                    : KeyDirectoryLayout.readSmall(dirs.get(g).resolve(HANDOVER));
-        }
-    }
-
-    /**
-     * Finds the current generation: the log's generations 1 to n, then the directories' from n + 1
-     * on, the highest one with a handover record being current, numbered without a hole. Only the
-     * latest record's signature is verified here (under the previous key): the earlier ones were
-     * verified when they were made, the log's entries are checked for their CRCs and for naming
-     * the previous entry's key, and a sensor that has rolled over for years must still open
-     * quickly. {@link KeyDirectoryAudit} and operators verify every signature.
-     */
-    static Generations scan(Path dir, PqPublicKey firstKey) throws IOException {
-        // The directories first, then the log: a compaction running meanwhile appends a generation
-        // to the log before it removes its directory, so this sees it in one place or in both.
-        NavigableMap<Long, Path> generations = KeyDirectoryLayout.generationDirectories(dir);
-        Path logFile = dir.resolve(HANDOVER_LOG);
-        HandoverLog log = Files.exists(logFile, LinkOption.NOFOLLOW_LINKS) ? HandoverLog.read(logFile, firstKey) : null;
-        long compacted = log == null ? 0 : log.count();
-        if (log != null && log.damagedTail().isPresent()) {
-            HandoverLog.DamagedTail t = log.damagedTail().get();
-            Path d = generations.get(t.generation());
-            // Torn by a crash while appending, the entry's generation still has its directory
-            // (removed only after the append is durable); without it, the bytes are damage.
-            if (d == null || !Files.exists(d.resolve(HANDOVER), LinkOption.NOFOLLOW_LINKS)) {
-                throw new KeyFormatException(logFile + ": " + t.problem() + " at offset " + t.offset()
-                        + " and generation " + t.generation() + " has no directory: the log is damaged");
-            }
-        }
-        for (var e : generations.headMap(compacted, true).entrySet()) {
-            leftoverFiles(e.getValue(), log.entry(e.getKey()));
-        }
-        long current = compacted;
-        for (var e : generations.tailMap(compacted, false).entrySet()) {
-            if (!Files.exists(e.getValue().resolve(HANDOVER), LinkOption.NOFOLLOW_LINKS)) {
-                continue;
-            }
-            if (e.getKey() != current + 1) {
-                throw new KeyFormatException(e.getValue().resolve(HANDOVER) + " hands over to generation " + e.getKey()
-                        + " but generation " + (current + 1) + " has no handover");
-            }
-            current = e.getKey();
-        }
-        if (compacted > 0 && current == compacted) {
-            // A compaction never logs the current generation: its directory holds the live state.
-            throw new KeyFormatException(logFile + " holds generation " + compacted
-                    + ", which no generation directory hands over from: the current generation is never compacted");
-        }
-        for (long g : generations.keySet()) {
-            if (g > current + 1) {
-                throw new KeyFormatException(
-                        generations.get(g) + " is a generation after the next one (current is " + current + ")");
-            }
-        }
-        Generations found = new Generations(current, firstKey, null, generations, log);
-        if (current == 0) {
-            return found;
-        }
-        String where = current <= compacted
-                ? logFile + " generation " + current
-                : generations.get(current).resolve(HANDOVER).toString();
-        SignedKeyHandover signed = SignedKeyHandover.decode(found.record(current));
-        PqPublicKey previous = current == 1
-                ? firstKey
-                : current - 1 <= compacted
-                        ? SignedKeyHandover.decode(found.record(current - 1))
-                                .statement()
-                                .newKey()
-                        : PublicKeys.decode(
-                                firstKey.parameterSet().setName(),
-                                KeyDirectoryLayout.readSmall(
-                                        generations.get(current - 1).resolve(PUBLIC_KEY)));
-        if (signed.statement().sequence() != current
-                || !signed.isSignedBy(previous)
-                || !MessageDigest.isEqual(signed.statement().chainId(), PublicKeys.keyId(firstKey))) {
-            throw new KeyFormatException(where + " is not a handover of this directory from generation " + (current - 1)
-                    + " signed by its key");
-        }
-        return new Generations(current, signed.statement().newKey(), signed, generations, log);
-    }
-
-    /**
      * The files a compaction left in a generation directory it had logged (a crash between its two
      * steps): each must equal what the log holds; a retired state is destroyed like any other.
      *
      * @return the files to remove before the directory
      * @throws KeyFormatException if a file differs from the log or is not one a generation holds
      */
-    private static List<Path> leftoverFiles(Path gdir, HandoverLog.Entry logged) throws IOException {
+    static List<Path> leftoverFiles(Path gdir, HandoverLog.Entry logged) throws IOException {
         List<Path> files = new ArrayList<>();
         List<Path> present = new ArrayList<>();
         try (DirectoryStream<Path> s = Files.newDirectoryStream(gdir)) {
@@ -407,7 +309,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
         deleteTemporaryDirectories();
         // A first compaction that crashed while creating the log leaves its temporary file.
         DurableFiles.deleteLeftoverTemps(dir.resolve(HANDOVER_LOG));
-        Generations found = scan(dir, firstKey);
+        Generations found = Generations.scan(dir, firstKey);
         for (var e : found.dirs().headMap(found.current()).entrySet()) {
             StateDestruction.destroy(e.getValue().resolve(STATE));
         }
@@ -516,8 +418,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @throws IOException if a file cannot be read
      */
     public static Inspection inspect(Path dir) throws IOException {
-        PqPublicKey first = readFirstKey(dir);
-        Generations found = scan(dir, first);
+        PqPublicKey first = Generations.readFirstKey(dir);
+        Generations found = Generations.scan(dir, first);
         long g = found.current();
         Path state = g == 0 ? dir.resolve(STATE) : found.dirs().get(g).resolve(STATE);
         byte[] stateBytes = KeyDirectoryLayout.readSmall(state);
@@ -540,50 +442,6 @@ public final class SensorKeyDirectory implements AutoCloseable {
                 ready,
                 g,
                 Math.min(found.compacted(), g));
-    }
-
-    static PqPublicKey readFirstKey(Path dir) throws IOException {
-        Path first = dir.resolve(PUBLIC_KEY);
-        byte[] pub = KeyDirectoryLayout.readSmall(first);
-        List<XmssParameterSet> candidates = XmssPublicKey.candidates(pub);
-        if (candidates.isEmpty()) {
-            throw new KeyFormatException(first + " is not an XMSS / XMSS^MT public key (only stateful keys roll over)");
-        }
-        if (candidates.size() == 1) {
-            return PqPublicKey.of(XmssPublicKey.decode(candidates.get(0), pub));
-        }
-        // An XMSS and an XMSS^MT set share this type code: a state file of the directory names the set.
-        XmssParameterSet set = parameterSetOfAnyState(dir);
-        if (set == null || !candidates.contains(set)) {
-            throw new KeyFormatException(
-                    first + " fits several parameter sets and no key state in " + dir + " says which");
-        }
-        return PqPublicKey.of(XmssPublicKey.decode(set, pub));
-    }
-
-    /** The parameter set of the newest key state in the directory (every generation has the same), or null. */
-    private static XmssParameterSet parameterSetOfAnyState(Path dir) throws IOException {
-        List<Path> states = new ArrayList<>();
-        for (Path g :
-                KeyDirectoryLayout.generationDirectories(dir).descendingMap().values()) {
-            states.add(g.resolve(STATE));
-        }
-        states.add(dir.resolve(STATE));
-        for (Path state : states) {
-            if (!Files.isRegularFile(state, LinkOption.NOFOLLOW_LINKS)) {
-                continue;
-            }
-            byte[] b = KeyDirectoryLayout.readSmall(state);
-            try {
-                XmssKeyState s = XmssKeyState.decode(b);
-                XmssParameterSet set = s.key().parameterSet();
-                s.key().destroy();
-                return set;
-            } finally {
-                Secrets.wipe(b);
-            }
-        }
-        return null;
     }
 
     private void openCurrentSigner() throws IOException {
