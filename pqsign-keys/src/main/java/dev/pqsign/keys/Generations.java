@@ -56,7 +56,7 @@ record Generations(
             checkDamagedTail(logFile, log, generations);
         }
         for (var e : generations.headMap(compacted, true).entrySet()) {
-            SensorKeyDirectory.leftoverFiles(e.getValue(), log.entry(e.getKey()));
+            Compaction.leftoverFiles(e.getValue(), log.entry(e.getKey()));
         }
         long current = currentGeneration(generations, compacted);
         if (compacted > 0 && current == compacted) {

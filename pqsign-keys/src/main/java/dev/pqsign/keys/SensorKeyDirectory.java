@@ -12,20 +12,16 @@ import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -172,8 +168,8 @@ public final class SensorKeyDirectory implements AutoCloseable {
     private volatile FileStateStore retiredStore;
 
     private volatile Optional<SignedKeyHandover> latestHandover;
-    /** The handover log, or null until the first compaction creates it. */
-    private volatile HandoverLog log;
+    /** Moves retired generations into the handover log; set by {@link #load}. */
+    private Compaction compaction;
 
     private SensorKeyDirectory(Path dir, Options options, PqPublicKey firstKey, KeyDirectoryOwner owner) {
         this.dir = dir;
@@ -257,93 +253,13 @@ public final class SensorKeyDirectory implements AutoCloseable {
         }
     }
 
-    /**
-     * The files a compaction left in a generation directory it had logged (a crash between its two
-     * steps): each must equal what the log holds; a retired state is destroyed like any other.
-     *
-     * @return the files to remove before the directory
-     * @throws KeyFormatException if a file differs from the log or is not one a generation holds
-     */
-    static List<Path> leftoverFiles(Path gdir, HandoverLog.Entry logged) throws IOException {
-        List<Path> files = new ArrayList<>();
-        List<Path> present = new ArrayList<>();
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(gdir)) {
-            s.forEach(present::add);
-        } catch (NoSuchFileException e) {
-            return files; // removed meanwhile by a compaction of a running sensor
-        }
-        for (Path f : present) {
-            String name = f.getFileName().toString();
-            byte[] expected;
-            if (name.equals(HANDOVER)) {
-                expected = logged.record();
-            } else if (name.equals(CERTIFICATE)) {
-                expected = logged.certificate();
-            } else if (name.equals(PUBLIC_KEY)) {
-                expected = SignedKeyHandover.decode(logged.record())
-                        .statement()
-                        .newKey()
-                        .rawEncoding();
-            } else if (name.equals(STATE) || name.equals(STATE + FileStateStore.LOCK_SUFFIX)) {
-                continue; // destroyed as every retired generation's state is
-            } else {
-                throw new KeyFormatException(f + " is not a file of a generation directory (generation "
-                        + logged.generation() + " is in " + HANDOVER_LOG + ")");
-            }
-            byte[] found;
-            try {
-                found = KeyDirectoryLayout.readSmall(f);
-            } catch (NoSuchFileException e) {
-                continue; // removed meanwhile by a compaction of a running sensor
-            }
-            if (!Arrays.equals(found, expected)) {
-                throw new KeyFormatException(
-                        f + " differs from generation " + logged.generation() + "'s entry in " + HANDOVER_LOG);
-            }
-            files.add(f);
-        }
-        return files;
-    }
-
     private void load() throws IOException {
-        deleteTemporaryDirectories();
-        // A first compaction that crashed while creating the log leaves its temporary file.
-        DurableFiles.deleteLeftoverTemps(dir.resolve(HANDOVER_LOG));
-        Generations found = Generations.scan(dir, firstKey);
-        for (var e : found.dirs().headMap(found.current()).entrySet()) {
-            StateDestruction.destroy(e.getValue().resolve(STATE));
-        }
-        if (found.current() > 0) {
-            StateDestruction.destroy(dir.resolve(STATE)); // generation 0 lives in the directory itself
-        }
-        if (found.log() != null) {
-            found.log().cutTail(); // scan made sure its generation is still in its directory
-            finishCompaction(found);
-        }
-        this.log = found.log();
+        Generations found = CrashRecovery.recover(dir, firstKey);
+        this.compaction = new Compaction(dir, firstKey, options.observer, found.log());
         this.generation = found.current();
         this.currentKey = found.key();
         this.latestHandover = Optional.ofNullable(found.latest());
         openCurrentSigner();
-    }
-
-    /** Removes the directories of generations already in the log (a compaction interrupted after its first step). */
-    private void finishCompaction(Generations found) throws IOException {
-        NavigableMap<Long, Path> logged = found.dirs().headMap(found.compacted(), true);
-        for (var e : logged.entrySet()) {
-            removeGenerationDirectory(
-                    e.getValue(), leftoverFiles(e.getValue(), found.log().entry(e.getKey())));
-        }
-        if (!logged.isEmpty()) {
-            DurableFiles.forceDirectory(dir.resolve(GENERATIONS));
-        }
-    }
-
-    private static void removeGenerationDirectory(Path gdir, List<Path> files) throws IOException {
-        for (Path f : files) {
-            Files.deleteIfExists(f);
-        }
-        Files.delete(gdir);
     }
 
     /**
@@ -718,30 +634,9 @@ public final class SensorKeyDirectory implements AutoCloseable {
     public List<SignedKeyHandover> handoversAfter(long sequence) throws IOException {
         List<SignedKeyHandover> out = new ArrayList<>();
         for (long g = Math.max(1, sequence + 1); g <= generation; g++) {
-            out.add(SignedKeyHandover.decode(handoverRecord(g)));
+            out.add(SignedKeyHandover.decode(compaction.handoverRecord(g)));
         }
         return out;
-    }
-
-    /**
-     * Generation {@code g}'s signed handover record, from the log or from its directory. Safe while
-     * a compaction runs on another thread: it appends to the log before it removes the directory,
-     * so a record missing from the directory is in the log by then.
-     */
-    private byte[] handoverRecord(long g) throws IOException {
-        HandoverLog l = log;
-        if (l != null && g <= l.count()) {
-            return l.entry(g).record();
-        }
-        try {
-            return KeyDirectoryLayout.readSmall(generationDir(g).resolve(HANDOVER));
-        } catch (NoSuchFileException e) {
-            l = log;
-            if (l != null && g <= l.count()) {
-                return l.entry(g).record();
-            }
-            throw e;
-        }
     }
 
     /**
@@ -754,16 +649,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @throws IOException if the file or the log cannot be read
      */
     public Optional<byte[]> certificate(long g) throws IOException {
-        try {
-            return Optional.of(KeyDirectoryLayout.readSmall(certificateFile(g)));
-        } catch (NoSuchFileException e) {
-            HandoverLog l = log;
-            if (g >= 1 && l != null && g <= l.count()) {
-                byte[] c = l.entry(g).certificate();
-                return c.length == 0 ? Optional.empty() : Optional.of(c);
-            }
-            return Optional.empty();
-        }
+        return compaction.certificate(g);
     }
 
     /**
@@ -785,63 +671,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      *     removed (the next call tries again)
      */
     public long compact() throws IOException {
-        long done = 0;
-        for (long g = compactedCount() + 1; g < generation; g = compactedCount() + 1) {
-            Path gdir = generationDir(g);
-            if (Files.exists(gdir.resolve(STATE), LinkOption.NOFOLLOW_LINKS)) {
-                break; // its state is not destroyed yet: a later call compacts it
-            }
-            compactGeneration(g, gdir);
-            done++;
-        }
-        return done;
-    }
-
-    private long compactedCount() {
-        HandoverLog l = log;
-        return l == null ? 0 : l.count();
-    }
-
-    private void compactGeneration(long g, Path gdir) throws IOException {
-        byte[] record = KeyDirectoryLayout.readSmall(gdir.resolve(HANDOVER));
-        Path certFile = gdir.resolve(CERTIFICATE);
-        byte[] cert = Files.exists(certFile, LinkOption.NOFOLLOW_LINKS)
-                ? KeyDirectoryLayout.readSmall(certFile)
-                : new byte[0];
-        HandoverLog.Entry entry = new HandoverLog.Entry(g, record, cert);
-        // A SIGKILL between a create's link and the deletion of its temporary file leaves that file
-        // beside the one it became; such leftovers hold public bytes only and are never read.
-        for (String name : List.of(PUBLIC_KEY, HANDOVER, CERTIFICATE)) {
-            DurableFiles.deleteLeftoverTemps(gdir.resolve(name));
-        }
-        List<Path> files;
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(gdir)) {
-            files = new ArrayList<>();
-            s.forEach(files::add);
-        }
-        for (Path f : files) {
-            String name = f.getFileName().toString();
-            if (!name.equals(PUBLIC_KEY) && !name.equals(HANDOVER) && !name.equals(CERTIFICATE)) {
-                throw new KeyFormatException(
-                        f + " is not a file of a retired generation; " + gdir + " is not compacted");
-            }
-        }
-        // Checks the public key against the record (and nothing else is there) before anything changes.
-        List<Path> remove = leftoverFiles(gdir, entry);
-        HandoverLog l = log;
-        if (l == null) {
-            l = HandoverLog.create(dir.resolve(HANDOVER_LOG), firstKey);
-            log = l;
-        }
-        l.append(entry);
-        options.observer.compactionStepDone(CompactionStep.RECORD_LOGGED, g);
-        // The record goes last, so a directory a crash left half removed still says which generation it was.
-        remove.sort((a, b) -> Boolean.compare(
-                a.getFileName().toString().equals(HANDOVER),
-                b.getFileName().toString().equals(HANDOVER)));
-        removeGenerationDirectory(gdir, remove);
-        DurableFiles.forceDirectory(dir.resolve(GENERATIONS));
-        options.observer.compactionStepDone(CompactionStep.DIRECTORY_REMOVED, g);
+        return compaction.compactBelow(generation);
     }
 
     /**
@@ -868,29 +698,6 @@ public final class SensorKeyDirectory implements AutoCloseable {
      */
     public static Optional<Path> enclosingKeyDirectory(Path dir) {
         return KeyDirectoryLayout.enclosingKeyDirectory(dir);
-    }
-
-    private void deleteTemporaryDirectories() throws IOException {
-        Path parent = dir.resolve(GENERATIONS);
-        if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        List<Path> leftovers = new ArrayList<>();
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(
-                parent, p -> p.getFileName().toString().startsWith(KeyDirectoryLayout.TEMP_PREFIX))) {
-            s.forEach(leftovers::add);
-        }
-        for (Path tmp : leftovers) {
-            try (DirectoryStream<Path> s = Files.newDirectoryStream(tmp)) {
-                for (Path f : s) {
-                    StateDestruction.destroy(f);
-                }
-            }
-            Files.deleteIfExists(tmp);
-        }
-        if (!leftovers.isEmpty()) {
-            DurableFiles.forceDirectory(parent);
-        }
     }
 
     /**
