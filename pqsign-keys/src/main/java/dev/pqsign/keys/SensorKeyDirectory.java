@@ -5,10 +5,8 @@ import dev.pqsign.core.Secrets;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.x509.PqPublicKey;
-import dev.pqsign.xmss.WotsDerivation;
 import dev.pqsign.xmss.XmssKeyGenerator;
 import dev.pqsign.xmss.XmssKeyState;
-import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
@@ -17,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -142,41 +139,37 @@ public final class SensorKeyDirectory implements AutoCloseable {
         public Options withObserver(Observer o) {
             return new Options(signer, lockTimeout, Objects.requireNonNull(o, "observer"));
         }
+
+        XmssStatefulSigner.Options signer() {
+            return signer;
+        }
+
+        Duration lockTimeout() {
+            return lockTimeout;
+        }
+
+        Observer observer() {
+            return observer;
+        }
     }
 
     private final Path dir;
-    private final Options options;
-    private final PqPublicKey firstKey;
     private final byte[] chainId;
     /** This process's ownership of the directory, held until {@link #close}. */
     private final KeyDirectoryOwner owner;
+    /** Moves retired generations into the handover log, and reads each generation's record back. */
+    private final Compaction compaction;
+    /** The current key, the prepared next one and the retired one. */
+    private final GenerationLifecycle lifecycle;
 
-    private long generation;
-    private PqPublicKey currentKey;
-    private FileStateStore currentStore;
-    private XmssStatefulSigner currentSigner;
-    /** The prepared next key's store and signer, opened ahead of the handover ({@link #loadNext}), or null. */
-    private FileStateStore nextStore;
-
-    private XmssStatefulSigner nextSigner;
-    /** The generation the last handover retired whose state {@link #destroyRetired} has not destroyed yet, or -1. */
-    private long retiredPending = -1;
-    // The retired key's signer and store, closed by destroyRetired (in the background when a
-    // KeyRollover hands over): closing waits for the signer's upkeep and releases the state file,
-    // which need not delay the new key's first signature.
-    private volatile XmssStatefulSigner retiredSigner;
-    private volatile FileStateStore retiredStore;
-
-    private volatile Optional<SignedKeyHandover> latestHandover;
-    /** Moves retired generations into the handover log; set by {@link #load}. */
-    private Compaction compaction;
-
-    private SensorKeyDirectory(Path dir, Options options, PqPublicKey firstKey, KeyDirectoryOwner owner) {
+    private SensorKeyDirectory(
+            Path dir, Options options, PqPublicKey firstKey, KeyDirectoryOwner owner, Generations found)
+            throws IOException {
         this.dir = dir;
-        this.options = options;
-        this.firstKey = firstKey;
         this.chainId = PublicKeys.keyId(firstKey);
         this.owner = owner;
+        this.compaction = new Compaction(dir, firstKey, options.observer, found.log());
+        this.lifecycle = new GenerationLifecycle(dir, options, chainId, found);
     }
 
     /**
@@ -244,22 +237,12 @@ public final class SensorKeyDirectory implements AutoCloseable {
         PqPublicKey firstKey = Generations.readFirstKey(dir);
         KeyDirectoryOwner owner = KeyDirectoryOwner.acquire(dir, options.lockTimeout);
         try {
-            SensorKeyDirectory d = new SensorKeyDirectory(dir, options, firstKey, owner);
-            d.load();
-            return d;
+            Generations found = CrashRecovery.recover(dir, firstKey);
+            return new SensorKeyDirectory(dir, options, firstKey, owner, found);
         } catch (IOException | RuntimeException e) {
             owner.close();
             throw e;
         }
-    }
-
-    private void load() throws IOException {
-        Generations found = CrashRecovery.recover(dir, firstKey);
-        this.compaction = new Compaction(dir, firstKey, options.observer, found.log());
-        this.generation = found.current();
-        this.currentKey = found.key();
-        this.latestHandover = Optional.ofNullable(found.latest());
-        openCurrentSigner();
     }
 
     /**
@@ -360,31 +343,6 @@ public final class SensorKeyDirectory implements AutoCloseable {
                 Math.min(found.compacted(), g));
     }
 
-    private void openCurrentSigner() throws IOException {
-        Opened o = openSigner(generation, currentKey, options.signer);
-        this.currentStore = o.store();
-        this.currentSigner = o.signer();
-    }
-
-    /** A key's locked state store and the signer on it. */
-    private record Opened(FileStateStore store, XmssStatefulSigner signer) {}
-
-    private Opened openSigner(long g, PqPublicKey key, XmssStatefulSigner.Options signerOptions) throws IOException {
-        Path state = stateFile(g);
-        FileStateStore store = FileStateStore.open(state, options.lockTimeout);
-        try {
-            XmssStatefulSigner signer = XmssStatefulSigner.open(store, signerOptions);
-            if (!PqPublicKey.of(signer.publicKey()).equals(key)) {
-                signer.close();
-                throw new KeyFormatException(state + " belongs to another key than generation " + g + "'s public key");
-            }
-            return new Opened(store, signer);
-        } catch (RuntimeException e) {
-            store.close();
-            throw e;
-        }
-    }
-
     /**
      * The chain id (key id of generation 0): the sensor's identity in handover statements.
      *
@@ -400,7 +358,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @return the current generation
      */
     public long generation() {
-        return generation;
+        return lifecycle.generation();
     }
 
     /**
@@ -409,7 +367,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @return the current generation's public key
      */
     public PqPublicKey currentKey() {
-        return currentKey;
+        return lifecycle.currentKey();
     }
 
     /**
@@ -419,7 +377,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      *     {@link #close}
      */
     public XmssStatefulSigner currentSigner() {
-        return currentSigner;
+        return lifecycle.currentSigner();
     }
 
     /**
@@ -428,7 +386,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @return the signed handover to the current generation, or empty
      */
     public Optional<SignedKeyHandover> latestHandover() {
-        return latestHandover;
+        return lifecycle.latestHandover();
     }
 
     /**
@@ -437,8 +395,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @return whether the next generation's directory holds both its public key and its state file
      */
     public boolean nextKeyReady() {
-        return Files.isRegularFile(stateFile(generation + 1), LinkOption.NOFOLLOW_LINKS)
-                && Files.isRegularFile(generationDir(generation + 1).resolve(PUBLIC_KEY), LinkOption.NOFOLLOW_LINKS);
+        return lifecycle.nextKeyReady();
     }
 
     /**
@@ -448,11 +405,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @throws IOException if its public key file cannot be read
      */
     public Optional<PqPublicKey> nextKey() throws IOException {
-        if (!nextKeyReady()) {
-            return Optional.empty();
-        }
-        byte[] pub = KeyDirectoryLayout.readSmall(generationDir(generation + 1).resolve(PUBLIC_KEY));
-        return Optional.of(PublicKeys.decode(currentKey.parameterSet().setName(), pub));
+        return lifecycle.nextKey();
     }
 
     /**
@@ -477,37 +430,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      *     public key and its state (it is never reused: an operator must remove it)
      */
     public boolean prepareNext() throws IOException {
-        long next = generation + 1;
-        if (nextKeyReady()) {
-            return false;
-        }
-        XmssParameterSet params = currentKey.xmss().orElseThrow().parameterSet();
-        // One thread: this runs beside the signing key, which must keep a core for its readings.
-        XmssPrivateKey key = XmssKeyGenerator.generate(params, WotsDerivation.SP800_208, new SecureRandom(), 1, null);
-        byte[] state = null;
-        try {
-            options.observer.stepDone(RolloverStep.NEXT_KEY_GENERATED, next);
-            Path parent = dir.resolve(GENERATIONS);
-            Files.createDirectories(parent);
-            Path tmp = Files.createTempDirectory(parent, KeyDirectoryLayout.TEMP_PREFIX);
-            state = XmssKeyState.fresh(key).encode();
-            DurableFiles.createAtomically(
-                    tmp.resolve(PUBLIC_KEY), key.publicKey().encoded());
-            DurableFiles.createAtomically(tmp.resolve(STATE), state);
-            DurableFiles.forceDirectory(tmp);
-            Path target = generationDir(next);
-            if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-                // A prepared key whose state was lost cannot be trusted to be fresh; never reuse it.
-                throw new IOException(target + " exists but is not a complete prepared key; remove it by hand");
-            }
-            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-            DurableFiles.forceDirectory(parent);
-            options.observer.stepDone(RolloverStep.NEXT_KEY_DURABLE, next);
-            return true;
-        } finally {
-            Secrets.wipe(state);
-            key.destroy();
-        }
+        return lifecycle.prepareNext();
     }
 
     /**
@@ -523,18 +446,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @throws KeyFormatException if the next key's state belongs to another key than its public key
      */
     public boolean loadNext() throws IOException {
-        if (nextSigner != null || !nextKeyReady()) {
-            return false;
-        }
-        long next = generation + 1;
-        PqPublicKey nextKey = PublicKeys.decode(
-                currentKey.parameterSet().setName(),
-                KeyDirectoryLayout.readSmall(generationDir(next).resolve(PUBLIC_KEY)));
-        // Its trees are built on one thread, beside the signing key (see prepareNext).
-        Opened o = openSigner(next, nextKey, options.signer.withThreads(1));
-        nextStore = o.store();
-        nextSigner = o.signer();
-        return true;
+        return lifecycle.loadNext();
     }
 
     /**
@@ -543,7 +455,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @return whether the next key's signer is open
      */
     public boolean nextKeyLoaded() {
-        return nextSigner != null;
+        return lifecycle.nextKeyLoaded();
     }
 
     /**
@@ -562,35 +474,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      *     or, the handover already durable, the new key's signer cannot be opened
      */
     public SignedKeyHandover handOver(Instant now) throws IOException {
-        long next = generation + 1;
-        if (!nextKeyReady()) {
-            throw new IllegalStateException("no next key prepared for generation " + next);
-        }
-        Path nextDir = generationDir(next);
-        byte[] pub = KeyDirectoryLayout.readSmall(nextDir.resolve(PUBLIC_KEY));
-        PqPublicKey nextKey = PublicKeys.decode(currentKey.parameterSet().setName(), pub);
-        SignedKeyHandover signed = SignedKeyHandover.sign(currentSigner, currentKey, chainId, next, nextKey, now);
-        options.observer.stepDone(RolloverStep.HANDOVER_SIGNED, next);
-        DurableFiles.createAtomically(nextDir.resolve(HANDOVER), signed.encode());
-        options.observer.stepDone(RolloverStep.HANDOVER_DURABLE, next);
-        long retired = generation;
-        closeRetired(); // a previous handover's, if nobody destroyed it yet
-        retiredSigner = currentSigner;
-        retiredStore = currentStore;
-        generation = next;
-        currentKey = nextKey;
-        latestHandover = Optional.of(signed);
-        if (nextSigner != null && PqPublicKey.of(nextSigner.publicKey()).equals(nextKey)) {
-            currentStore = nextStore;
-            currentSigner = nextSigner;
-            nextStore = null;
-            nextSigner = null;
-        } else {
-            closeNext();
-            openCurrentSigner();
-        }
-        retiredPending = retired;
-        return signed;
+        return lifecycle.handOver(now);
     }
 
     /**
@@ -602,14 +486,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      *     next call, or the next {@link #open}, tries again)
      */
     public void destroyRetired() throws IOException {
-        closeRetired();
-        long retired = retiredPending;
-        if (retired < 0) {
-            return;
-        }
-        StateDestruction.destroy(stateFile(retired));
-        retiredPending = -1;
-        options.observer.stepDone(RolloverStep.RETIRED_KEY_DESTROYED, retired);
+        lifecycle.destroyRetired();
     }
 
     /**
@@ -633,7 +510,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      */
     public List<SignedKeyHandover> handoversAfter(long sequence) throws IOException {
         List<SignedKeyHandover> out = new ArrayList<>();
-        for (long g = Math.max(1, sequence + 1); g <= generation; g++) {
+        for (long g = Math.max(1, sequence + 1); g <= lifecycle.generation(); g++) {
             out.add(SignedKeyHandover.decode(compaction.handoverRecord(g)));
         }
         return out;
@@ -671,7 +548,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      *     removed (the next call tries again)
      */
     public long compact() throws IOException {
-        return compaction.compactBelow(generation);
+        return compaction.compactBelow(lifecycle.generation());
     }
 
     /**
@@ -682,10 +559,6 @@ public final class SensorKeyDirectory implements AutoCloseable {
      */
     public Path generationDir(long g) {
         return KeyDirectoryLayout.generationDir(dir, g);
-    }
-
-    private Path stateFile(long g) {
-        return KeyDirectoryLayout.stateFile(dir, g);
     }
 
     /**
@@ -707,51 +580,9 @@ public final class SensorKeyDirectory implements AutoCloseable {
     @Override
     public void close() {
         try {
-            closeCurrent();
+            lifecycle.close();
         } finally {
-            try {
-                closeNext();
-            } finally {
-                try {
-                    closeRetired();
-                } finally {
-                    owner.close(); // last: the directory is ours until every state is closed
-                }
-            }
+            owner.close(); // last: the directory is ours until every state is closed
         }
-    }
-
-    private void closeRetired() {
-        XmssStatefulSigner signer = retiredSigner;
-        FileStateStore store = retiredStore;
-        retiredSigner = null;
-        retiredStore = null;
-        if (store != null) {
-            close(signer, store);
-        }
-    }
-
-    private void closeCurrent() {
-        close(currentSigner, currentStore);
-    }
-
-    /** Closes a signer and then, whatever happened, its store (which releases the state file). */
-    private static void close(XmssStatefulSigner signer, FileStateStore store) {
-        try {
-            signer.close();
-        } finally {
-            store.close();
-        }
-    }
-
-    private void closeNext() {
-        if (nextSigner == null) {
-            return;
-        }
-        XmssStatefulSigner signer = nextSigner;
-        FileStateStore store = nextStore;
-        nextSigner = null;
-        nextStore = null;
-        close(signer, store);
     }
 }
