@@ -20,6 +20,7 @@ import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -68,6 +69,33 @@ final class GenerationLifecycle {
         this.currentKey = found.key();
         this.latestHandover = Optional.ofNullable(found.latest());
         openCurrentSigner();
+    }
+
+    /** See {@link SensorKeyDirectory#create}: generation 0, made whole or not at all. */
+    static void createFirst(Path dir, XmssPrivateKey key) throws IOException {
+        Path abs = dir.toAbsolutePath();
+        if (Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileAlreadyExistsException(dir.toString(), null, "already exists");
+        }
+        Path parent = abs.getParent();
+        Files.createDirectories(parent);
+        Path tmp = Files.createTempDirectory(parent, "." + abs.getFileName() + KeyDirectoryLayout.TEMP_PREFIX);
+        byte[] state = XmssKeyState.fresh(key).encode();
+        try {
+            DurableFiles.createAtomically(
+                    tmp.resolve(PUBLIC_KEY), key.publicKey().encoded());
+            DurableFiles.createAtomically(tmp.resolve(STATE), state);
+            DurableFiles.forceDirectory(tmp);
+            Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE);
+            DurableFiles.forceDirectory(parent);
+        } catch (IOException | RuntimeException e) {
+            StateDestruction.destroy(tmp.resolve(STATE));
+            Files.deleteIfExists(tmp.resolve(PUBLIC_KEY));
+            Files.deleteIfExists(tmp);
+            throw e;
+        } finally {
+            Secrets.wipe(state);
+        }
     }
 
     private void openCurrentSigner() throws IOException {

@@ -1,20 +1,13 @@
 package dev.pqsign.keys;
 
 import dev.pqsign.core.KeyFormatException;
-import dev.pqsign.core.Secrets;
-import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.xmss.XmssKeyGenerator;
-import dev.pqsign.xmss.XmssKeyState;
 import dev.pqsign.xmss.XmssPrivateKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -184,29 +177,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @throws IOException if a write, fsync or the rename fails (the temporary directory is removed)
      */
     public static void create(Path dir, XmssPrivateKey key) throws IOException {
-        Path abs = dir.toAbsolutePath();
-        if (Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) {
-            throw new FileAlreadyExistsException(dir.toString(), null, "already exists");
-        }
-        Path parent = abs.getParent();
-        Files.createDirectories(parent);
-        Path tmp = Files.createTempDirectory(parent, "." + abs.getFileName() + KeyDirectoryLayout.TEMP_PREFIX);
-        byte[] state = XmssKeyState.fresh(key).encode();
-        try {
-            DurableFiles.createAtomically(
-                    tmp.resolve(PUBLIC_KEY), key.publicKey().encoded());
-            DurableFiles.createAtomically(tmp.resolve(STATE), state);
-            DurableFiles.forceDirectory(tmp);
-            Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE);
-            DurableFiles.forceDirectory(parent);
-        } catch (IOException | RuntimeException e) {
-            StateDestruction.destroy(tmp.resolve(STATE));
-            Files.deleteIfExists(tmp.resolve(PUBLIC_KEY));
-            Files.deleteIfExists(tmp);
-            throw e;
-        } finally {
-            Secrets.wipe(state);
-        }
+        GenerationLifecycle.createFirst(dir, key);
     }
 
     /**
@@ -317,30 +288,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @throws IOException if a file cannot be read
      */
     public static Inspection inspect(Path dir) throws IOException {
-        PqPublicKey first = Generations.readFirstKey(dir);
-        Generations found = Generations.scan(dir, first);
-        long g = found.current();
-        Path state = g == 0 ? dir.resolve(STATE) : found.dirs().get(g).resolve(STATE);
-        byte[] stateBytes = KeyDirectoryLayout.readSmall(state);
-        long remaining;
-        try {
-            XmssKeyState s = XmssKeyState.decode(stateBytes);
-            remaining = s.remaining();
-            s.key().destroy();
-        } finally {
-            Secrets.wipe(stateBytes);
-        }
-        Path next = found.dirs().get(g + 1);
-        boolean ready = next != null && Files.isRegularFile(next.resolve(STATE), LinkOption.NOFOLLOW_LINKS);
-        return new Inspection(
-                found.key().parameterSet().setName(),
-                PublicKeys.keyId(first),
-                g,
-                PublicKeys.keyId(found.key()),
-                remaining,
-                ready,
-                g,
-                Math.min(found.compacted(), g));
+        return KeyDirectoryInspector.inspect(dir);
     }
 
     /**
