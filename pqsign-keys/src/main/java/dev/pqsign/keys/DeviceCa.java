@@ -126,7 +126,7 @@ public final class DeviceCa implements AutoCloseable {
             DurableFiles.forceDirectory(parent);
             return cert;
         } catch (IOException | RuntimeException e) {
-            SensorKeyDirectory.destroyState(tmp.resolve(SensorKeyDirectory.STATE));
+            StateDestruction.destroy(tmp.resolve(SensorKeyDirectory.STATE));
             Files.deleteIfExists(tmp.resolve(SensorKeyDirectory.PUBLIC_KEY));
             Files.deleteIfExists(tmp.resolve(CERTIFICATE));
             Files.deleteIfExists(tmp);

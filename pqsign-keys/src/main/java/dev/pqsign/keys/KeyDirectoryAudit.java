@@ -59,7 +59,7 @@ public final class KeyDirectoryAudit {
      * @throws IOException if a file cannot be read
      */
     public static Report run(Path dir) throws IOException {
-        return run(dir, SensorKeyDirectory.readFirstKey(dir));
+        return run(dir, Generations.readFirstKey(dir));
     }
 
     /**
@@ -72,13 +72,13 @@ public final class KeyDirectoryAudit {
      */
     public static Report run(Path dir, PqPublicKey firstKey) throws IOException {
         List<String> problems = new ArrayList<>();
-        if (!SensorKeyDirectory.readFirstKey(dir).equals(firstKey)) {
+        if (!Generations.readFirstKey(dir).equals(firstKey)) {
             problems.add(dir.resolve(SensorKeyDirectory.PUBLIC_KEY) + " is not the pinned first key");
             return new Report(0, 0, 0, problems);
         }
-        SensorKeyDirectory.Generations found;
+        Generations found;
         try {
-            found = SensorKeyDirectory.scan(dir, firstKey);
+            found = Generations.scan(dir, firstKey);
         } catch (KeyFormatException e) {
             problems.add(e.getMessage());
             return new Report(0, 0, 0, problems);
@@ -107,7 +107,7 @@ public final class KeyDirectoryAudit {
             if (pub != null
                     && Files.isRegularFile(pub, LinkOption.NOFOLLOW_LINKS)
                     && !Arrays.equals(
-                            SensorKeyDirectory.readSmall(pub),
+                            KeyDirectoryLayout.readSmall(pub),
                             h.statement().newKey().rawEncoding())) {
                 problems.add(pub + ": not the key generation " + g + "'s handover names");
             }

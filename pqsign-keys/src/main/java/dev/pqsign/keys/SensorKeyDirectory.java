@@ -1,40 +1,19 @@
 package dev.pqsign.keys;
 
 import dev.pqsign.core.KeyFormatException;
-import dev.pqsign.core.Secrets;
-import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.x509.PqPublicKey;
-import dev.pqsign.xmss.WotsDerivation;
 import dev.pqsign.xmss.XmssKeyGenerator;
-import dev.pqsign.xmss.XmssKeyState;
-import dev.pqsign.xmss.XmssParameterSet;
 import dev.pqsign.xmss.XmssPrivateKey;
-import dev.pqsign.xmss.XmssPublicKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
-import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * A sensor's XMSS / XMSS^MT keys over their lifetime, in one directory (layout:
@@ -74,8 +53,6 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * certificate chains) of retired generations whose directories are gone.
      */
     public static final String HANDOVER_LOG = "handovers.pqhc";
-
-    private static final String TEMP_PREFIX = ".next-";
 
     /** Hears of each completed rollover step. */
     @FunctionalInterface
@@ -155,41 +132,37 @@ public final class SensorKeyDirectory implements AutoCloseable {
         public Options withObserver(Observer o) {
             return new Options(signer, lockTimeout, Objects.requireNonNull(o, "observer"));
         }
+
+        XmssStatefulSigner.Options signer() {
+            return signer;
+        }
+
+        Duration lockTimeout() {
+            return lockTimeout;
+        }
+
+        Observer observer() {
+            return observer;
+        }
     }
 
     private final Path dir;
-    private final Options options;
-    private final PqPublicKey firstKey;
     private final byte[] chainId;
     /** This process's ownership of the directory, held until {@link #close}. */
     private final KeyDirectoryOwner owner;
+    /** Moves retired generations into the handover log, and reads each generation's record back. */
+    private final Compaction compaction;
+    /** The current key, the prepared next one and the retired one. */
+    private final GenerationLifecycle lifecycle;
 
-    private long generation;
-    private PqPublicKey currentKey;
-    private FileStateStore currentStore;
-    private XmssStatefulSigner currentSigner;
-    /** The prepared next key's store and signer, opened ahead of the handover ({@link #loadNext}), or null. */
-    private FileStateStore nextStore;
-
-    private XmssStatefulSigner nextSigner;
-    /** The generation the last handover retired whose state {@link #destroyRetired} has not destroyed yet, or -1. */
-    private long retiredPending = -1;
-    // The retired key's signer and store, closed by destroyRetired (in the background when a
-    // KeyRollover hands over): closing waits for the signer's upkeep and releases the state file,
-    // which need not delay the new key's first signature.
-    private volatile XmssStatefulSigner retiredSigner;
-    private volatile FileStateStore retiredStore;
-
-    private volatile Optional<SignedKeyHandover> latestHandover;
-    /** The handover log, or null until the first compaction creates it. */
-    private volatile HandoverLog log;
-
-    private SensorKeyDirectory(Path dir, Options options, PqPublicKey firstKey, KeyDirectoryOwner owner) {
+    private SensorKeyDirectory(
+            Path dir, Options options, PqPublicKey firstKey, KeyDirectoryOwner owner, Generations found)
+            throws IOException {
         this.dir = dir;
-        this.options = options;
-        this.firstKey = firstKey;
         this.chainId = PublicKeys.keyId(firstKey);
         this.owner = owner;
+        this.compaction = new Compaction(dir, firstKey, options.observer, found.log());
+        this.lifecycle = new GenerationLifecycle(dir, options, chainId, found);
     }
 
     /**
@@ -204,29 +177,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @throws IOException if a write, fsync or the rename fails (the temporary directory is removed)
      */
     public static void create(Path dir, XmssPrivateKey key) throws IOException {
-        Path abs = dir.toAbsolutePath();
-        if (Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) {
-            throw new FileAlreadyExistsException(dir.toString(), null, "already exists");
-        }
-        Path parent = abs.getParent();
-        Files.createDirectories(parent);
-        Path tmp = Files.createTempDirectory(parent, "." + abs.getFileName() + TEMP_PREFIX);
-        byte[] state = XmssKeyState.fresh(key).encode();
-        try {
-            DurableFiles.createAtomically(
-                    tmp.resolve(PUBLIC_KEY), key.publicKey().encoded());
-            DurableFiles.createAtomically(tmp.resolve(STATE), state);
-            DurableFiles.forceDirectory(tmp);
-            Files.move(tmp, abs, StandardCopyOption.ATOMIC_MOVE);
-            DurableFiles.forceDirectory(parent);
-        } catch (IOException | RuntimeException e) {
-            destroyState(tmp.resolve(STATE));
-            Files.deleteIfExists(tmp.resolve(PUBLIC_KEY));
-            Files.deleteIfExists(tmp);
-            throw e;
-        } finally {
-            Secrets.wipe(state);
-        }
+        GenerationLifecycle.createFirst(dir, key);
     }
 
     /**
@@ -254,200 +205,15 @@ public final class SensorKeyDirectory implements AutoCloseable {
                             + " of the key directory " + enclosing.get() + ", not a key directory of its own; open "
                             + enclosing.get() + " (it continues with its current generation)");
         }
-        PqPublicKey firstKey = readFirstKey(dir);
+        PqPublicKey firstKey = Generations.readFirstKey(dir);
         KeyDirectoryOwner owner = KeyDirectoryOwner.acquire(dir, options.lockTimeout);
         try {
-            SensorKeyDirectory d = new SensorKeyDirectory(dir, options, firstKey, owner);
-            d.load();
-            return d;
+            Generations found = CrashRecovery.recover(dir, firstKey);
+            return new SensorKeyDirectory(dir, options, firstKey, owner, found);
         } catch (IOException | RuntimeException e) {
             owner.close();
             throw e;
         }
-    }
-
-    /**
-     * The generations on disk: the current one, its key, the handover that made it current, the
-     * generation directories and the handover log (null if there is none).
-     */
-    record Generations(
-            long current, PqPublicKey key, SignedKeyHandover latest, NavigableMap<Long, Path> dirs, HandoverLog log) {
-        /** The number of generations in the log: 1 to this one are compacted. */
-        long compacted() {
-            return log == null ? 0 : log.count();
-        }
-
-        /** Generation {@code g}'s signed handover record, from the log if it is there, else from its directory. */
-        byte[] record(long g) throws IOException {
-            return g <= compacted()
-                    ? log.entry(g).record()
-                    : readSmall(dirs.get(g).resolve(HANDOVER));
-        }
-    }
-
-    /**
-     * Finds the current generation: the log's generations 1 to n, then the directories' from n + 1
-     * on, the highest one with a handover record being current, numbered without a hole. Only the
-     * latest record's signature is verified here (under the previous key): the earlier ones were
-     * verified when they were made, the log's entries are checked for their CRCs and for naming
-     * the previous entry's key, and a sensor that has rolled over for years must still open
-     * quickly. {@link KeyDirectoryAudit} and operators verify every signature.
-     */
-    static Generations scan(Path dir, PqPublicKey firstKey) throws IOException {
-        // The directories first, then the log: a compaction running meanwhile appends a generation
-        // to the log before it removes its directory, so this sees it in one place or in both.
-        NavigableMap<Long, Path> generations = generationDirectories(dir);
-        Path logFile = dir.resolve(HANDOVER_LOG);
-        HandoverLog log = Files.exists(logFile, LinkOption.NOFOLLOW_LINKS) ? HandoverLog.read(logFile, firstKey) : null;
-        long compacted = log == null ? 0 : log.count();
-        if (log != null && log.damagedTail().isPresent()) {
-            HandoverLog.DamagedTail t = log.damagedTail().get();
-            Path d = generations.get(t.generation());
-            // Torn by a crash while appending, the entry's generation still has its directory
-            // (removed only after the append is durable); without it, the bytes are damage.
-            if (d == null || !Files.exists(d.resolve(HANDOVER), LinkOption.NOFOLLOW_LINKS)) {
-                throw new KeyFormatException(logFile + ": " + t.problem() + " at offset " + t.offset()
-                        + " and generation " + t.generation() + " has no directory: the log is damaged");
-            }
-        }
-        for (var e : generations.headMap(compacted, true).entrySet()) {
-            leftoverFiles(e.getValue(), log.entry(e.getKey()));
-        }
-        long current = compacted;
-        for (var e : generations.tailMap(compacted, false).entrySet()) {
-            if (!Files.exists(e.getValue().resolve(HANDOVER), LinkOption.NOFOLLOW_LINKS)) {
-                continue;
-            }
-            if (e.getKey() != current + 1) {
-                throw new KeyFormatException(e.getValue().resolve(HANDOVER) + " hands over to generation " + e.getKey()
-                        + " but generation " + (current + 1) + " has no handover");
-            }
-            current = e.getKey();
-        }
-        if (compacted > 0 && current == compacted) {
-            // A compaction never logs the current generation: its directory holds the live state.
-            throw new KeyFormatException(logFile + " holds generation " + compacted
-                    + ", which no generation directory hands over from: the current generation is never compacted");
-        }
-        for (long g : generations.keySet()) {
-            if (g > current + 1) {
-                throw new KeyFormatException(
-                        generations.get(g) + " is a generation after the next one (current is " + current + ")");
-            }
-        }
-        Generations found = new Generations(current, firstKey, null, generations, log);
-        if (current == 0) {
-            return found;
-        }
-        String where = current <= compacted
-                ? logFile + " generation " + current
-                : generations.get(current).resolve(HANDOVER).toString();
-        SignedKeyHandover signed = SignedKeyHandover.decode(found.record(current));
-        PqPublicKey previous = current == 1
-                ? firstKey
-                : current - 1 <= compacted
-                        ? SignedKeyHandover.decode(found.record(current - 1))
-                                .statement()
-                                .newKey()
-                        : PublicKeys.decode(
-                                firstKey.parameterSet().setName(),
-                                readSmall(generations.get(current - 1).resolve(PUBLIC_KEY)));
-        if (signed.statement().sequence() != current
-                || !signed.isSignedBy(previous)
-                || !MessageDigest.isEqual(signed.statement().chainId(), PublicKeys.keyId(firstKey))) {
-            throw new KeyFormatException(where + " is not a handover of this directory from generation " + (current - 1)
-                    + " signed by its key");
-        }
-        return new Generations(current, signed.statement().newKey(), signed, generations, log);
-    }
-
-    /**
-     * The files a compaction left in a generation directory it had logged (a crash between its two
-     * steps): each must equal what the log holds; a retired state is destroyed like any other.
-     *
-     * @return the files to remove before the directory
-     * @throws KeyFormatException if a file differs from the log or is not one a generation holds
-     */
-    private static List<Path> leftoverFiles(Path gdir, HandoverLog.Entry logged) throws IOException {
-        List<Path> files = new ArrayList<>();
-        List<Path> present = new ArrayList<>();
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(gdir)) {
-            s.forEach(present::add);
-        } catch (NoSuchFileException e) {
-            return files; // removed meanwhile by a compaction of a running sensor
-        }
-        for (Path f : present) {
-            String name = f.getFileName().toString();
-            byte[] expected;
-            if (name.equals(HANDOVER)) {
-                expected = logged.record();
-            } else if (name.equals(CERTIFICATE)) {
-                expected = logged.certificate();
-            } else if (name.equals(PUBLIC_KEY)) {
-                expected = SignedKeyHandover.decode(logged.record())
-                        .statement()
-                        .newKey()
-                        .rawEncoding();
-            } else if (name.equals(STATE) || name.equals(STATE + FileStateStore.LOCK_SUFFIX)) {
-                continue; // destroyed as every retired generation's state is
-            } else {
-                throw new KeyFormatException(f + " is not a file of a generation directory (generation "
-                        + logged.generation() + " is in " + HANDOVER_LOG + ")");
-            }
-            byte[] found;
-            try {
-                found = readSmall(f);
-            } catch (NoSuchFileException e) {
-                continue; // removed meanwhile by a compaction of a running sensor
-            }
-            if (!Arrays.equals(found, expected)) {
-                throw new KeyFormatException(
-                        f + " differs from generation " + logged.generation() + "'s entry in " + HANDOVER_LOG);
-            }
-            files.add(f);
-        }
-        return files;
-    }
-
-    private void load() throws IOException {
-        deleteTemporaryDirectories();
-        // A first compaction that crashed while creating the log leaves its temporary file.
-        DurableFiles.deleteLeftoverTemps(dir.resolve(HANDOVER_LOG));
-        Generations found = scan(dir, firstKey);
-        for (var e : found.dirs().headMap(found.current()).entrySet()) {
-            destroyState(e.getValue().resolve(STATE));
-        }
-        if (found.current() > 0) {
-            destroyState(dir.resolve(STATE)); // generation 0 lives in the directory itself
-        }
-        if (found.log() != null) {
-            found.log().cutTail(); // scan made sure its generation is still in its directory
-            finishCompaction(found);
-        }
-        this.log = found.log();
-        this.generation = found.current();
-        this.currentKey = found.key();
-        this.latestHandover = Optional.ofNullable(found.latest());
-        openCurrentSigner();
-    }
-
-    /** Removes the directories of generations already in the log (a compaction interrupted after its first step). */
-    private void finishCompaction(Generations found) throws IOException {
-        NavigableMap<Long, Path> logged = found.dirs().headMap(found.compacted(), true);
-        for (var e : logged.entrySet()) {
-            removeGenerationDirectory(
-                    e.getValue(), leftoverFiles(e.getValue(), found.log().entry(e.getKey())));
-        }
-        if (!logged.isEmpty()) {
-            DurableFiles.forceDirectory(dir.resolve(GENERATIONS));
-        }
-    }
-
-    private static void removeGenerationDirectory(Path gdir, List<Path> files) throws IOException {
-        for (Path f : files) {
-            Files.deleteIfExists(f);
-        }
-        Files.delete(gdir);
     }
 
     /**
@@ -522,98 +288,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @throws IOException if a file cannot be read
      */
     public static Inspection inspect(Path dir) throws IOException {
-        PqPublicKey first = readFirstKey(dir);
-        Generations found = scan(dir, first);
-        long g = found.current();
-        Path state = g == 0 ? dir.resolve(STATE) : found.dirs().get(g).resolve(STATE);
-        byte[] stateBytes = readSmall(state);
-        long remaining;
-        try {
-            XmssKeyState s = XmssKeyState.decode(stateBytes);
-            remaining = s.remaining();
-            s.key().destroy();
-        } finally {
-            Secrets.wipe(stateBytes);
-        }
-        Path next = found.dirs().get(g + 1);
-        boolean ready = next != null && Files.isRegularFile(next.resolve(STATE), LinkOption.NOFOLLOW_LINKS);
-        return new Inspection(
-                found.key().parameterSet().setName(),
-                PublicKeys.keyId(first),
-                g,
-                PublicKeys.keyId(found.key()),
-                remaining,
-                ready,
-                g,
-                Math.min(found.compacted(), g));
-    }
-
-    static PqPublicKey readFirstKey(Path dir) throws IOException {
-        Path first = dir.resolve(PUBLIC_KEY);
-        byte[] pub = readSmall(first);
-        List<XmssParameterSet> candidates = XmssPublicKey.candidates(pub);
-        if (candidates.isEmpty()) {
-            throw new KeyFormatException(first + " is not an XMSS / XMSS^MT public key (only stateful keys roll over)");
-        }
-        if (candidates.size() == 1) {
-            return PqPublicKey.of(XmssPublicKey.decode(candidates.get(0), pub));
-        }
-        // An XMSS and an XMSS^MT set share this type code: a state file of the directory names the set.
-        XmssParameterSet set = parameterSetOfAnyState(dir);
-        if (set == null || !candidates.contains(set)) {
-            throw new KeyFormatException(
-                    first + " fits several parameter sets and no key state in " + dir + " says which");
-        }
-        return PqPublicKey.of(XmssPublicKey.decode(set, pub));
-    }
-
-    /** The parameter set of the newest key state in the directory (every generation has the same), or null. */
-    private static XmssParameterSet parameterSetOfAnyState(Path dir) throws IOException {
-        List<Path> states = new ArrayList<>();
-        for (Path g : generationDirectories(dir).descendingMap().values()) {
-            states.add(g.resolve(STATE));
-        }
-        states.add(dir.resolve(STATE));
-        for (Path state : states) {
-            if (!Files.isRegularFile(state, LinkOption.NOFOLLOW_LINKS)) {
-                continue;
-            }
-            byte[] b = readSmall(state);
-            try {
-                XmssKeyState s = XmssKeyState.decode(b);
-                XmssParameterSet set = s.key().parameterSet();
-                s.key().destroy();
-                return set;
-            } finally {
-                Secrets.wipe(b);
-            }
-        }
-        return null;
-    }
-
-    private void openCurrentSigner() throws IOException {
-        Opened o = openSigner(generation, currentKey, options.signer);
-        this.currentStore = o.store();
-        this.currentSigner = o.signer();
-    }
-
-    /** A key's locked state store and the signer on it. */
-    private record Opened(FileStateStore store, XmssStatefulSigner signer) {}
-
-    private Opened openSigner(long g, PqPublicKey key, XmssStatefulSigner.Options signerOptions) throws IOException {
-        Path state = stateFile(g);
-        FileStateStore store = FileStateStore.open(state, options.lockTimeout);
-        try {
-            XmssStatefulSigner signer = XmssStatefulSigner.open(store, signerOptions);
-            if (!PqPublicKey.of(signer.publicKey()).equals(key)) {
-                signer.close();
-                throw new KeyFormatException(state + " belongs to another key than generation " + g + "'s public key");
-            }
-            return new Opened(store, signer);
-        } catch (RuntimeException e) {
-            store.close();
-            throw e;
-        }
+        return KeyDirectoryInspector.inspect(dir);
     }
 
     /**
@@ -631,7 +306,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @return the current generation
      */
     public long generation() {
-        return generation;
+        return lifecycle.generation();
     }
 
     /**
@@ -640,7 +315,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @return the current generation's public key
      */
     public PqPublicKey currentKey() {
-        return currentKey;
+        return lifecycle.currentKey();
     }
 
     /**
@@ -650,7 +325,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      *     {@link #close}
      */
     public XmssStatefulSigner currentSigner() {
-        return currentSigner;
+        return lifecycle.currentSigner();
     }
 
     /**
@@ -659,7 +334,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @return the signed handover to the current generation, or empty
      */
     public Optional<SignedKeyHandover> latestHandover() {
-        return latestHandover;
+        return lifecycle.latestHandover();
     }
 
     /**
@@ -668,8 +343,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @return whether the next generation's directory holds both its public key and its state file
      */
     public boolean nextKeyReady() {
-        return Files.isRegularFile(stateFile(generation + 1), LinkOption.NOFOLLOW_LINKS)
-                && Files.isRegularFile(generationDir(generation + 1).resolve(PUBLIC_KEY), LinkOption.NOFOLLOW_LINKS);
+        return lifecycle.nextKeyReady();
     }
 
     /**
@@ -679,11 +353,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @throws IOException if its public key file cannot be read
      */
     public Optional<PqPublicKey> nextKey() throws IOException {
-        if (!nextKeyReady()) {
-            return Optional.empty();
-        }
-        byte[] pub = readSmall(generationDir(generation + 1).resolve(PUBLIC_KEY));
-        return Optional.of(PublicKeys.decode(currentKey.parameterSet().setName(), pub));
+        return lifecycle.nextKey();
     }
 
     /**
@@ -708,37 +378,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      *     public key and its state (it is never reused: an operator must remove it)
      */
     public boolean prepareNext() throws IOException {
-        long next = generation + 1;
-        if (nextKeyReady()) {
-            return false;
-        }
-        XmssParameterSet params = currentKey.xmss().orElseThrow().parameterSet();
-        // One thread: this runs beside the signing key, which must keep a core for its readings.
-        XmssPrivateKey key = XmssKeyGenerator.generate(params, WotsDerivation.SP800_208, new SecureRandom(), 1, null);
-        byte[] state = null;
-        try {
-            options.observer.stepDone(RolloverStep.NEXT_KEY_GENERATED, next);
-            Path parent = dir.resolve(GENERATIONS);
-            Files.createDirectories(parent);
-            Path tmp = Files.createTempDirectory(parent, TEMP_PREFIX);
-            state = XmssKeyState.fresh(key).encode();
-            DurableFiles.createAtomically(
-                    tmp.resolve(PUBLIC_KEY), key.publicKey().encoded());
-            DurableFiles.createAtomically(tmp.resolve(STATE), state);
-            DurableFiles.forceDirectory(tmp);
-            Path target = generationDir(next);
-            if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-                // A prepared key whose state was lost cannot be trusted to be fresh; never reuse it.
-                throw new IOException(target + " exists but is not a complete prepared key; remove it by hand");
-            }
-            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-            DurableFiles.forceDirectory(parent);
-            options.observer.stepDone(RolloverStep.NEXT_KEY_DURABLE, next);
-            return true;
-        } finally {
-            Secrets.wipe(state);
-            key.destroy();
-        }
+        return lifecycle.prepareNext();
     }
 
     /**
@@ -754,18 +394,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @throws KeyFormatException if the next key's state belongs to another key than its public key
      */
     public boolean loadNext() throws IOException {
-        if (nextSigner != null || !nextKeyReady()) {
-            return false;
-        }
-        long next = generation + 1;
-        PqPublicKey nextKey = PublicKeys.decode(
-                currentKey.parameterSet().setName(),
-                readSmall(generationDir(next).resolve(PUBLIC_KEY)));
-        // Its trees are built on one thread, beside the signing key (see prepareNext).
-        Opened o = openSigner(next, nextKey, options.signer.withThreads(1));
-        nextStore = o.store();
-        nextSigner = o.signer();
-        return true;
+        return lifecycle.loadNext();
     }
 
     /**
@@ -774,7 +403,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @return whether the next key's signer is open
      */
     public boolean nextKeyLoaded() {
-        return nextSigner != null;
+        return lifecycle.nextKeyLoaded();
     }
 
     /**
@@ -793,35 +422,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      *     or, the handover already durable, the new key's signer cannot be opened
      */
     public SignedKeyHandover handOver(Instant now) throws IOException {
-        long next = generation + 1;
-        if (!nextKeyReady()) {
-            throw new IllegalStateException("no next key prepared for generation " + next);
-        }
-        Path nextDir = generationDir(next);
-        byte[] pub = readSmall(nextDir.resolve(PUBLIC_KEY));
-        PqPublicKey nextKey = PublicKeys.decode(currentKey.parameterSet().setName(), pub);
-        SignedKeyHandover signed = SignedKeyHandover.sign(currentSigner, currentKey, chainId, next, nextKey, now);
-        options.observer.stepDone(RolloverStep.HANDOVER_SIGNED, next);
-        DurableFiles.createAtomically(nextDir.resolve(HANDOVER), signed.encode());
-        options.observer.stepDone(RolloverStep.HANDOVER_DURABLE, next);
-        long retired = generation;
-        closeRetired(); // a previous handover's, if nobody destroyed it yet
-        retiredSigner = currentSigner;
-        retiredStore = currentStore;
-        generation = next;
-        currentKey = nextKey;
-        latestHandover = Optional.of(signed);
-        if (nextSigner != null && PqPublicKey.of(nextSigner.publicKey()).equals(nextKey)) {
-            currentStore = nextStore;
-            currentSigner = nextSigner;
-            nextStore = null;
-            nextSigner = null;
-        } else {
-            closeNext();
-            openCurrentSigner();
-        }
-        retiredPending = retired;
-        return signed;
+        return lifecycle.handOver(now);
     }
 
     /**
@@ -833,14 +434,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      *     next call, or the next {@link #open}, tries again)
      */
     public void destroyRetired() throws IOException {
-        closeRetired();
-        long retired = retiredPending;
-        if (retired < 0) {
-            return;
-        }
-        destroyState(stateFile(retired));
-        retiredPending = -1;
-        options.observer.stepDone(RolloverStep.RETIRED_KEY_DESTROYED, retired);
+        lifecycle.destroyRetired();
     }
 
     /**
@@ -864,31 +458,10 @@ public final class SensorKeyDirectory implements AutoCloseable {
      */
     public List<SignedKeyHandover> handoversAfter(long sequence) throws IOException {
         List<SignedKeyHandover> out = new ArrayList<>();
-        for (long g = Math.max(1, sequence + 1); g <= generation; g++) {
-            out.add(SignedKeyHandover.decode(handoverRecord(g)));
+        for (long g = Math.max(1, sequence + 1); g <= lifecycle.generation(); g++) {
+            out.add(SignedKeyHandover.decode(compaction.handoverRecord(g)));
         }
         return out;
-    }
-
-    /**
-     * Generation {@code g}'s signed handover record, from the log or from its directory. Safe while
-     * a compaction runs on another thread: it appends to the log before it removes the directory,
-     * so a record missing from the directory is in the log by then.
-     */
-    private byte[] handoverRecord(long g) throws IOException {
-        HandoverLog l = log;
-        if (l != null && g <= l.count()) {
-            return l.entry(g).record();
-        }
-        try {
-            return readSmall(generationDir(g).resolve(HANDOVER));
-        } catch (NoSuchFileException e) {
-            l = log;
-            if (l != null && g <= l.count()) {
-                return l.entry(g).record();
-            }
-            throw e;
-        }
     }
 
     /**
@@ -901,16 +474,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @throws IOException if the file or the log cannot be read
      */
     public Optional<byte[]> certificate(long g) throws IOException {
-        try {
-            return Optional.of(readSmall(certificateFile(g)));
-        } catch (NoSuchFileException e) {
-            HandoverLog l = log;
-            if (g >= 1 && l != null && g <= l.count()) {
-                byte[] c = l.entry(g).certificate();
-                return c.length == 0 ? Optional.empty() : Optional.of(c);
-            }
-            return Optional.empty();
-        }
+        return compaction.certificate(g);
     }
 
     /**
@@ -932,61 +496,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      *     removed (the next call tries again)
      */
     public long compact() throws IOException {
-        long done = 0;
-        for (long g = compactedCount() + 1; g < generation; g = compactedCount() + 1) {
-            Path gdir = generationDir(g);
-            if (Files.exists(gdir.resolve(STATE), LinkOption.NOFOLLOW_LINKS)) {
-                break; // its state is not destroyed yet: a later call compacts it
-            }
-            compactGeneration(g, gdir);
-            done++;
-        }
-        return done;
-    }
-
-    private long compactedCount() {
-        HandoverLog l = log;
-        return l == null ? 0 : l.count();
-    }
-
-    private void compactGeneration(long g, Path gdir) throws IOException {
-        byte[] record = readSmall(gdir.resolve(HANDOVER));
-        Path certFile = gdir.resolve(CERTIFICATE);
-        byte[] cert = Files.exists(certFile, LinkOption.NOFOLLOW_LINKS) ? readSmall(certFile) : new byte[0];
-        HandoverLog.Entry entry = new HandoverLog.Entry(g, record, cert);
-        // A SIGKILL between a create's link and the deletion of its temporary file leaves that file
-        // beside the one it became; such leftovers hold public bytes only and are never read.
-        for (String name : List.of(PUBLIC_KEY, HANDOVER, CERTIFICATE)) {
-            DurableFiles.deleteLeftoverTemps(gdir.resolve(name));
-        }
-        List<Path> files;
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(gdir)) {
-            files = new ArrayList<>();
-            s.forEach(files::add);
-        }
-        for (Path f : files) {
-            String name = f.getFileName().toString();
-            if (!name.equals(PUBLIC_KEY) && !name.equals(HANDOVER) && !name.equals(CERTIFICATE)) {
-                throw new KeyFormatException(
-                        f + " is not a file of a retired generation; " + gdir + " is not compacted");
-            }
-        }
-        // Checks the public key against the record (and nothing else is there) before anything changes.
-        List<Path> remove = leftoverFiles(gdir, entry);
-        HandoverLog l = log;
-        if (l == null) {
-            l = HandoverLog.create(dir.resolve(HANDOVER_LOG), firstKey);
-            log = l;
-        }
-        l.append(entry);
-        options.observer.compactionStepDone(CompactionStep.RECORD_LOGGED, g);
-        // The record goes last, so a directory a crash left half removed still says which generation it was.
-        remove.sort((a, b) -> Boolean.compare(
-                a.getFileName().toString().equals(HANDOVER),
-                b.getFileName().toString().equals(HANDOVER)));
-        removeGenerationDirectory(gdir, remove);
-        DurableFiles.forceDirectory(dir.resolve(GENERATIONS));
-        options.observer.compactionStepDone(CompactionStep.DIRECTORY_REMOVED, g);
+        return compaction.compactBelow(lifecycle.generation());
     }
 
     /**
@@ -996,11 +506,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      * @return the directory's path, whether or not it exists
      */
     public Path generationDir(long g) {
-        return g == 0 ? dir : dir.resolve(GENERATIONS).resolve(String.format(Locale.ROOT, "%012d", g));
-    }
-
-    private Path stateFile(long g) {
-        return generationDir(g).resolve(STATE);
+        return KeyDirectoryLayout.generationDir(dir, g);
     }
 
     /**
@@ -1012,115 +518,7 @@ public final class SensorKeyDirectory implements AutoCloseable {
      *     generation directory
      */
     public static Optional<Path> enclosingKeyDirectory(Path dir) {
-        Path name = dir.getFileName();
-        Path generations =
-                dir.getParent() != null ? dir.getParent() : dir.toAbsolutePath().getParent();
-        if (name == null || generations == null || !isGenerationName(name.toString())) {
-            return Optional.empty();
-        }
-        Path outer = generations.getParent() != null
-                ? generations.getParent()
-                : generations.toAbsolutePath().getParent();
-        if (outer == null
-                || generations.getFileName() == null
-                || !generations.getFileName().toString().equals(GENERATIONS)
-                || !Files.exists(outer.resolve(PUBLIC_KEY), LinkOption.NOFOLLOW_LINKS)) {
-            return Optional.empty();
-        }
-        return Optional.of(outer);
-    }
-
-    private static boolean isGenerationName(String name) {
-        return name.length() == 12 && name.chars().allMatch(c -> c >= '0' && c <= '9');
-    }
-
-    private static NavigableMap<Long, Path> generationDirectories(Path dir) throws IOException {
-        TreeMap<Long, Path> out = new TreeMap<>();
-        Path parent = dir.resolve(GENERATIONS);
-        if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
-            return out;
-        }
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(parent)) {
-            for (Path p : s) {
-                String name = p.getFileName().toString();
-                if (isGenerationName(name)) {
-                    out.put(Long.parseLong(name), p);
-                }
-            }
-        }
-        return out;
-    }
-
-    private void deleteTemporaryDirectories() throws IOException {
-        Path parent = dir.resolve(GENERATIONS);
-        if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        List<Path> leftovers = new ArrayList<>();
-        try (DirectoryStream<Path> s =
-                Files.newDirectoryStream(parent, p -> p.getFileName().toString().startsWith(TEMP_PREFIX))) {
-            s.forEach(leftovers::add);
-        }
-        for (Path tmp : leftovers) {
-            try (DirectoryStream<Path> s = Files.newDirectoryStream(tmp)) {
-                for (Path f : s) {
-                    destroyState(f);
-                }
-            }
-            Files.deleteIfExists(tmp);
-        }
-        if (!leftovers.isEmpty()) {
-            DurableFiles.forceDirectory(parent);
-        }
-    }
-
-    /**
-     * Overwrites a secret file and the temporary copies interrupted writes left of it with zeros,
-     * fsyncs them, removes them and its lock file, and fsyncs its directory if anything was removed.
-     */
-    static void destroyState(Path file) throws IOException {
-        // Besides the state, a SIGKILL can leave a temporary copy of it (a write of its signer:
-        // reserving indices ahead, or returning them on close, after the handover) and, between the
-        // deletions below, the lock file alone. Each is destroyed even when the state is already
-        // gone: a copy holds the secret, and compaction takes only a directory of known files.
-        if (!Files.isDirectory(file.getParent(), LinkOption.NOFOLLOW_LINKS)) {
-            return; // e.g. a temporary directory already renamed into place
-        }
-        List<Path> copies = new ArrayList<>();
-        if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            copies.add(file);
-        }
-        copies.addAll(DurableFiles.leftoverTemps(file));
-        boolean removed = false;
-        for (Path copy : copies) {
-            wipe(copy);
-            removed |= Files.deleteIfExists(copy);
-        }
-        removed |= Files.deleteIfExists(file.resolveSibling(file.getFileName() + FileStateStore.LOCK_SUFFIX));
-        if (removed) {
-            DurableFiles.forceDirectory(file.getParent());
-        }
-    }
-
-    /** Overwrites a file with zeros and fsyncs it. */
-    private static void wipe(Path file) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
-            long size = ch.size();
-            ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(size, 1 << 16));
-            for (long off = 0; off < size; ) {
-                zeros.clear().limit((int) Math.min(zeros.capacity(), size - off));
-                off += ch.write(zeros, off);
-            }
-            ch.force(true);
-        }
-    }
-
-    static byte[] readSmall(Path file) throws IOException {
-        try {
-            return DurableFiles.readAll(file, 1 << 20);
-        } catch (NoSuchFileException e) {
-            throw new NoSuchFileException(file.toString(), null, "missing");
-        }
+        return KeyDirectoryLayout.enclosingKeyDirectory(dir);
     }
 
     /**
@@ -1130,51 +528,9 @@ public final class SensorKeyDirectory implements AutoCloseable {
     @Override
     public void close() {
         try {
-            closeCurrent();
+            lifecycle.close();
         } finally {
-            try {
-                closeNext();
-            } finally {
-                try {
-                    closeRetired();
-                } finally {
-                    owner.close(); // last: the directory is ours until every state is closed
-                }
-            }
+            owner.close(); // last: the directory is ours until every state is closed
         }
-    }
-
-    private void closeRetired() {
-        XmssStatefulSigner signer = retiredSigner;
-        FileStateStore store = retiredStore;
-        retiredSigner = null;
-        retiredStore = null;
-        if (store != null) {
-            close(signer, store);
-        }
-    }
-
-    private void closeCurrent() {
-        close(currentSigner, currentStore);
-    }
-
-    /** Closes a signer and then, whatever happened, its store (which releases the state file). */
-    private static void close(XmssStatefulSigner signer, FileStateStore store) {
-        try {
-            signer.close();
-        } finally {
-            store.close();
-        }
-    }
-
-    private void closeNext() {
-        if (nextSigner == null) {
-            return;
-        }
-        XmssStatefulSigner signer = nextSigner;
-        FileStateStore store = nextStore;
-        nextSigner = null;
-        nextStore = null;
-        close(signer, store);
     }
 }

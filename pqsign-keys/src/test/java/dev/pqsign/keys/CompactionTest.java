@@ -354,7 +354,7 @@ class CompactionTest {
     void destroyState_inADirectoryThatIsGone_doesNothing() throws Exception {
         // create() cleans up its temporary directory with this after a failure, also one that came
         // after the directory was renamed into place: the original failure must be the one reported.
-        SensorKeyDirectory.destroyState(tmp.resolve("renamed").resolve(SensorKeyDirectory.STATE));
+        StateDestruction.destroy(tmp.resolve("renamed").resolve(SensorKeyDirectory.STATE));
         assertFalse(Files.exists(tmp.resolve("renamed")));
     }
 
