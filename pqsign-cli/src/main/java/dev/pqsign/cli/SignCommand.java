@@ -106,9 +106,9 @@ final class SignCommand implements Callable<Integer> {
         HaetaeEngine e = engine(engine);
         HaetaeSampler smp = sampler(sampler);
         byte[] ctx = KeyFiles.context(context);
-        try (OpenedPrivateKey sk = KeyFiles.openHaetaeKey(key, "private key")) {
+        try (OpenedPrivateKey opened = KeyFiles.openHaetaeKey(key, "private key")) {
             return signHaetae(
-                    sk.haetaeKey().orElseThrow(),
+                    opened.haetaeKey().orElseThrow(),
                     e,
                     smp,
                     ctx,
