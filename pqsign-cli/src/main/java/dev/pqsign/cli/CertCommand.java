@@ -1,15 +1,11 @@
 package dev.pqsign.cli;
 
 import dev.pqsign.core.Signer;
-import dev.pqsign.core.StatefulSigner;
-import dev.pqsign.haetae.HaetaePrivateKey;
-import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.keys.DeviceCa;
-import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.keys.KeyDirectoryOwner;
+import dev.pqsign.keys.OpenedPrivateKey;
 import dev.pqsign.keys.PrivateKeyFormat;
 import dev.pqsign.keys.XmssScheme;
-import dev.pqsign.state.FileStateStore;
 import dev.pqsign.x509.CertificateChainVerifier;
 import dev.pqsign.x509.CertificateFormatException;
 import dev.pqsign.x509.CertificateTemplate;
@@ -64,14 +60,15 @@ final class CertCommand implements Runnable {
      * index per certificate.
      */
     static PqCertificate withSigner(Path keyFile, int lockTimeout, SignerBody body) {
-        byte[] head = KeyFiles.readSmall(keyFile, "private key");
+        Optional<PrivateKeyFormat> format = KeyFiles.privateKeyFormat(keyFile, "private key");
+        if (format.isEmpty()) {
+            throw CliException.usage(keyFile + ": not a pqsign private key (XMSS or HSS key.state, or HAETAE key.sk)");
+        }
         try {
-            Optional<PrivateKeyFormat> stateful = StatefulKeys.statefulFormat(head);
-            if (stateful.isPresent()) {
+            if (format.get().isKeyState()) {
                 KeyDirectoryOwner owner = KeyFiles.ownKeyDirectory(keyFile, lockTimeout);
-                try (FileStateStore store = FileStateStore.open(keyFile, Duration.ofSeconds(lockTimeout));
-                        StatefulSigner signer = StatefulKeys.open(stateful.get(), store, 1)) {
-                    return body.apply(signer, StatefulKeys.publicKey(signer));
+                try (OpenedPrivateKey key = StatefulKeys.open(keyFile, 1, lockTimeout)) {
+                    return body.apply(key.signer(), key.publicKey());
                 } catch (IOException e) {
                     throw new CliException(CliException.FAILED, keyFile + ": " + OutputFiles.reason(e), e);
                 } finally {
@@ -80,20 +77,12 @@ final class CertCommand implements Runnable {
                     }
                 }
             }
-            if (HaetaeKeyFile.hasMagic(head)) {
-                HaetaePrivateKey sk = KeyFiles.haetaePrivateKey(keyFile, head);
-                try {
-                    return body.apply(new HaetaeSigner(sk), PqPublicKey.of(sk.publicKey()));
-                } finally {
-                    sk.destroy();
-                }
+            try (OpenedPrivateKey key = KeyFiles.openHaetaeKey(keyFile, "private key")) {
+                return body.apply(key.signer(), key.publicKey());
             }
         } catch (UnsupportedAlgorithmException | CertificateFormatException | IllegalArgumentException e) {
             throw CliException.usage(keyFile + ": " + e.getMessage());
-        } finally {
-            Arrays.fill(head, (byte) 0);
         }
-        throw CliException.usage(keyFile + ": not a pqsign private key (XMSS or HSS key.state, or HAETAE key.sk)");
     }
 
     @FunctionalInterface

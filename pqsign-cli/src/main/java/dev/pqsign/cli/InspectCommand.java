@@ -5,6 +5,7 @@ import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.haetae.HaetaeParameterSet;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.keys.HaetaeKeyFile;
+import dev.pqsign.keys.PrivateKeyFormat;
 import dev.pqsign.keys.PublicKeyFile;
 import dev.pqsign.keys.PublicKeys;
 import dev.pqsign.keys.SensorKeyDirectory;
@@ -46,8 +47,9 @@ final class InspectCommand implements Callable<Integer> {
             return 0;
         }
         byte[] b = KeyFiles.readSmall(file, "file");
+        PrivateKeyFormat format = PrivateKeyFormat.of(b).orElse(null);
         try {
-            if (XmssKeyState.hasMagic(b)) {
+            if (format == PrivateKeyFormat.XMSS_KEY_STATE) {
                 XmssKeyState s = XmssKeyState.decode(b);
                 XmssParameterSet p = s.key().parameterSet();
                 o.printf("%s: pqsign XMSS key state (format 1, %d bytes)%n", file, b.length);
@@ -68,9 +70,9 @@ final class InspectCommand implements Callable<Integer> {
                 o.printf(
                         "  public key:     %s%n", Hex.encode(s.key().publicKey().encoded()));
                 s.key().destroy();
-            } else if (HssKeyState.hasMagic(b)) {
+            } else if (format == PrivateKeyFormat.HSS_KEY_STATE) {
                 describeHssState(HssKeyState.decode(b), b.length, o);
-            } else if (HaetaeKeyFile.hasMagic(b)) {
+            } else if (format == PrivateKeyFormat.HAETAE_KEY_FILE) {
                 HaetaePrivateKey k = HaetaeKeyFile.decode(b);
                 o.printf("%s: pqsign HAETAE private key (format 1, %d bytes)%n", file, b.length);
                 o.printf(

@@ -4,14 +4,16 @@ import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Verifier;
 import dev.pqsign.haetae.HaetaeEngine;
-import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaePublicKey;
 import dev.pqsign.haetae.HaetaeVerifier;
 import dev.pqsign.keys.AmbiguousPublicKeyException;
-import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.keys.HssScheme;
 import dev.pqsign.keys.KeyDirectoryInUseException;
 import dev.pqsign.keys.KeyDirectoryOwner;
+import dev.pqsign.keys.OpenedPrivateKey;
+import dev.pqsign.keys.PrivateKeyFormat;
+import dev.pqsign.keys.PrivateKeySummary;
+import dev.pqsign.keys.PrivateKeys;
 import dev.pqsign.keys.PublicKeyFile;
 import dev.pqsign.keys.SensorKeyDirectory;
 import dev.pqsign.keys.SignatureScheme;
@@ -34,6 +36,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /** Reads key, signature and message files, turning every problem into a one-line error naming the file. */
 final class KeyFiles {
@@ -127,13 +130,70 @@ final class KeyFiles {
                 file + ": " + what + " is " + size + "; no " + what + " is larger than " + max + " bytes");
     }
 
-    /** Decodes a HAETAE private key file, naming the file in any error. */
-    static HaetaePrivateKey haetaePrivateKey(Path file, byte[] bytes) {
+    /**
+     * The format of a private key file, as pqsign-keys tells it by its magic ({@link
+     * PrivateKeys#formatOf}); empty for any other file. A file that is missing, no regular file or
+     * over 1 MiB is refused as {@link #readSmall} refuses it.
+     */
+    static Optional<PrivateKeyFormat> privateKeyFormat(Path file, String what) {
+        requireSmallFile(file, what);
         try {
-            return HaetaeKeyFile.decode(bytes);
+            return PrivateKeys.formatOf(file);
+        } catch (IOException e) {
+            throw unreadable(file, what, e);
+        }
+    }
+
+    /**
+     * What a private key file holds ({@link PrivateKeys#summary}), its problems refused with one
+     * line naming it; empty for a file that is no pqsign private key.
+     */
+    static Optional<PrivateKeySummary> privateKeySummary(Path file, String what) {
+        requireSmallFile(file, what);
+        try {
+            return PrivateKeys.summary(file);
         } catch (KeyFormatException e) {
             throw CliException.usage(file + ": " + e.getMessage());
+        } catch (IOException e) {
+            throw unreadable(file, what, e);
         }
+    }
+
+    /** Opens a HAETAE private key file ({@link PrivateKeys#open}), naming the file in any error. */
+    static OpenedPrivateKey openHaetaeKey(Path file, String what) {
+        try {
+            OpenedPrivateKey k = PrivateKeys.open(file, PrivateKeys.Options.defaults());
+            if (k.haetaeKey().isEmpty()) {
+                k.close();
+                throw CliException.usage(file + ": changed while it was opened (no longer a HAETAE key)");
+            }
+            return k;
+        } catch (KeyFormatException e) {
+            throw CliException.usage(file + ": " + e.getMessage());
+        } catch (IOException e) {
+            throw unreadable(file, what, e);
+        }
+    }
+
+    /** A regular file of at most 1 MiB, checked as {@link #readSmall} checks it, without reading it. */
+    private static void requireSmallFile(Path file, String what) {
+        requireRegularFile(file, what);
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (IOException e) {
+            throw unreadable(file, what, e);
+        }
+        if (size > MAX_KEY_FILE) {
+            throw tooLarge(file, what, size + " bytes", MAX_KEY_FILE);
+        }
+    }
+
+    private static CliException unreadable(Path file, String what, IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return CliException.usage(file + ": " + what + " does not exist");
+        }
+        return CliException.usage(file + ": cannot read " + what + ": " + OutputFiles.reason(e));
     }
 
     /** Any supported parameter set by name. */

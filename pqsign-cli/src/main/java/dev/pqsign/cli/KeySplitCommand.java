@@ -1,15 +1,12 @@
 package dev.pqsign.cli;
 
-import dev.pqsign.core.KeyFormatException;
-import dev.pqsign.core.Secrets;
 import dev.pqsign.keys.KeyDirectoryOwner;
 import dev.pqsign.keys.PrivateKeyFormat;
+import dev.pqsign.keys.PrivateKeySummary;
 import dev.pqsign.lms.HssKeySplit;
-import dev.pqsign.lms.HssKeyState;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.FileStateStore;
 import dev.pqsign.xmss.XmssKeySplit;
-import dev.pqsign.xmss.XmssKeyState;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.FileAlreadyExistsException;
@@ -20,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -85,43 +81,23 @@ final class KeySplitCommand implements Callable<Integer> {
     }
 
     private int split() throws IOException {
-        byte[] head = KeyFiles.readSmall(key, "key state");
-        PrivateKeyFormat format;
-        byte[] pub;
-        String setName;
-        try {
-            Optional<PrivateKeyFormat> f = StatefulKeys.statefulFormat(head);
-            if (f.isEmpty()) {
-                throw CliException.usage(key + " is not an XMSS or HSS key state (only stateful keys are split;"
-                        + " HAETAE keys are stateless)");
-            }
-            format = f.get();
-            long remaining;
-            if (format == PrivateKeyFormat.HSS_KEY_STATE) {
-                HssKeyState s = HssKeyState.decode(head);
-                pub = s.key().publicKey().encoded();
-                setName = s.key().parameterSet().setName();
-                remaining = s.remaining();
-                s.key().destroy();
-            } else {
-                XmssKeyState s = XmssKeyState.decode(head);
-                pub = s.key().publicKey().encoded();
-                setName = s.key().parameterSet().setName();
-                remaining = s.remaining();
-                s.key().destroy();
-            }
-            if (remaining == 0) {
-                throw new CliException(
-                        CliException.FAILED, key + ": key is exhausted (no signatures left);" + " nothing to split");
-            }
-            if (parts > remaining) {
-                throw CliException.usage(key + ": --parts " + parts + " is more than the " + remaining
-                        + " remaining signatures; every part needs at least one");
-            }
-        } catch (KeyFormatException e) {
-            throw CliException.usage(key + ": " + e.getMessage());
-        } finally {
-            Secrets.wipe(head);
+        PrivateKeyFormat format = KeyFiles.privateKeyFormat(key, "key state")
+                .filter(PrivateKeyFormat::isKeyState)
+                .orElseThrow(() -> CliException.usage(key + " is not an XMSS or HSS key state (only stateful keys"
+                        + " are split; HAETAE keys are stateless)"));
+        PrivateKeySummary summary = KeyFiles.privateKeySummary(key, "key state")
+                .filter(k -> k.format() == format)
+                .orElseThrow(() -> CliException.usage(key + ": changed while it was read"));
+        byte[] pub = summary.publicKey().rawEncoding();
+        String setName = summary.parameterSetName();
+        long remaining = summary.remaining().orElseThrow();
+        if (remaining == 0) {
+            throw new CliException(
+                    CliException.FAILED, key + ": key is exhausted (no signatures left);" + " nothing to split");
+        }
+        if (parts > remaining) {
+            throw CliException.usage(key + ": --parts " + parts + " is more than the " + remaining
+                    + " remaining signatures; every part needs at least one");
         }
         if (Files.exists(out, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(out)) {
             throw CliException.usage(out + ": --out exists and is not a directory");

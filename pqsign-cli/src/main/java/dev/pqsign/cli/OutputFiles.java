@@ -1,11 +1,10 @@
 package dev.pqsign.cli;
 
-import dev.pqsign.keys.PrivateKeyFormat;
+import dev.pqsign.keys.PrivateKeys;
 import dev.pqsign.state.DurableFiles;
 import dev.pqsign.state.DurableWriteException;
 import dev.pqsign.state.FileStateStore;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -177,9 +176,8 @@ final class OutputFiles {
     }
 
     private static boolean holdsPrivateKey(Path p) {
-        try (InputStream in = Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
-            byte[] head = in.readNBytes(4);
-            return PrivateKeyFormat.of(head).isPresent();
+        try {
+            return PrivateKeys.formatOf(p).isPresent();
         } catch (IOException e) {
             // Unreadable: we cannot show it is safe to replace.
             throw CliException.usage(p + ": exists and cannot be read to check it is no key: " + reason(e));

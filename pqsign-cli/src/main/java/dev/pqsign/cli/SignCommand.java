@@ -1,22 +1,19 @@
 package dev.pqsign.cli;
 
-import dev.pqsign.core.Secrets;
 import dev.pqsign.core.StatefulSigner;
 import dev.pqsign.haetae.HaetaeEngine;
 import dev.pqsign.haetae.HaetaePrivateKey;
 import dev.pqsign.haetae.HaetaeSampler;
 import dev.pqsign.haetae.HaetaeSigner;
-import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.keys.KeyDirectoryOwner;
+import dev.pqsign.keys.OpenedPrivateKey;
 import dev.pqsign.keys.PrivateKeyFormat;
-import dev.pqsign.state.FileStateStore;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -92,41 +89,32 @@ final class SignCommand implements Callable<Integer> {
         for (Path p : in) {
             KeyFiles.requireRegularFile(p, "message");
         }
-        byte[] head = KeyFiles.readSmall(key, "private key");
-        try {
-            Optional<PrivateKeyFormat> stateful = StatefulKeys.statefulFormat(head);
-            if (stateful.isPresent()) {
-                String what = stateful.get() == PrivateKeyFormat.HSS_KEY_STATE ? "an HSS key" : "an XMSS key";
-                refuseOptions(what, "--context", "--engine", "--sampler");
-                int b = batch == null ? 1 : Bounds.check("--batch", batch, 1, MAX_BATCH);
-                int timeout = lockTimeout == null ? 10 : Bounds.lockTimeout(lockTimeout);
-                List<Path> outputs = prepareOutputs();
-                return signStateful(
-                        stateful.get(), b, timeout, outputs, spec.commandLine().getOut());
-            }
-            if (HaetaeKeyFile.hasMagic(head)) {
-                refuseOptions("a HAETAE key (stateless)", "--batch", "--lock-timeout");
-                HaetaeEngine e = engine(engine);
-                HaetaeSampler smp = sampler(sampler);
-                byte[] ctx = KeyFiles.context(context);
-                HaetaePrivateKey sk = KeyFiles.haetaePrivateKey(key, head);
-                try {
-                    return signHaetae(
-                            sk,
-                            e,
-                            smp,
-                            ctx,
-                            prepareOutputs(),
-                            spec.commandLine().getOut());
-                } finally {
-                    sk.destroy();
-                }
-            }
-        } finally {
-            Secrets.wipe(head);
+        Optional<PrivateKeyFormat> format = KeyFiles.privateKeyFormat(key, "private key");
+        if (format.isEmpty()) {
+            throw CliException.usage(
+                    key + ": not a pqsign private key (not an XMSS or HSS key.state, nor a HAETAE key.sk)");
         }
-        throw CliException.usage(
-                key + ": not a pqsign private key (not an XMSS or HSS key.state, nor a HAETAE key.sk)");
+        if (format.get().isKeyState()) {
+            String what = format.get() == PrivateKeyFormat.HSS_KEY_STATE ? "an HSS key" : "an XMSS key";
+            refuseOptions(what, "--context", "--engine", "--sampler");
+            int b = batch == null ? 1 : Bounds.check("--batch", batch, 1, MAX_BATCH);
+            int timeout = lockTimeout == null ? 10 : Bounds.lockTimeout(lockTimeout);
+            List<Path> outputs = prepareOutputs();
+            return signStateful(b, timeout, outputs, spec.commandLine().getOut());
+        }
+        refuseOptions("a HAETAE key (stateless)", "--batch", "--lock-timeout");
+        HaetaeEngine e = engine(engine);
+        HaetaeSampler smp = sampler(sampler);
+        byte[] ctx = KeyFiles.context(context);
+        try (OpenedPrivateKey opened = KeyFiles.openHaetaeKey(key, "private key")) {
+            return signHaetae(
+                    opened.haetaeKey().orElseThrow(),
+                    e,
+                    smp,
+                    ctx,
+                    prepareOutputs(),
+                    spec.commandLine().getOut());
+        }
     }
 
     private void refuseOptions(String what, String... names) {
@@ -198,10 +186,10 @@ final class SignCommand implements Callable<Integer> {
         }
     }
 
-    private int signStateful(PrivateKeyFormat format, int b, int timeout, List<Path> outputs, PrintWriter o) {
+    private int signStateful(int b, int timeout, List<Path> outputs, PrintWriter o) {
         KeyDirectoryOwner owner = KeyFiles.ownKeyDirectory(key, timeout);
         try {
-            return signStatefulOwned(format, b, timeout, outputs, o);
+            return signStatefulOwned(b, timeout, outputs, o);
         } finally {
             if (owner != null) {
                 owner.close();
@@ -209,9 +197,9 @@ final class SignCommand implements Callable<Integer> {
         }
     }
 
-    private int signStatefulOwned(PrivateKeyFormat format, int b, int timeout, List<Path> outputs, PrintWriter o) {
-        try (FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(timeout));
-                StatefulSigner signer = StatefulKeys.open(format, store, b)) {
+    private int signStatefulOwned(int b, int timeout, List<Path> outputs, PrintWriter o) {
+        try (OpenedPrivateKey opened = StatefulKeys.open(key, b, timeout)) {
+            StatefulSigner signer = opened.statefulSigner().orElseThrow();
             for (int i = 0; i < in.size(); i++) {
                 byte[] msg = KeyFiles.read(in.get(i), "message");
                 long t0 = System.nanoTime();

@@ -1,46 +1,40 @@
 package dev.pqsign.cli;
 
-import dev.pqsign.core.StateStore;
-import dev.pqsign.core.StatefulSigner;
-import dev.pqsign.keys.PrivateKeyFormat;
+import dev.pqsign.keys.OpenedPrivateKey;
+import dev.pqsign.keys.PrivateKeys;
 import dev.pqsign.lms.HssSignerOptions;
-import dev.pqsign.lms.HssStatefulSigner;
-import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.xmss.XmssStatefulSigner;
-import java.util.Optional;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
 
 /**
- * The one place the commands open a stateful key file (an XMSS or an HSS {@code key.state}, told
- * apart by {@link PrivateKeyFormat}'s magic) as a signer, so no command guesses the scheme itself.
+ * How the commands open a stateful key file (an XMSS or an HSS {@code key.state}) to sign: through
+ * {@link PrivateKeys#open}, which tells the schemes apart, with tree work on all cores.
  */
 final class StatefulKeys {
     private StatefulKeys() {}
 
-    /** The stateful format of a key file's first bytes, or empty for HAETAE keys and anything else. */
-    static Optional<PrivateKeyFormat> statefulFormat(byte[] head) {
-        return PrivateKeyFormat.of(head)
-                .filter(f -> f == PrivateKeyFormat.XMSS_KEY_STATE || f == PrivateKeyFormat.HSS_KEY_STATE);
-    }
-
-    /** A signer over {@code store} reserving {@code batch} indices per state write, tree work on all cores. */
-    static StatefulSigner open(PrivateKeyFormat format, StateStore store, int batch) {
+    /**
+     * Opens {@code key} with a stateful signer reserving {@code batch} indices per state write,
+     * waiting up to {@code lockTimeoutSeconds} for the state's lock.
+     *
+     * @throws IOException if the state store cannot be opened
+     */
+    static OpenedPrivateKey open(Path key, int batch, int lockTimeoutSeconds) throws IOException {
         int threads = Runtime.getRuntime().availableProcessors();
-        if (format == PrivateKeyFormat.HSS_KEY_STATE) {
-            return HssStatefulSigner.open(
-                    store, HssSignerOptions.defaults().withBatch(batch).withThreads(threads));
+        OpenedPrivateKey k = PrivateKeys.open(
+                key,
+                PrivateKeys.Options.defaults()
+                        .withLockTimeout(Duration.ofSeconds(lockTimeoutSeconds))
+                        .withXmss(XmssStatefulSigner.Options.defaults()
+                                .withBatch(batch)
+                                .withThreads(threads))
+                        .withHss(HssSignerOptions.defaults().withBatch(batch).withThreads(threads)));
+        if (k.statefulSigner().isEmpty()) {
+            k.close();
+            throw CliException.usage(key + ": changed while it was opened (no longer a key state)");
         }
-        if (format != PrivateKeyFormat.XMSS_KEY_STATE) {
-            throw new IllegalArgumentException(format + " is not a stateful key format");
-        }
-        return XmssStatefulSigner.open(
-                store, XmssStatefulSigner.Options.defaults().withBatch(batch).withThreads(threads));
-    }
-
-    /** The public key of a signer {@link #open} made. */
-    static PqPublicKey publicKey(StatefulSigner signer) {
-        if (signer instanceof HssStatefulSigner h) {
-            return PqPublicKey.of(h.publicKey());
-        }
-        return PqPublicKey.of(((XmssStatefulSigner) signer).publicKey());
+        return k;
     }
 }

@@ -2,19 +2,15 @@ package dev.pqsign.cli;
 
 import dev.pqsign.core.Hex;
 import dev.pqsign.core.KeyFormatException;
-import dev.pqsign.core.Secrets;
 import dev.pqsign.core.StatefulSigner;
 import dev.pqsign.haetae.HaetaePrivateKey;
-import dev.pqsign.haetae.HaetaeSigner;
 import dev.pqsign.keys.DeviceCa;
-import dev.pqsign.keys.HaetaeKeyFile;
 import dev.pqsign.keys.KeyDirectoryOwner;
 import dev.pqsign.keys.KeyRollover;
+import dev.pqsign.keys.OpenedPrivateKey;
 import dev.pqsign.keys.PrivateKeyFormat;
+import dev.pqsign.keys.PrivateKeys;
 import dev.pqsign.keys.SensorKeyDirectory;
-import dev.pqsign.lms.HssKeyState;
-import dev.pqsign.lms.HssStatefulSigner;
-import dev.pqsign.state.FileStateStore;
 import dev.pqsign.state.RegularFiles;
 import dev.pqsign.telemetry.CertificateEnrolment;
 import dev.pqsign.telemetry.EmbeddedIndex;
@@ -29,8 +25,6 @@ import dev.pqsign.x509.PqCertificate;
 import dev.pqsign.x509.PqPublicKey;
 import dev.pqsign.x509.PublicKeys;
 import dev.pqsign.x509.UnsupportedAlgorithmException;
-import dev.pqsign.xmss.XmssKeyState;
-import dev.pqsign.xmss.XmssStatefulSigner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -118,12 +112,7 @@ final class TelemetryKeys {
 
     /** {@code true} if {@code key} is an LMS / HSS key state (key directories roll over XMSS keys only). */
     static boolean isHssKeyState(Path key) {
-        byte[] head = KeyFiles.readSmall(key, "private key");
-        try {
-            return PrivateKeyFormat.of(head).orElse(null) == PrivateKeyFormat.HSS_KEY_STATE;
-        } finally {
-            Secrets.wipe(head);
-        }
+        return KeyFiles.privateKeyFormat(key, "private key").orElse(null) == PrivateKeyFormat.HSS_KEY_STATE;
     }
 
     /**
@@ -252,117 +241,81 @@ final class TelemetryKeys {
 
     private static OpenSensorKey openKeyFile(Path key, Path cert, SensorSigningOptions signing, int lockTimeoutSeconds)
             throws IOException {
-        int batch = signing.batch;
-        byte[] head = KeyFiles.readSmall(key, "private key");
-        if (XmssKeyState.hasMagic(head)) {
-            Secrets.wipe(head);
-            FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(lockTimeoutSeconds));
-            XmssStatefulSigner signer;
-            try {
-                signer = XmssStatefulSigner.open(store, signing.xmss());
-            } catch (RuntimeException e) {
-                store.close();
-                throw e;
-            }
+        PrivateKeyFormat format = KeyFiles.privateKeyFormat(key, "private key")
+                .orElseThrow(() -> CliException.usage(
+                        key + " is not a pqsign private key (not an XMSS or HSS key.state, nor a HAETAE key.sk)"));
+        if (format == PrivateKeyFormat.HSS_KEY_STATE) {
+            requireRecordableName(key);
+        }
+        if (format.isKeyState()) {
             return stateKey(
-                    store,
-                    signer,
-                    signer.publicKey().encoded(),
-                    signer.parameterSet().setName(),
+                    PrivateKeys.open(
+                            key,
+                            PrivateKeys.Options.defaults()
+                                    .withLockTimeout(Duration.ofSeconds(lockTimeoutSeconds))
+                                    .withXmss(signing.xmss())
+                                    .withHss(signing.hss())),
                     cert);
         }
-        if (PrivateKeyFormat.of(head).orElse(null) == PrivateKeyFormat.HSS_KEY_STATE) {
-            try {
-                requireRecordableName(key, head);
-            } finally {
-                Secrets.wipe(head);
-            }
-            return openHssKeyFile(key, cert, signing, lockTimeoutSeconds);
-        }
-        if (HaetaeKeyFile.hasMagic(head)) {
-            HaetaePrivateKey sk = KeyFiles.haetaePrivateKey(key, head);
-            Secrets.wipe(head);
-            byte[] pub = sk.publicKey().getEncoded();
-            byte[] der;
-            try {
-                der = certificateFor(cert, pub);
-            } catch (RuntimeException e) {
-                sk.destroy();
-                throw e;
-            }
-            Path counter = key.resolveSibling(key.getFileName() + COUNTER_SUFFIX);
-            SequencedSigner signer;
-            try {
-                signer = SequencedSigner.openFile(new HaetaeSigner(sk), counter, batch);
-            } catch (IOException | RuntimeException e) {
-                sk.destroy();
-                throw new IOException("cannot open index counter " + counter + ": " + e.getMessage(), e);
-            }
-            String desc = String.format(
-                    "%s, index counter %s, next index %d", sk.parameterSet().setName(), counter, signer.nextIndex());
-            AutoCloseable wipe = sk::destroy;
-            return new OpenSensorKey(new SensorKey(signer, KeyId.ofPublicKey(pub), der), desc, signer, wipe);
-        }
-        Secrets.wipe(head);
-        throw CliException.usage(
-                key + " is not a pqsign private key (not an XMSS or HSS key.state, nor a HAETAE key.sk)");
+        return haetaeKey(KeyFiles.openHaetaeKey(key, "private key"), cert, signing.batch);
     }
 
     /**
-     * An LMS / HSS {@code key.state}: every index reserved durably before its signature, as for
-     * XMSS. A hierarchy whose name does not fit a signed reading's parameter-set field is refused
-     * before anything is reserved.
+     * A sensor key of an opened HAETAE {@code key.sk}: indices from a counter file {@code
+     * key.sk.counter} next to it, {@code batch} per write; its certificate (if any) matched to the
+     * key, and the key destroyed if it does not.
      */
-    private static OpenSensorKey openHssKeyFile(
-            Path key, Path cert, SensorSigningOptions signing, int lockTimeoutSeconds) throws IOException {
-        FileStateStore store = FileStateStore.open(key, Duration.ofSeconds(lockTimeoutSeconds));
-        HssStatefulSigner signer;
-        try {
-            signer = HssStatefulSigner.open(store, signing.hss());
-        } catch (RuntimeException e) {
-            store.close();
-            throw e;
-        }
-        return stateKey(
-                store,
-                signer,
-                signer.publicKey().encoded(),
-                signer.parameterSet().setName(),
-                cert);
-    }
-
-    /**
-     * A sensor key of an opened XMSS or HSS {@code key.state}: its certificate (if any) matched to
-     * the key, and the signer and store closed if it does not.
-     */
-    private static OpenSensorKey stateKey(
-            FileStateStore store, StatefulSigner signer, byte[] pub, String setName, Path cert) {
+    private static OpenSensorKey haetaeKey(OpenedPrivateKey opened, Path cert, int batch) throws IOException {
+        HaetaePrivateKey sk = opened.haetaeKey().orElseThrow();
+        byte[] pub = sk.publicKey().getEncoded();
         byte[] der;
         try {
             der = certificateFor(cert, pub);
         } catch (RuntimeException e) {
-            signer.close();
-            store.close();
+            opened.close();
             throw e;
         }
-        String desc =
-                String.format("%s, next index %d, %d signatures left", setName, signer.nextIndex(), signer.remaining());
-        return new OpenSensorKey(new SensorKey(signer, KeyId.ofPublicKey(pub), der), desc, signer, store);
+        Path counter = opened.file().resolveSibling(opened.file().getFileName() + COUNTER_SUFFIX);
+        SequencedSigner signer;
+        try {
+            signer = SequencedSigner.openFile(opened.signer(), counter, batch);
+        } catch (IOException | RuntimeException e) {
+            opened.close();
+            throw new IOException("cannot open index counter " + counter + ": " + e.getMessage(), e);
+        }
+        String desc = String.format(
+                "%s, index counter %s, next index %d", sk.parameterSet().setName(), counter, signer.nextIndex());
+        return new OpenSensorKey(new SensorKey(signer, KeyId.ofPublicKey(pub), der), desc, signer, opened);
+    }
+
+    /**
+     * A sensor key of an opened XMSS or HSS {@code key.state}: its certificate (if any) matched to
+     * the key, and the key closed if it does not.
+     */
+    private static OpenSensorKey stateKey(OpenedPrivateKey opened, Path cert) {
+        StatefulSigner signer = opened.statefulSigner().orElseThrow();
+        byte[] pub = opened.publicKey().rawEncoding();
+        byte[] der;
+        try {
+            der = certificateFor(cert, pub);
+        } catch (RuntimeException e) {
+            opened.close();
+            throw e;
+        }
+        String desc = String.format(
+                "%s, next index %d, %d signatures left",
+                signer.parameterSet().setName(), signer.nextIndex(), signer.remaining());
+        return new OpenSensorKey(new SensorKey(signer, KeyId.ofPublicKey(pub), der), desc, opened);
     }
 
     /**
      * Refuses, before any index is reserved, an HSS key whose set name a signed reading cannot carry
      * (more than one level).
      */
-    private static void requireRecordableName(Path key, byte[] head) {
-        HssKeyState s;
-        try {
-            s = HssKeyState.decode(head);
-        } catch (KeyFormatException e) {
-            throw CliException.usage(key + ": " + e.getMessage());
-        }
-        s.key().destroy();
-        String name = s.key().parameterSet().setName();
+    private static void requireRecordableName(Path key) {
+        String name = KeyFiles.privateKeySummary(key, "private key")
+                .orElseThrow(() -> CliException.usage(key + ": changed while it was read (no longer an HSS key state)"))
+                .parameterSetName();
         if (name.length() > MAX_RECORD_SET_NAME) {
             throw CliException.usage(key + ": " + name + " has a " + name.length() + "-character name; a signed"
                     + " reading carries at most " + MAX_RECORD_SET_NAME + " (docs/formats/signed-reading.md): a"

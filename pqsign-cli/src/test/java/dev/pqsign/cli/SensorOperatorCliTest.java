@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.pqsign.telemetry.FaultInjector;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -287,62 +288,70 @@ class SensorOperatorCliTest {
     @Test
     @Timeout(180)
     void operator_reportsTamperedReplayedDuplicateAndGap_jsonl_exit1() throws Exception {
-        // A sensor driven directly (pqsign-opcua), so that it can publish tampered, replayed and repeated readings.
+        // A sensor driven directly (pqsign-opcua) through a fault injector, so that it can publish
+        // tampered, replayed and repeated readings.
         try (TelemetryKeys.OpenSensorKey key = TelemetryKeys.openSensorKey(
-                        dir.resolve("k/key.state"), null, SensorSigningOptions.of(1, false, false), 10);
-                dev.pqsign.opcua.SensorServer sensor = dev.pqsign.opcua.SensorServer.start(
-                        dev.pqsign.opcua.SensorServer.Config.loopback(
-                                "s", dir.resolve("sensor-data"), dev.pqsign.opcua.TransportSecurity.NONE),
-                        key.sensorKey)) {
-            var first = sensor.publish("1500.00,2026-11-30T01:00:00.000000000Z");
-            RunningSensor operator = new RunningSensor(
-                    "operator",
-                    "--url",
-                    sensor.endpointUrl(),
-                    "--pub",
-                    p("k/key.pub"),
-                    "--params",
-                    SET,
-                    "--readings",
-                    "5",
-                    "--publishing-ms",
-                    "2",
-                    "--data-dir",
-                    p("op"),
-                    "--jsonl",
-                    p("verdicts.jsonl"));
-            awaitLines(operator, "ACCEPTED index=0 ", 1);
-            // Index 1 is signed but never published: lost on the way.
-            var unpublished = new dev.pqsign.telemetry.ReadingSigner(key.sensorKey.signer())
-                    .sign("1500.01,2026-11-30T01:00:01.000000000Z");
-            assertEquals(1, unpublished.index());
-            sensor.publishTampered("1500.02,2026-11-30T01:00:02.000000000Z");
-            awaitLines(operator, "REJECTED(BAD_SIGNATURE) index=2 ", 1);
-            sensor.publish("1500.03,2026-11-30T01:00:03.000000000Z");
-            awaitLines(operator, "ACCEPTED index=3 ", 1);
-            sensor.publishSigned(unpublished); // never accepted, older than the last accepted: a replay
-            awaitLines(operator, "REJECTED(REPLAYED) index=1 ", 1);
-            sensor.publishSigned(first.reading()); // the same reading again: informational
-            assertEquals(1, operator.exit.get(120, TimeUnit.SECONDS), operator.out + "\n" + operator.err);
-            String out = operator.out.toString();
-            assertEquals(List.of("GAP from=1 to=1 missing=1"), lines(out, "GAP "), out);
-            assertEquals(1, lines(out, "DUPLICATE index=0 ").size(), out);
-            assertTrue(out.contains("summary: 5 readings, ACCEPTED 2, BAD_SIGNATURE 1, REPLAYED 1, MALFORMED 0"), out);
-            assertTrue(
-                    out.contains(
-                            "DUPLICATE 1, INDEX_REUSE 0, GAP 1, RETIRED_KEY 0, HANDOVER 0, HANDOVER_REJECTED 0, SKIPPED 0 (1 missing)"),
-                    out);
-            List<String> json = Files.readAllLines(dir.resolve("verdicts.jsonl"));
-            List<String> verdicts = json.stream()
-                    .map(l -> l.replaceAll(".*\"verdict\":\"([A-Z_]+)\".*", "$1"))
-                    .toList();
-            assertEquals(
-                    List.of("ACCEPTED", "REJECTED", "GAP", "ACCEPTED", "REJECTED", "DUPLICATE"),
-                    verdicts,
-                    json.toString());
-            assertTrue(json.get(2).contains("\"from_index\":1,\"to_index\":1"), json.get(2));
-            assertTrue(json.get(0).contains("\"reason\":null"), json.get(0));
+                dir.resolve("k/key.state"), null, SensorSigningOptions.of(1, false, false), 10)) {
+            FaultInjector faults = new FaultInjector(key.sensorKey);
+            try (dev.pqsign.opcua.SensorServer sensor = dev.pqsign.opcua.SensorServer.start(
+                    dev.pqsign.opcua.SensorServer.Config.loopback(
+                            "s", dir.resolve("sensor-data"), dev.pqsign.opcua.TransportSecurity.NONE),
+                    faults.key())) {
+                injectFaults(key, faults, sensor);
+            }
         }
+    }
+
+    /** Tampered, replayed and repeated readings from {@code sensor}: the operator reports each, exit 1. */
+    private void injectFaults(
+            TelemetryKeys.OpenSensorKey key, FaultInjector faults, dev.pqsign.opcua.SensorServer sensor)
+            throws Exception {
+        var first = sensor.publish("1500.00,2026-11-30T01:00:00.000000000Z");
+        RunningSensor operator = new RunningSensor(
+                "operator",
+                "--url",
+                sensor.endpointUrl(),
+                "--pub",
+                p("k/key.pub"),
+                "--params",
+                SET,
+                "--readings",
+                "5",
+                "--publishing-ms",
+                "2",
+                "--data-dir",
+                p("op"),
+                "--jsonl",
+                p("verdicts.jsonl"));
+        awaitLines(operator, "ACCEPTED index=0 ", 1);
+        // Index 1 is signed but never published: lost on the way.
+        var unpublished = new dev.pqsign.telemetry.ReadingSigner(key.sensorKey.signer())
+                .sign("1500.01,2026-11-30T01:00:01.000000000Z");
+        assertEquals(1, unpublished.index());
+        faults.tampered("1500.02,2026-11-30T01:00:02.000000000Z", sensor::publish);
+        awaitLines(operator, "REJECTED(BAD_SIGNATURE) index=2 ", 1);
+        sensor.publish("1500.03,2026-11-30T01:00:03.000000000Z");
+        awaitLines(operator, "ACCEPTED index=3 ", 1);
+        faults.signed(unpublished, sensor::publish); // never accepted, older than the last accepted: a replay
+        awaitLines(operator, "REJECTED(REPLAYED) index=1 ", 1);
+        faults.signed(first.reading(), sensor::publish); // the same reading again: informational
+        assertEquals(1, operator.exit.get(120, TimeUnit.SECONDS), operator.out + "\n" + operator.err);
+        String out = operator.out.toString();
+        assertEquals(List.of("GAP from=1 to=1 missing=1"), lines(out, "GAP "), out);
+        assertEquals(1, lines(out, "DUPLICATE index=0 ").size(), out);
+        assertTrue(out.contains("summary: 5 readings, ACCEPTED 2, BAD_SIGNATURE 1, REPLAYED 1, MALFORMED 0"), out);
+        assertTrue(
+                out.contains(
+                        "DUPLICATE 1, INDEX_REUSE 0, GAP 1, RETIRED_KEY 0, HANDOVER 0, HANDOVER_REJECTED 0, SKIPPED 0 (1 missing)"),
+                out);
+        List<String> json = Files.readAllLines(dir.resolve("verdicts.jsonl"));
+        List<String> verdicts = json.stream()
+                .map(l -> l.replaceAll(".*\"verdict\":\"([A-Z_]+)\".*", "$1"))
+                .toList();
+        assertEquals(
+                List.of("ACCEPTED", "REJECTED", "GAP", "ACCEPTED", "REJECTED", "DUPLICATE"), verdicts, json.toString());
+        assertTrue(json.get(2).contains("\"from_index\":1,\"to_index\":1"), json.get(2));
+        assertTrue(json.get(0).contains("\"reason\":null"), json.get(0));
     }
 
     private static void awaitLines(RunningSensor run, String prefix, int n) throws Exception {

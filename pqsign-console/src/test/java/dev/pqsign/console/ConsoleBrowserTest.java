@@ -10,6 +10,7 @@ import dev.pqsign.opcua.SensorServer;
 import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.Ed25519TestDouble;
 import dev.pqsign.telemetry.EmbeddedIndex;
+import dev.pqsign.telemetry.FaultInjector;
 import dev.pqsign.telemetry.ReadingText;
 import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SequencedSigner;
@@ -64,6 +65,7 @@ class ConsoleBrowserTest {
 
     private final Ed25519TestDouble key = Ed25519TestDouble.generate();
     private SequencedSigner signer;
+    private FaultInjector faults;
     private SensorServer sensor;
     private ReplayGuard guard;
     private Operator operator;
@@ -83,9 +85,9 @@ class ConsoleBrowserTest {
         try {
             console = ConsoleServer.start(ConsoleOptions.loopback(0));
             signer = SequencedSigner.openFile(key.signer(), dir.resolve("sensor.seq"), 1);
+            faults = new FaultInjector(new SensorKey(signer, key.keyId()));
             sensor = SensorServer.start(
-                    SensorServer.Config.loopback("s1", dir.resolve("sensor"), TransportSecurity.NONE),
-                    new SensorKey(signer, key.keyId()));
+                    SensorServer.Config.loopback("s1", dir.resolve("sensor"), TransportSecurity.NONE), faults.key());
             guard = ReplayGuard.inDirectory(dir.resolve("replay"));
             operator = new Operator(
                     new Operator.Config(dir.resolve("operator"), TransportSecurity.NONE, 2),
@@ -202,7 +204,7 @@ class ConsoleBrowserTest {
                 field("remaining"));
 
         // A reading changed after signing: rejected, with its reason on the card and in the feed.
-        long tampered = sensor.publishTampered(ReadingText.format(1600, Instant.now()))
+        long tampered = faults.tampered(ReadingText.format(1600, Instant.now()), sensor::publish)
                 .reading()
                 .index();
         awaitIndex(tampered);

@@ -328,6 +328,7 @@ public final class DemoRunner {
         }
         Map<String, BlockingQueue<Observation>> inbox = new ConcurrentHashMap<>();
         List<SensorServer> sensors = new ArrayList<>();
+        List<FaultInjector> faults = new ArrayList<>();
         List<LinkEmulator> relays = new ArrayList<>();
         Tally tally = new Tally();
         // The demo's operator remembers no accepted records: a replayed reading is REPLAYED (counted
@@ -344,10 +345,11 @@ public final class DemoRunner {
             try {
                 for (int i = 0; i < k; i++) {
                     String name = "sensor-" + i;
+                    FaultInjector injector = new FaultInjector(keys.get(i).sensorKey());
                     SensorServer sensor = SensorServer.start(
-                            SensorServer.Config.loopback(name, setDir.resolve(name), o.security()),
-                            keys.get(i).sensorKey());
+                            SensorServer.Config.loopback(name, setDir.resolve(name), o.security()), injector.key());
                     sensors.add(sensor);
+                    faults.add(injector);
                     sensor.trustClient(operator.applicationCertificate());
                     operator.trustServer(sensor.applicationCertificate());
                     String url = sensor.endpointUrl();
@@ -373,10 +375,11 @@ public final class DemoRunner {
                     for (int i = 0; i < k; i++) {
                         int share = o.readings() / k + (i < o.readings() % k ? 1 : 0);
                         SensorServer sensor = sensors.get(i);
+                        FaultInjector injector = faults.get(i);
                         BlockingQueue<Observation> q = inbox.get("sensor-" + i);
                         long seed = i;
                         futures.add(pool.submit(() -> {
-                            driveSensor(sensor, q, share, o.injectEvery(), seed, tally);
+                            driveSensor(sensor, injector, q, share, o.injectEvery(), seed, tally);
                             return null;
                         }));
                     }
@@ -491,7 +494,13 @@ public final class DemoRunner {
     }
 
     private static void driveSensor(
-            SensorServer sensor, BlockingQueue<Observation> q, int readings, int injectEvery, long seed, Tally tally)
+            SensorServer sensor,
+            FaultInjector faults,
+            BlockingQueue<Observation> q,
+            int readings,
+            int injectEvery,
+            long seed,
+            Tally tally)
             throws InterruptedException {
         SimulatedSpeedSensor source = new SimulatedSpeedSensor(1500, 5, 0, seed, Clock.systemUTC());
         SensorServer.Publication first = null;
@@ -514,12 +523,14 @@ public final class DemoRunner {
             }
             if (injectEvery > 0 && j % injectEvery == 0) {
                 tally.injectedTampered.incrementAndGet();
-                Observation t = await(q, sensor.publishTampered(source.next()).sequence(), tally);
+                Observation t =
+                        await(q, faults.tampered(source.next(), sensor::publish).sequence(), tally);
                 if (t != null && t.verdict().reason() == Reason.BAD_SIGNATURE) {
                     tally.rejectedTampered.incrementAndGet();
                 }
                 tally.injectedReplayed.incrementAndGet();
-                Observation r = await(q, sensor.publishSigned(first.reading()).sequence(), tally);
+                Observation r = await(
+                        q, faults.replayed(first.reading(), sensor::publish).sequence(), tally);
                 if (r != null && r.verdict().reason() == Reason.REPLAYED) {
                     tally.rejectedReplayed.incrementAndGet();
                 }

@@ -4,7 +4,10 @@ import dev.pqsign.lms.HssKeyState;
 import dev.pqsign.xmss.XmssKeyState;
 import java.util.Optional;
 
-/** The formats a pqsign private key file has, told apart by their magic. */
+/**
+ * The formats a pqsign private key file has, told apart by their magic; {@link PrivateKeys} reads
+ * and opens the files.
+ */
 public enum PrivateKeyFormat {
     /** An XMSS / XMSS^MT key state ({@code key.state}, docs/formats/xmss-state.md). */
     XMSS_KEY_STATE,
@@ -12,6 +15,16 @@ public enum PrivateKeyFormat {
     HSS_KEY_STATE,
     /** A HAETAE private key ({@code key.sk}, {@link HaetaeKeyFile}). */
     HAETAE_KEY_FILE;
+
+    /**
+     * Whether files of this format are key states of a stateful scheme, whose every signature
+     * burns an index ({@link PrivateKeys#open} opens them with a stateful signer).
+     *
+     * @return true for the XMSS and the HSS key state, false for a HAETAE key
+     */
+    public boolean isKeyState() {
+        return this != HAETAE_KEY_FILE;
+    }
 
     /**
      * The format whose magic {@code head} (the file's first bytes, at least four) starts with, if any.

@@ -62,6 +62,10 @@ import org.eclipse.milo.opcua.stack.transport.server.tcp.OpcTcpServerTransportCo
  * one lock, so the published indices increase in publication order even with several publishing
  * threads. The scheme can be switched at run time with {@link #switchKey(SensorKey)}.
  *
+ * <p>The sensor publishes only what its signer signed: no method puts a reading, a record or any
+ * other value on the nodes past the signer. A demo or test that needs a tampered or replayed
+ * reading gives the sensor a key whose signer makes that fault (pqsign-demo's fault injector).
+ *
  * <p>The server binds to 127.0.0.1 only unless {@link Config#bindAddress} says otherwise. Its
  * application certificate and the trust list of client certificates live under
  * {@code dataDir/pki}; with {@link TransportSecurity#BASIC256SHA256_SIGN_AND_ENCRYPT} only clients
@@ -685,22 +689,6 @@ public final class SensorServer implements AutoCloseable {
     }
 
     /**
-     * Publishes an already signed reading as is, e.g. to inject a replayed or tampered reading in
-     * tests and demos. The operator must reject it unless it is fresh and valid.
-     *
-     * @param reading the signed reading, published with its index and signature unchanged under the
-     *     current key's key id and a new sequence number
-     * @return what was published (sign time 0)
-     * @throws IllegalStateException if the reading's index does not fit the UInt32 index node
-     */
-    public Publication publishSigned(SignedReading reading) {
-        synchronized (publishLock) {
-            long now = System.nanoTime();
-            return publishLocked(reading, 0, now, Instant.now());
-        }
-    }
-
-    /**
      * The source time of the next history entry. Source times are whole OPC UA ticks (100 ns) and
      * strictly increasing, so that history reads by time find every entry exactly once, even after
      * a clock step back.
@@ -752,31 +740,6 @@ public final class SensorServer implements AutoCloseable {
     }
 
     /**
-     * Fault injection for tests and demos: signs {@code reading} under a fresh index, then flips one
-     * bit of the reading text before publishing, as an attacker on the path would. The operator
-     * must reject it as {@link dev.pqsign.telemetry.Verdict.Reason#BAD_SIGNATURE}.
-     *
-     * @param reading the reading text that is signed
-     * @return what was published: the tampered reading with the signature of the original
-     * @throws IllegalArgumentException if the reading is too long
-     * @throws IllegalStateException if the index does not fit the UInt32 index node
-     * @throws dev.pqsign.core.KeyExhaustedException if the key has no index left
-     * @throws dev.pqsign.core.StatePersistenceException if the index could not be reserved durably
-     */
-    public Publication publishTampered(String reading) {
-        synchronized (publishLock) {
-            Instant source = Instant.now();
-            long t0 = System.nanoTime();
-            completeHandover(true);
-            SignedReading r = signer.sign(reading);
-            long signNanos = System.nanoTime() - t0;
-            Publication p = publishLocked(r.withTamperedReading(), signNanos, t0, source);
-            rollIfDue();
-            return p;
-        }
-    }
-
-    /**
      * Publishes every reading of {@code source} until it is exhausted or the thread is
      * interrupted. A reading that cannot be signed (too long) is logged and skipped; key exhaustion
      * and persistence failures end the loop with their exception, because signing must stop then.
@@ -807,22 +770,6 @@ public final class SensorServer implements AutoCloseable {
             }
         }
         return n;
-    }
-
-    /**
-     * Fault injection for tests: puts an arbitrary value (any Java value Milo can encode, or
-     * {@code null}) on the {@link SensorNodes#RECORD} node, bypassing signing. The operator must
-     * reject it with a reason and keep running.
-     *
-     * @param value the value for the record node (genuinely a ByteString: an encoded signed record, handover or
-     *     certificate chain), or null
-     */
-    public void publishRawRecord(Object value) {
-        synchronized (publishLock) {
-            LinkedHashMap<String, Variant> v = new LinkedHashMap<>();
-            v.put(SensorNodes.RECORD, value == null ? Variant.NULL_VALUE : new Variant(value));
-            namespace.update(v);
-        }
     }
 
     /**

@@ -53,20 +53,6 @@ public record SignedReading(String reading, long index, byte[] signature) {
         return ReadingMessage.encode(parameterSetName, index, readingBytes());
     }
 
-    /**
-     * A copy with one bit of the reading text changed (a tampered reading for tests and demos).
-     *
-     * @return the copy, its signature unchanged (so it no longer verifies)
-     */
-    public SignedReading withTamperedReading() {
-        char[] c = reading.toCharArray();
-        if (c.length == 0) {
-            return new SignedReading("x", index, signature.clone());
-        }
-        c[c.length - 1] = (char) (c[c.length - 1] ^ 1);
-        return new SignedReading(new String(c), index, signature.clone());
-    }
-
     @Override
     public String toString() {
         return "SignedReading[index=" + index + ", reading=" + reading + ", signature=" + signature.length + " bytes]";

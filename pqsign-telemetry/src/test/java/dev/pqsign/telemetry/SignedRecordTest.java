@@ -126,7 +126,14 @@ public class SignedRecordTest {
                 0);
         assertFalse(r.sameContent(otherSig));
         assertFalse(r.sameContent(SignedRecord.of(
-                r.keyId(), r.parameterSetName(), r.reading().withTamperedReading(), r.sourceTime(), 1, 0, 0, 0)));
+                r.keyId(),
+                r.parameterSetName(),
+                FaultInjector.withTamperedReading(r.reading()),
+                r.sourceTime(),
+                1,
+                0,
+                0,
+                0)));
     }
 
     @Property(tries = 300)

@@ -10,6 +10,7 @@ import dev.pqsign.opcua.SensorServer;
 import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.Ed25519TestDouble;
 import dev.pqsign.telemetry.EmbeddedIndex;
+import dev.pqsign.telemetry.FaultInjector;
 import dev.pqsign.telemetry.ReadingSigner;
 import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SequencedSigner;
@@ -50,6 +51,7 @@ class GatewayServerTest {
     private final Ed25519TestDouble key = Ed25519TestDouble.generate();
     private final BlockingQueue<Observation> obs = new LinkedBlockingQueue<>();
     private SequencedSigner signer;
+    private FaultInjector faults;
     private SensorServer sensor;
     private ReplayGuard guard;
     private AcceptedRecords accepted;
@@ -60,9 +62,9 @@ class GatewayServerTest {
     @BeforeEach
     void start() throws Exception {
         signer = SequencedSigner.openFile(key.signer(), dir.resolve("sensor.seq"), 1);
+        faults = new FaultInjector(new SensorKey(signer, key.keyId()));
         sensor = SensorServer.start(
-                SensorServer.Config.loopback("s1", dir.resolve("sensor"), TransportSecurity.NONE),
-                new SensorKey(signer, key.keyId()));
+                SensorServer.Config.loopback("s1", dir.resolve("sensor"), TransportSecurity.NONE), faults.key());
         startGatewayAndOperator();
     }
 
@@ -163,7 +165,9 @@ class GatewayServerTest {
 
         assertEquals(
                 Reason.BAD_SIGNATURE,
-                observe(sensor.publishTampered("200.5").sequence()).verdict().reason());
+                observe(faults.tampered("200.5", sensor::publish).sequence())
+                        .verdict()
+                        .reason());
         DataValue turned = GatewayClient.await(reading, v -> !v.statusCode().isGood(), PATIENCE);
         assertEquals("100.5", GatewayClient.value(turned), "the last good value stays");
         assertEquals(StatusCodes.Uncertain_LastUsableValue, turned.statusCode().value());
@@ -210,7 +214,7 @@ class GatewayServerTest {
             if (i == 10) {
                 assertEquals(
                         Reason.BAD_SIGNATURE,
-                        observe(sensor.publishTampered("666").sequence())
+                        observe(faults.tampered("666", sensor::publish).sequence())
                                 .verdict()
                                 .reason());
             }

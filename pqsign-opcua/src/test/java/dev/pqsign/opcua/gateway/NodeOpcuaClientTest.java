@@ -11,6 +11,7 @@ import dev.pqsign.opcua.SensorServer;
 import dev.pqsign.opcua.TransportSecurity;
 import dev.pqsign.telemetry.Ed25519TestDouble;
 import dev.pqsign.telemetry.EmbeddedIndex;
+import dev.pqsign.telemetry.FaultInjector;
 import dev.pqsign.telemetry.SensorKey;
 import dev.pqsign.telemetry.SequencedSigner;
 import dev.pqsign.telemetry.Verdict.Reason;
@@ -245,9 +246,9 @@ class NodeOpcuaClientTest {
                     obs.add(o);
                 }));
         operator.onConnectionChange(gateway::connectionChanged);
+        FaultInjector faults = new FaultInjector(new SensorKey(signer, key.keyId()));
         SensorServer sensor = open(SensorServer.start(
-                SensorServer.Config.loopback("s1", dir.resolve("sensor"), TransportSecurity.NONE),
-                new SensorKey(signer, key.keyId())));
+                SensorServer.Config.loopback("s1", dir.resolve("sensor"), TransportSecurity.NONE), faults.key()));
         assertTrue(operator.connect("s1", sensor.endpointUrl()).awaitConnected(PATIENCE));
         assertEquals(
                 Reason.ACCEPTED,
@@ -295,7 +296,8 @@ class NodeOpcuaClientTest {
 
         assertEquals(
                 Reason.BAD_SIGNATURE,
-                observe(sensor.publishTampered("30.5,2026-11-30T01:00:02Z").sequence())
+                observe(faults.tampered("30.5,2026-11-30T01:00:02Z", sensor::publish)
+                                .sequence())
                         .verdict()
                         .reason());
         JsonNode turned = await(n ->

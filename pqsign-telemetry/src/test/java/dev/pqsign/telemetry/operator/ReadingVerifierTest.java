@@ -6,6 +6,7 @@ import dev.pqsign.core.ParameterSet;
 import dev.pqsign.core.Verifier;
 import dev.pqsign.telemetry.Ed25519TestDouble;
 import dev.pqsign.telemetry.EmbeddedIndex;
+import dev.pqsign.telemetry.FaultInjector;
 import dev.pqsign.telemetry.KeyId;
 import dev.pqsign.telemetry.ReadingSigner;
 import dev.pqsign.telemetry.SequencedSigner;
@@ -55,7 +56,7 @@ class ReadingVerifierTest {
     @Test
     void check_tamperedReading_badSignature() {
         SignedReading r = signer.sign("1500.00,2026-11-30T00:00:00.000000000Z");
-        assertEquals(Reason.BAD_SIGNATURE, check(r.withTamperedReading()));
+        assertEquals(Reason.BAD_SIGNATURE, check(FaultInjector.withTamperedReading(r)));
         assertEquals(Reason.ACCEPTED, check(r), "a rejected forgery must not consume the index");
     }
 

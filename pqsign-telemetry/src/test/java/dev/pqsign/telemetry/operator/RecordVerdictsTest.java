@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.pqsign.telemetry.Ed25519TestDouble;
 import dev.pqsign.telemetry.EmbeddedIndex;
+import dev.pqsign.telemetry.FaultInjector;
 import dev.pqsign.telemetry.ReadingSigner;
 import dev.pqsign.telemetry.SequencedSigner;
 import dev.pqsign.telemetry.SignedReading;
@@ -100,7 +101,7 @@ class RecordVerdictsTest {
     @Test
     void check_rejectedIndexInBetween_notCountedAsGap() {
         verifier.check(sign("r0"));
-        SignedRecord tampered = record(signer.sign("r1").withTamperedReading());
+        SignedRecord tampered = record(FaultInjector.withTamperedReading(signer.sign("r1")));
         assertEquals(Reason.BAD_SIGNATURE, verifier.check(tampered).verdict().reason());
         sign("lost2");
         RecordCheck c = verifier.check(sign("r3"));
