@@ -108,7 +108,10 @@ public final class HssKeyState {
         return range.remaining();
     }
 
-    /** This state with another next index: only the signer and {@link HssKeySplit} move indices. */
+    /**
+     * This state with another next index: only the signer moves indices (through {@link #FORMAT}),
+     * and {@link HssKeySplit} divides them ({@link #split}).
+     */
     HssKeyState withNextIndex(long next) {
         return new HssKeyState(key, next, range.end());
     }
@@ -286,8 +289,8 @@ public final class HssKeyState {
         }
 
         @Override
-        public HssKeyState withRange(HssKeyState state, IndexRange range) {
-            return new HssKeyState(state.key, range);
+        public HssKeyState withNextIndex(HssKeyState state, long next) {
+            return state.withNextIndex(next);
         }
 
         @Override

@@ -113,7 +113,8 @@ public final class XmssKeyState {
 
     /**
      * This state with another next index. Package-private on purpose: only the signer (reserving, and
-     * giving back an unused reservation it still owns) and {@link XmssKeySplit} move indices.
+     * giving back an unused reservation it still owns, through {@link #FORMAT}) moves indices, and
+     * {@link XmssKeySplit} divides them ({@link #split}).
      */
     XmssKeyState withNextIndex(long next) {
         return new XmssKeyState(key, next, range.end());
@@ -308,8 +309,8 @@ public final class XmssKeyState {
         }
 
         @Override
-        public XmssKeyState withRange(XmssKeyState state, IndexRange range) {
-            return new XmssKeyState(state.key, range);
+        public XmssKeyState withNextIndex(XmssKeyState state, long next) {
+            return state.withNextIndex(next);
         }
 
         @Override

@@ -63,18 +63,6 @@ public final class IndexRange {
     }
 
     /**
-     * This range with another next index (reserving moves it up, giving back an unused
-     * reservation moves it down to where this signer stopped).
-     *
-     * @param next the new next index
-     * @return the range {@code [next, end())}
-     * @throws IllegalArgumentException unless {@code 0 <= next <= end()}
-     */
-    public IndexRange withNext(long next) {
-        return of(next, end, end);
-    }
-
-    /**
      * Divides the range into {@code parts} disjoint, contiguous, non-empty ranges in index order,
      * sizes differing by at most one (the first {@code remaining % parts} are one longer). The first
      * is what the key file shrinks to, the others are the ranges of new key files.

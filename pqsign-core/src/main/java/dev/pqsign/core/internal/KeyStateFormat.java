@@ -38,16 +38,17 @@ public interface KeyStateFormat<S> {
     IndexRange range(S state);
 
     /**
-     * The same key with another range.
+     * The same key with another next index (reserving moves it up, giving back an unused
+     * reservation moves it down to where the signer stopped).
      *
      * @param state the state
-     * @param range the new range, within the key's indices
+     * @param next the new next index, within the state's range
      * @return a state sharing {@code state}'s key object
      */
-    S withRange(S state, IndexRange range);
+    S withNextIndex(S state, long next);
 
     /**
-     * Divides the state's remaining range with {@link IndexRange#split}: the states of the same key
+     * Divides the state's remaining range as {@link IndexRange#split} does: the states of the same key
      * object for each part, lowest range first (a pure computation; {@link KeySplitter} does it
      * safely on disk).
      *

@@ -273,7 +273,7 @@ public final class StatefulSignerCore<S> {
                     }
                     range[1] = Math.min(stored.end(), stored.next() + batch);
                     endIndex = stored.end();
-                    return format.encode(format.withRange(s, stored.withNext(range[1])));
+                    return format.encode(format.withNextIndex(s, range[1]));
                 } finally {
                     format.destroy(s);
                 }
@@ -417,7 +417,7 @@ public final class StatefulSignerCore<S> {
                     if (stored.next() != reservedEnd) {
                         return current;
                     }
-                    return format.encode(format.withRange(s, stored.withNext(next)));
+                    return format.encode(format.withNextIndex(s, next));
                 } finally {
                     format.destroy(s);
                 }
