@@ -1,9 +1,10 @@
 package dev.pqsign.lms;
 
 import dev.pqsign.core.Digests;
-import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
+import dev.pqsign.core.internal.IndexRange;
+import dev.pqsign.core.internal.KeyStateFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -36,19 +37,19 @@ public final class HssKeyState {
     static final int VERSION = 1;
     private static final int CHECK = 16;
 
+    /** The view of this format that the shared reservation and split machinery works through. */
+    static final KeyStateFormat<HssKeyState> FORMAT = new Format();
+
     private final HssPrivateKey key;
-    private final long nextIndex;
-    private final long endIndex;
+    private final IndexRange range;
 
     private HssKeyState(HssPrivateKey key, long nextIndex, long endIndex) {
-        long max = key.parameterSet().maxSignatures();
-        if (nextIndex < 0 || endIndex < nextIndex || endIndex > max) {
-            throw new IllegalArgumentException(
-                    "index range [" + nextIndex + ", " + endIndex + ") is not within [0, " + max + "]");
-        }
+        this(key, IndexRange.of(nextIndex, endIndex, key.parameterSet().maxSignatures()));
+    }
+
+    private HssKeyState(HssPrivateKey key, IndexRange range) {
         this.key = key;
-        this.nextIndex = nextIndex;
-        this.endIndex = endIndex;
+        this.range = range;
     }
 
     /**
@@ -86,7 +87,7 @@ public final class HssKeyState {
      * @return the next index
      */
     public long nextIndex() {
-        return nextIndex;
+        return range.next();
     }
 
     /**
@@ -95,7 +96,7 @@ public final class HssKeyState {
      * @return the end index: 2^H for a key that was never split
      */
     public long endIndex() {
-        return endIndex;
+        return range.end();
     }
 
     /**
@@ -104,12 +105,15 @@ public final class HssKeyState {
      * @return endIndex - nextIndex
      */
     public long remaining() {
-        return endIndex - nextIndex;
+        return range.remaining();
     }
 
-    /** This state with another next index: only the signer and {@link HssKeySplit} move indices. */
+    /**
+     * This state with another next index: only the signer moves indices (through {@link #FORMAT}),
+     * and {@link HssKeySplit} divides them ({@link #split}).
+     */
     HssKeyState withNextIndex(long next) {
-        return new HssKeyState(key, next, endIndex);
+        return new HssKeyState(key, next, range.end());
     }
 
     /** This key with another range (tests of this package set up states at given indices with it). */
@@ -123,26 +127,9 @@ public final class HssKeyState {
      * are one longer). A pure computation; {@link HssKeySplit} does it safely on disk.
      */
     List<HssKeyState> split(int parts) {
-        long remaining = remaining();
-        if (remaining == 0) {
-            throw new KeyExhaustedException(
-                    "cannot split an exhausted key: all indices up to " + endIndex + " are used");
-        }
-        if (parts < 2) {
-            throw new IllegalArgumentException("a split needs at least 2 parts, got " + parts);
-        }
-        if (parts > remaining) {
-            throw new IllegalArgumentException("cannot split " + remaining + " remaining indices [" + nextIndex + ", "
-                    + endIndex + ") into " + parts + " non-empty parts");
-        }
-        long base = remaining / parts;
-        long extra = remaining % parts;
         List<HssKeyState> out = new ArrayList<>(parts);
-        long start = nextIndex;
-        for (int i = 0; i < parts; i++) {
-            long size = base + (i < extra ? 1 : 0);
-            out.add(new HssKeyState(key, start, start + size));
-            start += size;
+        for (IndexRange r : range.split(parts)) {
+            out.add(new HssKeyState(key, r));
         }
         return Collections.unmodifiableList(out);
     }
@@ -179,8 +166,8 @@ public final class HssKeyState {
             Bytes.putInt(out, 12 + 8 * i, p.level(i).otsType().typeCode());
         }
         int at = 8 + 8 * levels;
-        Bytes.putLong(out, at, nextIndex);
-        Bytes.putLong(out, at + 8, endIndex);
+        Bytes.putLong(out, at, range.next());
+        Bytes.putLong(out, at + 8, range.end());
         System.arraycopy(key.id(), 0, out, at + 16, 16);
         System.arraycopy(key.seed(), 0, out, at + 32, n);
         System.arraycopy(key.publicKey().top().rootRef(), 0, out, at + 32 + n, n);
@@ -280,7 +267,45 @@ public final class HssKeyState {
 
     @Override
     public String toString() {
-        return "HssKeyState[" + key.parameterSet().setName() + ", next=" + nextIndex + ", end=" + endIndex
+        return "HssKeyState[" + key.parameterSet().setName() + ", next=" + range.next() + ", end=" + range.end()
                 + ", secrets hidden]";
+    }
+
+    /** {@link #FORMAT}: decode, encode and ranges as the shared machinery needs them. */
+    private static final class Format implements KeyStateFormat<HssKeyState> {
+        @Override
+        public HssKeyState decode(byte[] encoded) {
+            return HssKeyState.decode(encoded);
+        }
+
+        @Override
+        public byte[] encode(HssKeyState state) {
+            return state.encode();
+        }
+
+        @Override
+        public IndexRange range(HssKeyState state) {
+            return state.range;
+        }
+
+        @Override
+        public HssKeyState withNextIndex(HssKeyState state, long next) {
+            return state.withNextIndex(next);
+        }
+
+        @Override
+        public List<HssKeyState> split(HssKeyState state, int parts) {
+            return state.split(parts);
+        }
+
+        @Override
+        public byte[] keyId(HssKeyState state) {
+            return state.key.publicKey().keyId();
+        }
+
+        @Override
+        public void destroy(HssKeyState state) {
+            state.key.destroy();
+        }
     }
 }

@@ -1,19 +1,15 @@
 package dev.pqsign.lms;
 
 import dev.pqsign.core.IndexedSignature;
-import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.core.KeyFormatException;
-import dev.pqsign.core.Secrets;
 import dev.pqsign.core.SigningFaultException;
 import dev.pqsign.core.StatePersistenceException;
 import dev.pqsign.core.StateStore;
 import dev.pqsign.core.StatefulSigner;
+import dev.pqsign.core.internal.OneTimeSigning;
+import dev.pqsign.core.internal.StatefulSignerCore;
 import java.io.IOException;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongFunction;
 
 /**
@@ -57,39 +53,20 @@ public final class HssStatefulSigner implements StatefulSigner {
     private final StateStore store;
     private final HssPrivateKey key;
     private final HssPublicKey publicKey;
-    private final byte[] keyId;
-    private final int batch;
-    private final ReentrantLock lock = new ReentrantLock();
     private final HssSigning signing;
-
-    // Written under the lock; volatile so that remaining() and nextIndex() read them without it.
-    private volatile long next;
-    private long reservedEnd;
-    private volatile long endIndex;
-    private boolean usable = true;
-    private boolean closed;
-    private RuntimeException failure;
-    private final ExecutorService ahead;
-    /** Index whose upkeep has not run yet, or -1. */
-    private long upkeepAfter = -1;
+    /**
+     * Reservation, batches, reserving ahead, the lock, failures and close: the part every stateful
+     * scheme shares; this class adds the HSS levels' trees and their upper signatures.
+     */
+    private final StatefulSignerCore<HssKeyState> core;
 
     private HssStatefulSigner(StateStore store, HssKeyState state, HssSignerOptions o) {
         this.store = store;
         this.key = state.key();
         this.publicKey = key.publicKey();
-        this.keyId = publicKey.keyId();
-        this.batch = o.batch();
         this.signing = new HssSigning(key, state.endIndex(), o.treeCacheBytes(), o.threads(), o.verifyAfterSign());
-        this.next = state.nextIndex();
-        this.reservedEnd = state.nextIndex();
-        this.endIndex = state.endIndex();
-        this.ahead = o.reserveAhead()
-                ? Executors.newSingleThreadExecutor(r -> {
-                    Thread t = new Thread(r, "hss-reserve-ahead " + store.describe());
-                    t.setDaemon(true);
-                    return t;
-                })
-                : null;
+        this.core = new StatefulSignerCore<>(
+                store, HssKeyState.FORMAT, state, o.batch(), o.reserveAhead(), "hss", new LevelSigning());
     }
 
     /**
@@ -119,32 +96,7 @@ public final class HssStatefulSigner implements StatefulSigner {
     public static HssStatefulSigner open(StateStore store, HssSignerOptions options) {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(options, "options");
-        HssKeyState state;
-        byte[] bytes = null;
-        try {
-            bytes = store.read();
-            state = HssKeyState.decode(bytes);
-        } catch (KeyFormatException e) {
-            throw new KeyFormatException(store.describe() + ": " + e.getMessage(), e);
-        } catch (IOException e) {
-            throw new StatePersistenceException("cannot read key state " + store.describe() + ": " + e.getMessage(), e);
-        } finally {
-            Secrets.wipe(bytes);
-        }
-        HssStatefulSigner s = new HssStatefulSigner(store, state, options);
-        if (state.remaining() > 0) {
-            try {
-                s.signing.prepare(state.nextIndex());
-            } catch (RuntimeException e) {
-                s.signing.wipe();
-                s.key.destroy();
-                throw e;
-            }
-            if (s.ahead != null) {
-                s.ahead.execute(s::workAhead);
-            }
-        }
-        return s;
+        return new HssStatefulSigner(store, StatefulSignerCore.read(store, HssKeyState.FORMAT), options);
     }
 
     /**
@@ -158,185 +110,17 @@ public final class HssStatefulSigner implements StatefulSigner {
      * @throws IllegalStateException if {@code key} was destroyed
      */
     public static HssKeyState create(StateStore store, HssPrivateKey key) throws IOException {
-        HssKeyState state = HssKeyState.fresh(key);
-        byte[] bytes = state.encode();
-        try {
-            store.create(bytes);
-        } finally {
-            Secrets.wipe(bytes);
-        }
-        return state;
+        return StatefulSignerCore.create(store, HssKeyState.FORMAT, HssKeyState.fresh(key));
     }
 
     @Override
     public byte[] sign(byte[] message) {
-        Objects.requireNonNull(message, "message");
-        return signIndexed(i -> message).signature();
+        return core.sign(message);
     }
 
     @Override
     public IndexedSignature signIndexed(LongFunction<byte[]> messageForIndex) {
-        Objects.requireNonNull(messageForIndex, "messageForIndex");
-        lock.lock();
-        try {
-            ensureUsable();
-            upkeep();
-            if (next >= reservedEnd) {
-                reserve();
-            }
-            long idx = next;
-            next = idx + 1;
-            byte[] message = Objects.requireNonNull(messageForIndex.apply(idx), "message for index " + idx);
-            IndexedSignature result;
-            try {
-                result = new IndexedSignature(idx, signing.sign(idx, message));
-            } catch (SigningFaultException e) {
-                throw fail(e);
-            }
-            upkeepAfter = idx;
-            if (ahead == null) {
-                try {
-                    upkeep();
-                } catch (SigningFaultException e) {
-                    // Recorded by upkeep(): this signature is sound, the next sign reports the fault.
-                }
-            } else {
-                try {
-                    ahead.execute(this::workAhead);
-                } catch (RejectedExecutionException e) {
-                    // close() has begun: no upkeep or reservation is needed, and this signature stands.
-                }
-            }
-            return result;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Brings the trees up to date for the index after the last signature, if that is still to do. */
-    private void upkeep() {
-        if (upkeepAfter >= 0) {
-            long signed = upkeepAfter;
-            upkeepAfter = -1;
-            try {
-                signing.afterSign(signed);
-            } catch (SigningFaultException e) {
-                throw fail(e);
-            }
-        }
-    }
-
-    private void workAhead() {
-        lock.lock();
-        try {
-            if (closed || !usable) {
-                return;
-            }
-            upkeep();
-            if (next >= reservedEnd && next < endIndex) {
-                reserve();
-            }
-        } catch (KeyExhaustedException | StatePersistenceException | SigningFaultException e) {
-            // Recorded by reserve() or fail(); the next sign reports it.
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Durably advances the stored next index by up to {@code batch} before any of them is used. */
-    private void reserve() {
-        long[] range = new long[2];
-        try {
-            store.update(current -> {
-                HssKeyState s;
-                try {
-                    s = decodeOwn(current);
-                } finally {
-                    Secrets.wipe(current);
-                }
-                try {
-                    if (s.nextIndex() < reservedEnd) {
-                        throw new RollbackException(s.nextIndex(), reservedEnd);
-                    }
-                    if (s.remaining() == 0) {
-                        range[0] = s.nextIndex();
-                        range[1] = s.endIndex();
-                        throw new ExhaustedInside();
-                    }
-                    long start = s.nextIndex();
-                    long end = Math.min(s.endIndex(), start + batch);
-                    range[0] = start;
-                    range[1] = end;
-                    endIndex = s.endIndex();
-                    return s.withNextIndex(end).encode();
-                } finally {
-                    s.key().destroy();
-                }
-            });
-        } catch (ExhaustedInside e) {
-            next = reservedEnd = range[0];
-            endIndex = range[1];
-            throw new KeyExhaustedException(
-                    "key " + store.describe() + " is exhausted: all indices up to " + endIndex + " are used");
-        } catch (RollbackException e) {
-            throw fail(new StatePersistenceException("key state " + store.describe() + " went back from index "
-                    + e.expected + " to " + e.found + " (restored backup or copied file?); refusing to sign"));
-        } catch (KeyFormatException e) {
-            throw fail(new StatePersistenceException(
-                    "key state " + store.describe() + " changed under the signer: " + e.getMessage(), e));
-        } catch (IOException | RuntimeException e) {
-            throw fail(new StatePersistenceException(
-                    "cannot persist key state " + store.describe() + ": " + e.getMessage()
-                            + "; the key is unusable in this process until reopened",
-                    e));
-        }
-        long start = range[0];
-        if (start != next) {
-            // Another signer of this key file used indices meanwhile: move there (the trees follow).
-            reposition(start);
-        }
-        next = start;
-        reservedEnd = range[1];
-    }
-
-    /** Moves the trees to {@code index} after another signer of the same file took the indices before it. */
-    private void reposition(long index) {
-        try {
-            signing.moveTo(index);
-        } catch (SigningFaultException e) {
-            throw fail(e);
-        }
-    }
-
-    /** Makes the key unusable for good and remembers why. */
-    private <E extends RuntimeException> E fail(E e) {
-        usable = false;
-        failure = e;
-        return e;
-    }
-
-    private HssKeyState decodeOwn(byte[] current) {
-        HssKeyState s = HssKeyState.decode(current);
-        if (!Secrets.constantTimeEquals(s.key().publicKey().keyId(), keyId)) {
-            s.key().destroy();
-            throw new KeyFormatException("it now holds the state of a different key");
-        }
-        return s;
-    }
-
-    private void ensureUsable() {
-        if (closed) {
-            throw new IllegalStateException("signer is closed");
-        }
-        if (!usable) {
-            String why = failure != null ? " (" + failure.getMessage() + ")" : "";
-            if (failure instanceof SigningFaultException) {
-                throw new SigningFaultException("key " + store.describe() + " is unusable after a signing fault" + why);
-            }
-            throw new StatePersistenceException(
-                    "key " + store.describe() + " is unusable after an earlier persistence failure; reopen it" + why,
-                    failure);
-        }
+        return core.signIndexed(messageForIndex);
     }
 
     @Override
@@ -355,12 +139,12 @@ public final class HssStatefulSigner implements StatefulSigner {
 
     @Override
     public long remaining() {
-        return Math.max(0, endIndex - next);
+        return core.remaining();
     }
 
     @Override
     public long nextIndex() {
-        return next;
+        return core.nextIndex();
     }
 
     /**
@@ -369,22 +153,12 @@ public final class HssStatefulSigner implements StatefulSigner {
      * @return the number of reserved, unused indices
      */
     public long reservedUnused() {
-        lock.lock();
-        try {
-            return reservedEnd - next;
-        } finally {
-            lock.unlock();
-        }
+        return core.reservedUnused();
     }
 
     @Override
     public boolean isUsable() {
-        lock.lock();
-        try {
-            return usable && !closed;
-        } finally {
-            lock.unlock();
-        }
+        return core.isUsable();
     }
 
     /**
@@ -393,57 +167,36 @@ public final class HssStatefulSigner implements StatefulSigner {
      */
     @Override
     public void close() {
-        if (ahead != null) {
-            ahead.shutdown();
+        core.close();
+    }
+
+    /** The HSS half of the signer: every level's trees, and the upper signatures, at reserved indices. */
+    private final class LevelSigning implements OneTimeSigning {
+        @Override
+        public void prepare(long next, long end) {
+            signing.prepare(next);
         }
-        lock.lock();
-        try {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            if (usable && reservedEnd > next) {
-                try {
-                    store.update(current -> {
-                        HssKeyState s = decodeOwn(current);
-                        try {
-                            if (s.nextIndex() != reservedEnd) {
-                                return current;
-                            }
-                            return s.withNextIndex(next).encode();
-                        } finally {
-                            s.key().destroy();
-                        }
-                    });
-                } catch (IOException | RuntimeException e) {
-                    // Keeping the reservation only wastes indices; it never risks reuse.
-                }
-            }
+
+        @Override
+        public byte[] sign(long index, byte[] message) {
+            return signing.sign(index, message);
+        }
+
+        @Override
+        public void afterSign(long signed, long end) {
+            // HssSigning schedules its next trees up to the end index the key was opened with.
+            signing.afterSign(signed);
+        }
+
+        @Override
+        public void moveTo(long index) {
+            signing.moveTo(index);
+        }
+
+        @Override
+        public void destroy() {
             signing.wipe();
             key.destroy();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Thrown inside the store update to abort without writing. */
-    private static final class ExhaustedInside extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        ExhaustedInside() {
-            super(null, null, false, false);
-        }
-    }
-
-    private static final class RollbackException extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final long found;
-        final long expected;
-
-        RollbackException(long found, long expected) {
-            super(null, null, false, false);
-            this.found = found;
-            this.expected = expected;
         }
     }
 

@@ -16,9 +16,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A child JVM running a test's main class (pqsign-state's {@link StoreChild}, pqsign-xmss's
- * SignerChild), for the SIGKILL crash tests and the multi-process tests. Shared through this module's
- * test-jar so that both modules' tests launch, kill and read children the same way.
+ * A child JVM running a test's main class (pqsign-state's {@link StoreChild}, the stateful schemes'
+ * {@link SigningChild}), for the SIGKILL crash tests and the multi-process tests. Shared through this
+ * module's test-jar so that every module's tests launch, kill and read children the same way.
  *
  * <p>Its stdout goes to a file rather than a pipe: after a SIGKILL every line the child had written
  * is still in that file, whereas draining a pipe of a dead process through

@@ -2,11 +2,9 @@ package dev.pqsign.xmss;
 
 import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.core.KeyFormatException;
-import dev.pqsign.core.Secrets;
 import dev.pqsign.core.StateStore;
+import dev.pqsign.core.internal.KeySplitter;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -40,6 +38,10 @@ import java.util.Objects;
  * }</pre>
  */
 public final class XmssKeySplit {
+    /** The scheme-independent procedure (shared with the other stateful schemes), with this class's types. */
+    private static final KeySplitter<XmssKeyState, Part> SPLITTER =
+            new KeySplitter<>(XmssKeyState.FORMAT, Part::new, PartWriteException::new);
+
     private XmssKeySplit() {}
 
     /** Destination of the new parts 2..N (part 1 is the original, shrunk in place). */
@@ -124,65 +126,6 @@ public final class XmssKeySplit {
     public static List<Part> split(StateStore original, int parts, PartWriter writer) throws IOException {
         Objects.requireNonNull(original, "original");
         Objects.requireNonNull(writer, "writer");
-        if (parts < 2) {
-            throw new IllegalArgumentException("a split needs at least 2 parts, got " + parts);
-        }
-        List<List<XmssKeyState>> holder = new ArrayList<>(1);
-        original.update(current -> {
-            XmssKeyState state;
-            try {
-                state = XmssKeyState.decode(current);
-            } catch (KeyFormatException e) {
-                throw new KeyFormatException(original.describe() + ": " + e.getMessage(), e);
-            } finally {
-                Secrets.wipe(current);
-            }
-            try {
-                List<XmssKeyState> split;
-                try {
-                    split = state.split(parts);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException(original.describe() + ": " + e.getMessage(), e);
-                } catch (KeyExhaustedException e) {
-                    throw new KeyExhaustedException(original.describe() + ": " + e.getMessage());
-                }
-                for (int i = 2; i <= parts; i++) {
-                    writer.checkAbsent(i);
-                }
-                holder.add(split);
-                return split.get(0).encode();
-            } catch (IOException | RuntimeException e) {
-                state.key().destroy();
-                throw e;
-            }
-        });
-        List<XmssKeyState> split = holder.get(0);
-        List<Part> result = new ArrayList<>(parts);
-        result.add(new Part(1, split.get(0).nextIndex(), split.get(0).endIndex(), original.describe()));
-        try {
-            for (int i = 2; i <= parts; i++) {
-                XmssKeyState s = split.get(i - 1);
-                byte[] bytes = s.encode();
-                try {
-                    writer.create(i, bytes);
-                } catch (IOException | RuntimeException e) {
-                    XmssKeyState first = split.get(0);
-                    throw new PartWriteException(
-                            "key " + original.describe() + " was shrunk to [" + first.nextIndex() + ", "
-                                    + first.endIndex() + "), but part " + i + " (" + writer.describe(i)
-                                    + ") could not be written: " + e.getMessage() + "; indices [" + s.nextIndex() + ", "
-                                    + split.get(parts - 1).endIndex() + ") of parts " + i + ".." + parts
-                                    + " no longer belong to the original and parts after " + i
-                                    + " were not created, so those indices are lost (never usable twice)",
-                            e);
-                } finally {
-                    Secrets.wipe(bytes);
-                }
-                result.add(new Part(i, s.nextIndex(), s.endIndex(), writer.describe(i)));
-            }
-        } finally {
-            split.get(0).key().destroy();
-        }
-        return Collections.unmodifiableList(result);
+        return SPLITTER.split(original, parts, writer::checkAbsent, writer::create, writer::describe);
     }
 }

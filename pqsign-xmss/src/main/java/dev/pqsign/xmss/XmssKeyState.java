@@ -4,6 +4,8 @@ import dev.pqsign.core.Digests;
 import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.core.KeyFormatException;
 import dev.pqsign.core.Secrets;
+import dev.pqsign.core.internal.IndexRange;
+import dev.pqsign.core.internal.KeyStateFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -38,19 +40,19 @@ public final class XmssKeyState {
     private static final int HEADER = 28;
     private static final int CHECK = 16;
 
+    /** The view of this format that the shared reservation and split machinery works through. */
+    static final KeyStateFormat<XmssKeyState> FORMAT = new Format();
+
     private final XmssPrivateKey key;
-    private final long nextIndex;
-    private final long endIndex;
+    private final IndexRange range;
 
     private XmssKeyState(XmssPrivateKey key, long nextIndex, long endIndex) {
-        long max = key.parameterSet().maxSignatures();
-        if (nextIndex < 0 || endIndex < nextIndex || endIndex > max) {
-            throw new IllegalArgumentException(
-                    "index range [" + nextIndex + ", " + endIndex + ") is not within [0, " + max + "]");
-        }
+        this(key, IndexRange.of(nextIndex, endIndex, key.parameterSet().maxSignatures()));
+    }
+
+    private XmssKeyState(XmssPrivateKey key, IndexRange range) {
         this.key = key;
-        this.nextIndex = nextIndex;
-        this.endIndex = endIndex;
+        this.range = range;
     }
 
     /**
@@ -88,7 +90,7 @@ public final class XmssKeyState {
      * @return the next index
      */
     public long nextIndex() {
-        return nextIndex;
+        return range.next();
     }
 
     /**
@@ -97,7 +99,7 @@ public final class XmssKeyState {
      * @return the end index: 2^h for a key that was never split
      */
     public long endIndex() {
-        return endIndex;
+        return range.end();
     }
 
     /**
@@ -106,15 +108,16 @@ public final class XmssKeyState {
      * @return endIndex - nextIndex
      */
     public long remaining() {
-        return endIndex - nextIndex;
+        return range.remaining();
     }
 
     /**
      * This state with another next index. Package-private on purpose: only the signer (reserving, and
-     * giving back an unused reservation it still owns) and {@link XmssKeySplit} move indices.
+     * giving back an unused reservation it still owns, through {@link #FORMAT}) moves indices, and
+     * {@link XmssKeySplit} divides them ({@link #split}).
      */
     XmssKeyState withNextIndex(long next) {
-        return new XmssKeyState(key, next, endIndex);
+        return new XmssKeyState(key, next, range.end());
     }
 
     /** This key with another range (tests of this package set up states at given indices with it). */
@@ -134,29 +137,9 @@ public final class XmssKeyState {
      * @throws IllegalArgumentException if {@code parts < 2} or {@code parts > remaining()}
      */
     List<XmssKeyState> split(int parts) {
-        long remaining = remaining();
-        if (remaining == 0) {
-            throw new KeyExhaustedException(
-                    "cannot split an exhausted key: all indices up to " + endIndex + " are used");
-        }
-        if (parts < 2) {
-            throw new IllegalArgumentException("a split needs at least 2 parts, got " + parts);
-        }
-        if (parts > remaining) {
-            throw new IllegalArgumentException("cannot split " + remaining + " remaining indices [" + nextIndex + ", "
-                    + endIndex + ") into " + parts + " non-empty parts");
-        }
-        long base = remaining / parts;
-        long extra = remaining % parts;
         List<XmssKeyState> out = new ArrayList<>(parts);
-        long start = nextIndex;
-        for (int i = 0; i < parts; i++) {
-            long size = base + (i < extra ? 1 : 0);
-            out.add(new XmssKeyState(key, start, start + size));
-            start += size;
-        }
-        if (start != endIndex) {
-            throw new IllegalStateException("split ranges end at " + start + ", expected " + endIndex);
+        for (IndexRange r : range.split(parts)) {
+            out.add(new XmssKeyState(key, r));
         }
         return Collections.unmodifiableList(out);
     }
@@ -188,8 +171,8 @@ public final class XmssKeyState {
         out[6] = (byte) key.derivation().code();
         out[7] = (byte) n;
         writeInt(out, 8, p.typeCode());
-        writeLong(out, 12, nextIndex);
-        writeLong(out, 20, endIndex);
+        writeLong(out, 12, range.next());
+        writeLong(out, 20, range.end());
         System.arraycopy(key.skSeed(), 0, out, HEADER, n);
         System.arraycopy(key.skPrf(), 0, out, HEADER + n, n);
         System.arraycopy(key.publicKey().pubSeedRef(), 0, out, HEADER + 2 * n, n);
@@ -304,7 +287,45 @@ public final class XmssKeyState {
 
     @Override
     public String toString() {
-        return "XmssKeyState[" + key.parameterSet().setName() + ", next=" + nextIndex + ", end=" + endIndex
+        return "XmssKeyState[" + key.parameterSet().setName() + ", next=" + range.next() + ", end=" + range.end()
                 + ", secrets hidden]";
+    }
+
+    /** {@link #FORMAT}: decode, encode and ranges as the shared machinery needs them. */
+    private static final class Format implements KeyStateFormat<XmssKeyState> {
+        @Override
+        public XmssKeyState decode(byte[] encoded) {
+            return XmssKeyState.decode(encoded);
+        }
+
+        @Override
+        public byte[] encode(XmssKeyState state) {
+            return state.encode();
+        }
+
+        @Override
+        public IndexRange range(XmssKeyState state) {
+            return state.range;
+        }
+
+        @Override
+        public XmssKeyState withNextIndex(XmssKeyState state, long next) {
+            return state.withNextIndex(next);
+        }
+
+        @Override
+        public List<XmssKeyState> split(XmssKeyState state, int parts) {
+            return state.split(parts);
+        }
+
+        @Override
+        public byte[] keyId(XmssKeyState state) {
+            return state.key.publicKey().keyId();
+        }
+
+        @Override
+        public void destroy(XmssKeyState state) {
+            state.key.destroy();
+        }
     }
 }

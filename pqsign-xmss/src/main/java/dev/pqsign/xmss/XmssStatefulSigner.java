@@ -1,19 +1,15 @@
 package dev.pqsign.xmss;
 
 import dev.pqsign.core.IndexedSignature;
-import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.core.KeyFormatException;
-import dev.pqsign.core.Secrets;
 import dev.pqsign.core.SigningFaultException;
 import dev.pqsign.core.StatePersistenceException;
 import dev.pqsign.core.StateStore;
 import dev.pqsign.core.StatefulSigner;
+import dev.pqsign.core.internal.OneTimeSigning;
+import dev.pqsign.core.internal.StatefulSignerCore;
 import java.io.IOException;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongFunction;
 
 /**
@@ -72,27 +68,15 @@ public final class XmssStatefulSigner implements StatefulSigner {
     private final StateStore store;
     private final XmssPrivateKey key;
     private final XmssPublicKey publicKey;
-    private final byte[] keyId;
-    private final int batch;
-    private final ReentrantLock lock = new ReentrantLock();
     private final XmssSigning signing;
     private final CachedAuthPaths cache;
     /** Verifies each signature before it is released, or {@code null}. */
-    private final XmssVerifier afterSign;
-
-    // Written under the lock; volatile so that remaining() and nextIndex() read them without it
-    // (a status read must not wait for the background upkeep, which holds the lock).
-    private volatile long next;
-    private long reservedEnd;
-    private volatile long endIndex;
-    private boolean usable = true;
-    private boolean closed;
-    /** Why the key became unusable (reported again by every later sign). */
-    private RuntimeException failure;
-    /** Background reservations and upkeep, or {@code null} when doing both synchronously. */
-    private final ExecutorService ahead;
-    /** Index whose {@link CachedAuthPaths#afterSign} has not run yet, or -1. */
-    private long upkeepAfter = -1;
+    private final XmssVerifier releaseCheck;
+    /**
+     * Reservation, batches, reserving ahead, the lock, failures and close: the part every stateful
+     * scheme shares; this class adds the XMSS trees, layer caches and signatures.
+     */
+    private final StatefulSignerCore<XmssKeyState> core;
 
     /**
      * How {@link #open(StateStore, Options)} sets up a signer. Immutable: start from
@@ -293,23 +277,13 @@ public final class XmssStatefulSigner implements StatefulSigner {
         this.store = store;
         this.key = state.key();
         this.publicKey = key.publicKey();
-        this.keyId = publicKey.keyId();
-        this.batch = o.batch();
         // By default the steady state hashes without mid-state clones: nothing allocated per hash
         // call, so no GC pause lands in the signing loop (docs/stateful-signing.md, "Latency").
         this.signing = new XmssSigning(key, o.midstates()).cachingUpperLayers();
         this.cache = new CachedAuthPaths(key, signing.treeHash, o.threads(), o.keepChains());
-        this.afterSign = o.verifyAfterSign() ? new XmssVerifier(publicKey) : null;
-        this.next = state.nextIndex();
-        this.reservedEnd = state.nextIndex();
-        this.endIndex = state.endIndex();
-        this.ahead = o.reserveAhead()
-                ? Executors.newSingleThreadExecutor(r -> {
-                    Thread t = new Thread(r, "xmss-reserve-ahead " + store.describe());
-                    t.setDaemon(true);
-                    return t;
-                })
-                : null;
+        this.releaseCheck = o.verifyAfterSign() ? new XmssVerifier(publicKey) : null;
+        this.core = new StatefulSignerCore<>(
+                store, XmssKeyState.FORMAT, state, o.batch(), o.reserveAhead(), "xmss", new LayerSigning());
     }
 
     /**
@@ -337,25 +311,7 @@ public final class XmssStatefulSigner implements StatefulSigner {
     public static XmssStatefulSigner open(StateStore store, Options options) {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(options, "options");
-        XmssKeyState state;
-        try {
-            state = XmssKeyState.decode(store.read());
-        } catch (KeyFormatException e) {
-            throw new KeyFormatException(store.describe() + ": " + e.getMessage(), e);
-        } catch (IOException e) {
-            throw new StatePersistenceException("cannot read key state " + store.describe() + ": " + e.getMessage(), e);
-        }
-        XmssStatefulSigner s = new XmssStatefulSigner(store, state, options);
-        if (state.remaining() > 0) {
-            s.cache.prepare(state.nextIndex(), state.endIndex());
-            s.signing.prepareUpperLayers(state.nextIndex(), s.cache);
-            if (s.ahead != null) {
-                // The first batch too is reserved before anyone asks, so the first signature
-                // (a sensor's first reading, a rolled-over key's first) does not wait for an fsync.
-                s.ahead.execute(s::workAhead);
-            }
-        }
-        return s;
+        return new XmssStatefulSigner(store, StatefulSignerCore.read(store, XmssKeyState.FORMAT), options);
     }
 
     /**
@@ -370,162 +326,17 @@ public final class XmssStatefulSigner implements StatefulSigner {
      * @throws IllegalStateException if {@code key} was destroyed
      */
     public static XmssKeyState create(StateStore store, XmssPrivateKey key) throws IOException {
-        XmssKeyState state = XmssKeyState.fresh(key);
-        byte[] bytes = state.encode();
-        try {
-            store.create(bytes);
-        } finally {
-            Secrets.wipe(bytes);
-        }
-        return state;
+        return StatefulSignerCore.create(store, XmssKeyState.FORMAT, XmssKeyState.fresh(key));
     }
 
     @Override
     public byte[] sign(byte[] message) {
-        Objects.requireNonNull(message, "message");
-        return signIndexed(i -> message).signature();
+        return core.sign(message);
     }
 
     @Override
     public IndexedSignature signIndexed(LongFunction<byte[]> messageForIndex) {
-        lock.lock();
-        try {
-            ensureUsable();
-            upkeep();
-            if (next >= reservedEnd) {
-                reserve();
-            }
-            long idx = next;
-            next = idx + 1;
-            byte[] message = Objects.requireNonNull(messageForIndex.apply(idx), "message for index " + idx);
-            IndexedSignature result;
-            try {
-                result = new IndexedSignature(idx, signing.sign(idx, message, cache));
-            } catch (SigningFaultException e) {
-                throw fail(e);
-            }
-            if (afterSign != null && !afterSign.verify(message, result.signature())) {
-                throw fail(new SigningFaultException("the " + key.parameterSet().setName() + " signature at index "
-                        + idx + " does not verify (computation fault); it was not released"));
-            }
-            upkeepAfter = idx;
-            if (ahead == null) {
-                upkeep();
-            } else {
-                try {
-                    ahead.execute(this::workAhead);
-                } catch (RejectedExecutionException e) {
-                    // close() has begun: no upkeep or reservation is needed, and this signature stands.
-                }
-            }
-            return result;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Brings the caches up to date for the index after the last signature, if that is still to do. */
-    private void upkeep() {
-        if (upkeepAfter >= 0) {
-            long signed = upkeepAfter;
-            upkeepAfter = -1;
-            cache.afterSign(signed, endIndex);
-        }
-    }
-
-    /**
-     * The background half: the last signature's upkeep, then the next reservation if the batch is
-     * used up. Re-checks under the lock, because a sign may have done either in the meantime; a
-     * reservation failure makes the key unusable exactly as in {@link #reserve()}, and the next sign
-     * reports it.
-     */
-    private void workAhead() {
-        lock.lock();
-        try {
-            if (closed) {
-                return;
-            }
-            upkeep();
-            if (usable && next >= reservedEnd && next < endIndex) {
-                reserve();
-            }
-        } catch (KeyExhaustedException | StatePersistenceException e) {
-            // Recorded by reserve() (exhaustion is rediscovered by the next sign); nothing to add.
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Durably advances the stored next index by up to {@code batch} before any of them is used. */
-    private void reserve() {
-        long[] range = new long[2];
-        try {
-            store.update(current -> {
-                XmssKeyState s = decodeOwn(current);
-                if (s.nextIndex() < reservedEnd) {
-                    throw new RollbackException(s.nextIndex(), reservedEnd);
-                }
-                if (s.remaining() == 0) {
-                    range[0] = s.nextIndex();
-                    range[1] = s.endIndex();
-                    throw new ExhaustedInside();
-                }
-                long start = s.nextIndex();
-                long end = Math.min(s.endIndex(), start + batch);
-                range[0] = start;
-                range[1] = end;
-                endIndex = s.endIndex();
-                return s.withNextIndex(end).encode();
-            });
-        } catch (ExhaustedInside e) {
-            next = reservedEnd = range[0];
-            endIndex = range[1];
-            throw new KeyExhaustedException(
-                    "key " + store.describe() + " is exhausted: all indices up to " + endIndex + " are used");
-        } catch (RollbackException e) {
-            throw fail(new StatePersistenceException("key state " + store.describe() + " went back from index "
-                    + e.expected + " to " + e.found + " (restored backup or copied file?); refusing to sign"));
-        } catch (KeyFormatException e) {
-            throw fail(new StatePersistenceException(
-                    "key state " + store.describe() + " changed under the signer: " + e.getMessage(), e));
-        } catch (IOException | RuntimeException e) {
-            throw fail(new StatePersistenceException(
-                    "cannot persist key state " + store.describe() + ": " + e.getMessage()
-                            + "; the key is unusable in this process until reopened",
-                    e));
-        }
-        next = range[0];
-        reservedEnd = range[1];
-    }
-
-    /** Makes the key unusable for good and remembers why. */
-    private <E extends RuntimeException> E fail(E e) {
-        usable = false;
-        failure = e;
-        return e;
-    }
-
-    private XmssKeyState decodeOwn(byte[] current) {
-        XmssKeyState s = XmssKeyState.decode(current);
-        if (!Secrets.constantTimeEquals(s.key().publicKey().keyId(), keyId)) {
-            throw new KeyFormatException("it now holds the state of a different key");
-        }
-        return s;
-    }
-
-    private void ensureUsable() {
-        if (closed) {
-            throw new IllegalStateException("signer is closed");
-        }
-        if (!usable) {
-            String why = failure != null ? " (" + failure.getMessage() + ")" : "";
-            if (failure instanceof SigningFaultException) {
-                throw new SigningFaultException("key " + store.describe() + " is unusable after a signing fault" + why);
-            }
-            throw new StatePersistenceException(
-                    "key " + store.describe() + " is unusable after an earlier persistence failure; reopen it" + why,
-                    failure);
-        }
+        return core.signIndexed(messageForIndex);
     }
 
     @Override
@@ -544,12 +355,12 @@ public final class XmssStatefulSigner implements StatefulSigner {
 
     @Override
     public long remaining() {
-        return Math.max(0, endIndex - next);
+        return core.remaining();
     }
 
     @Override
     public long nextIndex() {
-        return next;
+        return core.nextIndex();
     }
 
     /**
@@ -558,22 +369,12 @@ public final class XmssStatefulSigner implements StatefulSigner {
      * @return the number of reserved, unused indices
      */
     public long reservedUnused() {
-        lock.lock();
-        try {
-            return reservedEnd - next;
-        } finally {
-            lock.unlock();
-        }
+        return core.reservedUnused();
     }
 
     @Override
     public boolean isUsable() {
-        lock.lock();
-        try {
-            return usable && !closed;
-        } finally {
-            lock.unlock();
-        }
+        return core.isUsable();
     }
 
     /**
@@ -582,56 +383,42 @@ public final class XmssStatefulSigner implements StatefulSigner {
      */
     @Override
     public void close() {
-        if (ahead != null) {
-            // Let a reservation in flight finish (it must not be interrupted: an interrupt closes the
-            // state file's channel); queued ones see `closed` and do nothing.
-            ahead.shutdown();
+        core.close();
+    }
+
+    /** The XMSS half of the signer: the layers' trees and WOTS+ signatures at reserved indices. */
+    private final class LayerSigning implements OneTimeSigning {
+        @Override
+        public void prepare(long next, long end) {
+            cache.prepare(next, end);
+            signing.prepareUpperLayers(next, cache);
         }
-        lock.lock();
-        try {
-            if (closed) {
-                return;
+
+        @Override
+        public byte[] sign(long index, byte[] message) {
+            byte[] signature = signing.sign(index, message, cache);
+            if (releaseCheck != null && !releaseCheck.verify(message, signature)) {
+                throw new SigningFaultException("the " + key.parameterSet().setName() + " signature at index " + index
+                        + " does not verify (computation fault); it was not released");
             }
-            closed = true;
-            if (usable && reservedEnd > next) {
-                try {
-                    store.update(current -> {
-                        XmssKeyState s = decodeOwn(current);
-                        if (s.nextIndex() != reservedEnd) {
-                            return current;
-                        }
-                        return s.withNextIndex(next).encode();
-                    });
-                } catch (IOException | RuntimeException e) {
-                    // Keeping the reservation only wastes indices; it never risks reuse.
-                }
-            }
+            return signature;
+        }
+
+        @Override
+        public void afterSign(long signed, long end) {
+            cache.afterSign(signed, end);
+        }
+
+        @Override
+        public void moveTo(long index) {
+            // Nothing to move: the auth-path cache builds the trees of whatever index it is asked for.
+        }
+
+        @Override
+        public void destroy() {
             signing.wipe();
             cache.wipe();
             key.destroy();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Thrown inside the store update to abort without writing. */
-    private static final class ExhaustedInside extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        ExhaustedInside() {
-            super(null, null, false, false);
-        }
-    }
-
-    private static final class RollbackException extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final long found;
-        final long expected;
-
-        RollbackException(long found, long expected) {
-            super(null, null, false, false);
-            this.found = found;
-            this.expected = expected;
         }
     }
 

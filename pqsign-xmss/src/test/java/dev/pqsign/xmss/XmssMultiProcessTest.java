@@ -1,38 +1,15 @@
 package dev.pqsign.xmss;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import dev.pqsign.core.StatePersistenceException;
-import dev.pqsign.state.ChildJvm;
-import dev.pqsign.state.FileStateStore;
-import dev.pqsign.state.StateLockTimeoutException;
-import dev.pqsign.xmss.XmssStatefulSigner.Options;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.pqsign.state.MultiProcessSigning;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Several JVMs, and several signers per JVM, sign with one key file at the same time. The store's
- * lock makes each reservation an atomic read-modify-write across processes, and every signer re-reads
- * the file when it reserves, so no index is ever handed out twice.
+ * Several JVMs, and several signers per JVM, sign with one XMSS^MT key file at the same time (the
+ * shared {@link MultiProcessSigning}): the store's lock makes each reservation an atomic
+ * read-modify-write across processes, and every signer re-reads the file when it reserves, so no
+ * index is ever handed out twice.
  */
 class XmssMultiProcessTest {
     private static final XmssParameterSet SET = XmssParameterSet.XMSSMT_SHA2_20_4_256;
@@ -44,145 +21,14 @@ class XmssMultiProcessTest {
     @Test
     void threeProcessesAndParentThreads_signConcurrently_indicesUniqueAndAllVerify() throws Exception {
         XmssPrivateKey key = XmssStatefulSignerTest.key(SET, 41);
-        Path state = dir.resolve("key.state");
-        Path sigs = Files.createDirectory(dir.resolve("sigs"));
-        Path go = dir.resolve("go");
-        FileStateStore.create(state, XmssKeyState.fresh(key).encode(), Duration.ofSeconds(10))
-                .close();
-
-        int[] batches = {1, 1, 4};
-        int threadsPerChild = 2;
-        List<ChildJvm> children = new ArrayList<>();
-        for (int batch : batches) {
-            children.add(SignerChild.start(
-                    dir,
-                    "count",
-                    state.toString(),
-                    sigs.toString(),
-                    Integer.toString(batch),
-                    Integer.toString(threadsPerChild),
-                    Integer.toString(PER_THREAD),
-                    go.toString()));
-        }
-        for (ChildJvm c : children) {
-            assertEquals("READY", c.awaitLine(1, 120_000), c.stderr());
-        }
-        // Two more signers in this JVM, each with its own store object on the same file.
-        ByteArrayOutputStream parentOut = new ByteArrayOutputStream();
-        PrintStream ps = new PrintStream(parentOut, true, StandardCharsets.UTF_8);
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        List<Future<?>> futures = new ArrayList<>();
-        Files.createFile(go);
-        for (int t = 0; t < 2; t++) {
-            futures.add(pool.submit(() -> {
-                try (FileStateStore store = FileStateStore.open(state, Duration.ofMinutes(2));
-                        XmssStatefulSigner signer = XmssStatefulSigner.open(
-                                store, Options.defaults().withThreads(1))) {
-                    for (int i = 0; i < PER_THREAD; i++) {
-                        SignerChild.signAndRecord(signer, sigs, ps);
-                    }
-                }
-                return null;
-            }));
-        }
-        for (Future<?> f : futures) {
-            f.get();
-        }
-        pool.shutdown();
-        List<Long> all = new ArrayList<>();
-        for (ChildJvm c : children) {
-            assertEquals(0, c.await(180), c.stderr());
-            List<String> lines = c.lines();
-            assertEquals(1 + threadsPerChild * PER_THREAD, lines.size(), c.stderr());
-            for (String l : lines.subList(1, lines.size())) {
-                all.add(Long.parseLong(l));
-            }
-        }
-        for (String l : parentOut.toString(StandardCharsets.UTF_8).split("\n")) {
-            if (!l.isBlank()) {
-                all.add(Long.parseLong(l.strip()));
-            }
-        }
-        int expected = (batches.length * threadsPerChild + 2) * PER_THREAD;
-        assertEquals(expected, all.size());
-        Set<Long> unique = new HashSet<>(all);
-        assertEquals(expected, unique.size(), "some index was handed out twice");
-
-        XmssVerifier verifier = new XmssVerifier(key.publicKey());
-        long max = -1;
-        try (Stream<Path> files = Files.list(sigs)) {
-            List<Path> list = files.filter(p -> p.getFileName().toString().startsWith("sig-"))
-                    .toList();
-            assertEquals(expected, list.size());
-        }
-        for (long idx : unique) {
-            byte[] sig = Files.readAllBytes(SignerChild.sigFile(sigs, idx));
-            assertEquals(idx, XmssSignatures.index(SET, sig));
-            assertTrue(verifier.verify(SignerChild.message(idx), sig), "signature " + idx);
-            max = Math.max(max, idx);
-        }
-        long next = XmssKeyState.decode(Files.readAllBytes(state)).nextIndex();
-        assertTrue(next > max, "next index " + next + " not above highest used " + max);
-        // Only the batch-4 signers can leave reserved indices unused (when another signer reserved
-        // after them, their rest cannot be given back): at most 3 per such signer.
-        long burnedUnused = next - expected;
-        assertTrue(burnedUnused >= 0 && burnedUnused <= 3L * threadsPerChild, "burned unused: " + burnedUnused);
-        System.out.printf(
-                "multi-process test: %d signatures from 3 JVMs x 2 signers + 2 signers in the parent, "
-                        + "all unique and valid; next index %d, %d indices burned unused by batch-4 signers%n",
-                expected, next, burnedUnused);
+        MultiProcessSigning.signConcurrently(
+                XmssTestScheme.key(key), dir, XmssKeyState.fresh(key).encode(), PER_THREAD);
     }
 
     @Test
     void lockHeldByAnotherProcess_waitersTimeOutWithClearMessage_andNothingIsBurned() throws Exception {
         XmssPrivateKey key = XmssStatefulSignerTest.key(SET, 43);
-        Path state = dir.resolve("key.state");
-        FileStateStore.create(state, XmssKeyState.fresh(key).encode(), Duration.ofSeconds(10))
-                .close();
-        try (FileStateStore store = FileStateStore.open(state, Duration.ofMillis(300));
-                XmssStatefulSigner signer =
-                        XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
-            assertEquals(0, signer.signIndexed(SignerChild::message).index());
-            ChildJvm holder = SignerChild.start(dir, "hold", state.toString(), "60000");
-            try {
-                assertEquals("HOLDING", holder.awaitLine(1, 120_000), holder.stderr());
-                long t0 = System.nanoTime();
-                StatePersistenceException e =
-                        assertThrows(StatePersistenceException.class, () -> signer.signIndexed(SignerChild::message));
-                long waitedMs = (System.nanoTime() - t0) / 1_000_000;
-                assertTrue(waitedMs >= 290, "gave up after " + waitedMs + " ms");
-                assertInstanceOf(StateLockTimeoutException.class, e.getCause());
-                assertTrue(
-                        e.getMessage().contains(store.stateFile().toString())
-                                && e.getMessage().contains("locked by another process")
-                                && e.getMessage().contains("waited 300 ms"),
-                        e.getMessage());
-                assertFalse(signer.isUsable(), "a signer whose reservation failed must not sign again");
-
-                // A second process that wants the key meanwhile gets the same clear message.
-                ChildJvm waiter = SignerChild.start(dir, "open", state.toString(), "300");
-                assertEquals(3, waiter.await(120), waiter.stderr());
-                String line = waiter.lines().get(0);
-                assertTrue(
-                        line.startsWith("ERROR ")
-                                && line.contains("locked by another process")
-                                && line.contains("waited 300 ms")
-                                && line.contains("key.state"),
-                        line);
-                System.out.println("lock timeout message seen by a second process: " + line.substring(6));
-            } finally {
-                holder.kill();
-            }
-        }
-        // The kernel released the dead holder's lock; the failed attempts burned nothing.
-        try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(10));
-                XmssStatefulSigner signer =
-                        XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
-            assertEquals(1, signer.nextIndex());
-            var s = signer.signIndexed(SignerChild::message);
-            assertEquals(1, s.index());
-            assertTrue(new XmssVerifier(key.publicKey()).verify(SignerChild.message(1), s.signature()));
-        }
-        assertNotNull(Files.readAllBytes(state));
+        MultiProcessSigning.lockHeldByAnotherProcess(
+                XmssTestScheme.key(key), dir, XmssKeyState.fresh(key).encode());
     }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.state.ChildJvm;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.state.SigningChild;
 import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,13 +60,8 @@ class XmssSplitCrashTest {
             FileStateStore.create(
                             state, XmssKeyState.fresh(key).withRange(100, 500).encode(), Duration.ofSeconds(10))
                     .close();
-            ChildJvm child = SignerChild.start(
-                    runDir,
-                    "split",
-                    state.toString(),
-                    runDir.toString(),
-                    Integer.toString(PARTS),
-                    Long.toString(PAUSE_MS));
+            ChildJvm child = XmssSplitChild.start(
+                    runDir, state.toString(), runDir.toString(), Integer.toString(PARTS), Long.toString(PAUSE_MS));
             if (k % 4 == 0) {
                 Thread.sleep(random.nextInt(400)); // usually still starting: before the shrink
             } else {
@@ -104,9 +100,9 @@ class XmssSplitCrashTest {
                 try (FileStateStore store = FileStateStore.open(f, Duration.ofSeconds(10));
                         XmssStatefulSigner signer = XmssStatefulSigner.open(
                                 store, Options.defaults().withThreads(1))) {
-                    var s = signer.signIndexed(SignerChild::message);
+                    var s = signer.signIndexed(SigningChild::message);
                     assertTrue(used.add(s.index()), where + ": index " + s.index() + " owned by two files");
-                    assertTrue(verifier.verify(SignerChild.message(s.index()), s.signature()));
+                    assertTrue(verifier.verify(SigningChild.message(s.index()), s.signature()));
                 }
             }
             // A shrunk original refuses to go past range 1.
@@ -117,7 +113,7 @@ class XmssSplitCrashTest {
                     assertEquals(99, signer.remaining());
                     store.update(
                             cur -> XmssKeyState.decode(cur).withNextIndex(200).encode());
-                    assertThrows(KeyExhaustedException.class, () -> signer.sign(SignerChild.message(0)), where);
+                    assertThrows(KeyExhaustedException.class, () -> signer.sign(SigningChild.message(0)), where);
                 }
             }
             assertFalse(Files.exists(runDir.resolve("part-1.state")));

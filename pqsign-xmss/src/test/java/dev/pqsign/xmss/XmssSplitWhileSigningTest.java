@@ -10,6 +10,7 @@ import dev.pqsign.core.IndexedSignature;
 import dev.pqsign.core.KeyExhaustedException;
 import dev.pqsign.state.ChildJvm;
 import dev.pqsign.state.FileStateStore;
+import dev.pqsign.state.SigningChild;
 import dev.pqsign.xmss.XmssStatefulSigner.Options;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,8 +39,8 @@ class XmssSplitWhileSigningTest {
         Path sigs = Files.createDirectory(dir.resolve("sigs"));
         FileStateStore.create(state, XmssKeyState.fresh(key).withRange(0, 400).encode(), Duration.ofSeconds(10))
                 .close();
-        ChildJvm a = SignerChild.start(dir, "loop", state.toString(), sigs.toString(), "4");
-        ChildJvm b = SignerChild.start(dir, "loop", state.toString(), sigs.toString(), "4");
+        ChildJvm a = SigningChild.start(XmssTestScheme.class, dir, "loop", state.toString(), sigs.toString(), "4");
+        ChildJvm b = SigningChild.start(XmssTestScheme.class, dir, "loop", state.toString(), sigs.toString(), "4");
         assertNotNull(a.awaitLine(3, 120_000), a.stderr());
         assertNotNull(b.awaitLine(3, 120_000), b.stderr());
 
@@ -74,16 +75,16 @@ class XmssSplitWhileSigningTest {
                 XmssStatefulSigner signer =
                         XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
             for (int i = 0; i < 5; i++) {
-                IndexedSignature s = signer.signIndexed(SignerChild::message);
+                IndexedSignature s = signer.signIndexed(SigningChild::message);
                 assertEquals(cut + i, s.index());
                 assertTrue(used.add(s.index()));
-                assertTrue(verifier.verify(SignerChild.message(s.index()), s.signature()));
+                assertTrue(verifier.verify(SigningChild.message(s.index()), s.signature()));
             }
         }
         try (FileStateStore store = FileStateStore.open(state, Duration.ofSeconds(10));
                 XmssStatefulSigner signer =
                         XmssStatefulSigner.open(store, Options.defaults().withThreads(2))) {
-            assertThrows(KeyExhaustedException.class, () -> signer.sign(SignerChild.message(0)));
+            assertThrows(KeyExhaustedException.class, () -> signer.sign(SigningChild.message(0)));
         }
         System.out.printf(
                 "split while signing: cut at %d, the two signers of the original used %d indices below it%n",
