@@ -136,18 +136,7 @@ final class LmsRows {
         boolean bc = o.bouncyCastle() && !tooTallForBouncyCastle(p);
         boolean tall = p.levelList().stream().anyMatch(l -> l.h() >= 20);
         int keygenRounds = tall ? 1 : Math.max(1, Math.min(o.minSamples(), 3));
-        List<Case> keygen = new ArrayList<>();
-        HssPrivateKey[] made = new HssPrivateKey[1];
-        keygen.add(new Case("pqsign", cores, () -> made[0] = HssKeyGenerator.generate(p, random, cores, null)));
-        if (!tall) {
-            keygen.add(new Case("pqsign", 1, () -> HssKeyGenerator.generate(p, random, 1, null)));
-        }
-        if (bc) {
-            keygen.add(new Case("bouncycastle", 1, () -> bcKeyPair(p)));
-        }
-        alternate(name, "keygen", keygen, keygenRounds, keygenRounds, false);
-
-        HssPrivateKey key = made[0];
+        HssPrivateKey key = keygen(p, bc, tall, keygenRounds);
         byte[] state = HssKeyState.fresh(key).encode();
         if (!tall) {
             alternate(
@@ -173,6 +162,43 @@ final class LmsRows {
 
         byte[] sig = ours.last;
         byte[] pub = key.publicKey().encoded();
+        verify(p, key, pub, sig);
+        ours.signer.close();
+
+        sizes.add(new Sizes(name, "pqsign", pub.length, state.length, state.length, sig.length, sig.length));
+        if (theirs != null) {
+            int priv = ((HSSPrivateKeyParameters) theirs.keys.getPrivate()).getEncoded().length;
+            sizes.add(new Sizes(name, "bouncycastle", pub.length, priv, priv, theirs.last.length, theirs.last.length));
+        }
+        if (o.bouncyCastle() && !bc) {
+            notes.add(name + ": BouncyCastle's keygen and signing are not timed: its key generation builds the whole "
+                    + "height-20 tree on one thread (tens of minutes here); its verification of pqsign's signatures "
+                    + "is timed.");
+        }
+        if (tall) {
+            notes.add(name + ": keygen timed once, on all cores; no separate key-load row (a load rebuilds the same "
+                    + "tree).");
+        }
+    }
+
+    /** The keygen rows; returns a key pqsign made on all cores. */
+    private HssPrivateKey keygen(HssParameterSet p, boolean bc, boolean tall, int rounds) throws Exception {
+        List<Case> keygen = new ArrayList<>();
+        HssPrivateKey[] made = new HssPrivateKey[1];
+        keygen.add(new Case("pqsign", cores, () -> made[0] = HssKeyGenerator.generate(p, random, cores, null)));
+        if (!tall) {
+            keygen.add(new Case("pqsign", 1, () -> HssKeyGenerator.generate(p, random, 1, null)));
+        }
+        if (bc) {
+            keygen.add(new Case("bouncycastle", 1, () -> bcKeyPair(p)));
+        }
+        alternate(p.setName(), "keygen", keygen, rounds, rounds, false);
+        return made[0];
+    }
+
+    /** The verify rows of pqsign's signature {@code sig}: pqsign, BouncyCastle and the JDK, checked first. */
+    private void verify(HssParameterSet p, HssPrivateKey key, byte[] pub, byte[] sig) throws Exception {
+        String name = p.setName();
         HssVerifier verifier = new HssVerifier(key.publicKey(), p);
         if (!verifier.verify(BenchRunner.MESSAGE, sig)) {
             throw new IllegalStateException(name + ": pqsign signature does not verify");
@@ -195,22 +221,6 @@ final class LmsRows {
             }));
         }
         alternate(name, "verify", verify, o.minSamples(), o.maxSamples(), true);
-        ours.signer.close();
-
-        sizes.add(new Sizes(name, "pqsign", pub.length, state.length, state.length, sig.length, sig.length));
-        if (theirs != null) {
-            int priv = ((HSSPrivateKeyParameters) theirs.keys.getPrivate()).getEncoded().length;
-            sizes.add(new Sizes(name, "bouncycastle", pub.length, priv, priv, theirs.last.length, theirs.last.length));
-        }
-        if (o.bouncyCastle() && !bc) {
-            notes.add(name + ": BouncyCastle's keygen and signing are not timed: its key generation builds the whole "
-                    + "height-20 tree on one thread (tens of minutes here); its verification of pqsign's signatures "
-                    + "is timed.");
-        }
-        if (tall) {
-            notes.add(name + ": keygen timed once, on all cores; no separate key-load row (a load rebuilds the same "
-                    + "tree).");
-        }
     }
 
     /** The JDK's own verifier for {@code pub} (SubjectPublicKeyInfo with the raw key), or null if none. */

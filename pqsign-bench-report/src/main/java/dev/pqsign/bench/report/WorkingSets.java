@@ -48,7 +48,7 @@ final class WorkingSets {
                         continue;
                     }
                     long bytes = GraphLayout.parseInstance(area, set).totalSize() - shared;
-                    out.add(new BenchReport.WorkingSet(set.setName(), op, BenchRunner.haetaeImpl(engine, null), bytes));
+                    out.add(new BenchReport.WorkingSet(set.setName(), op, HaetaeRows.impl(engine, null), bytes));
                 }
             }
         } finally {
