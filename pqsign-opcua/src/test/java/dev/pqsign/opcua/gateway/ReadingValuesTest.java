@@ -76,9 +76,7 @@ class ReadingValuesTest {
     @Test
     void upstreamValues_byType() {
         assertEquals(-128.0, upstream("SByte", "-128").value());
-        assertEquals(
-                18446744073709551615.0,
-                upstream("UInt64", "18446744073709551615").value());
+        assertEquals(0x1p64, upstream("UInt64", "18446744073709551615").value(), "2^64 - 1: the nearest double, 2^64");
         assertEquals((double) 0.1f, upstream("Float", "0.1").value(), "a Float widened exactly");
         for (String[] none : new String[][] {
             {"Double", "NaN"}, {"Double", "-Infinity"}, {"Float", "Infinity"}, {"Boolean", "true"}, {"String", "\"7\""}
