@@ -286,6 +286,13 @@ final class SensorCommand implements Callable<Integer> {
                 .map(TelemetrySupport::applicationCertificate)
                 .toList();
         checkSource();
+        if (upstream != null && upstream.passwordInTheClear()) {
+            spec.commandLine()
+                    .getErr()
+                    .println("pqsign: sensor: warning: --source-credentials over --source-security none: the"
+                            + " password goes to an upstream whose certificate nobody checks, in the clear unless"
+                            + " its server asks for an encrypted user token; use --source-security sign-encrypt");
+        }
         try {
             openKey = rolls()
                     ? TelemetryKeys.openRollingKey(key, signing, lockTimeout, rolloverAt, deviceCa)
@@ -649,6 +656,9 @@ final class SensorCommand implements Callable<Integer> {
             } catch (IOException ignored) {
                 // input is finished either way
             }
+        }
+        if (upstream != null) {
+            upstream.wipe(); // also when the source was never opened (the key or the port failed)
         }
         if (server != null) {
             String skipped = readingSource instanceof LineReadingSource

@@ -13,8 +13,8 @@ import java.util.function.Consumer;
 
 /**
  * The checked options of {@code pqsign sensor --source opcua:…}: the upstream and its nodes, the
- * channel's security, the credentials file (read here, once; its content is never shown) and the
- * trusted upstream certificates. Every mistake is a usage error of one line, before the key is opened.
+ * channel's security, the credentials file (read here, once; its content is never shown; the password
+ * is wiped when the sensor ends) and the trusted upstream certificates. Every mistake is a usage error of one line, before the key is opened.
  */
 final class UpstreamOptions {
     private final UpstreamUri uri;
@@ -70,6 +70,21 @@ final class UpstreamOptions {
                 .map(TelemetrySupport::applicationCertificate)
                 .toList();
         return new UpstreamOptions(uri, sec, cred, trust);
+    }
+
+    /**
+     * Whether a password would go over a channel without security: to a server nobody authenticated,
+     * and in the clear unless the server's user token policy encrypts it.
+     */
+    boolean passwordInTheClear() {
+        return credentials != null && security == ChannelSecurity.NONE;
+    }
+
+    /** Zeroes the password (the source does it when it closes; this covers a run that never opened it). */
+    void wipe() {
+        if (credentials != null) {
+            credentials.destroy();
+        }
     }
 
     /** Whether the channel is secured (the upstream must then trust the sensor's client certificate). */

@@ -9,6 +9,7 @@ import dev.pqsign.telemetry.upstream.UpstreamText;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,6 +69,7 @@ class SensorUpstreamCliTest {
                 "--source-credentials");
         Path cred = dir.resolve("cred");
         Files.writeString(cred, "password=" + SECRET + "\n");
+        Files.setPosixFilePermissions(cred, PosixFilePermissions.fromString("rw-------"));
         usage(
                 sensor(
                         "--source",
@@ -75,6 +77,40 @@ class SensorUpstreamCliTest {
                         "--source-credentials",
                         cred.toString()),
                 "two lines");
+    }
+
+    @Test
+    void credentialsFileOthersMayRead_oneLineUsageError_namingTheFileAndTheChmodFix() throws Exception {
+        Path cred = dir.resolve("cred");
+        Files.writeString(cred, "user=plc-reader\npassword=" + SECRET + "\n");
+        Files.setPosixFilePermissions(cred, PosixFilePermissions.fromString("rw-r--r--"));
+        CliRunner.Result r = sensor(
+                "--source", "opcua:opc.tcp://127.0.0.1:4840/plc?node=i=1", "--source-credentials", cred.toString());
+        usage(r, "chmod 600 " + cred);
+        assertTrue(r.err().contains(cred + " holds a password and is accessible by group or others"), r.err());
+    }
+
+    @Test
+    void credentialsOverSecurityNone_warnOnStandardError() throws Exception {
+        Path cred = dir.resolve("cred");
+        Files.writeString(cred, "user=plc-reader\npassword=" + SECRET + "\n");
+        Files.setPosixFilePermissions(cred, PosixFilePermissions.fromString("rw-------"));
+        String source = "opcua:opc.tcp://127.0.0.1:4840/plc?node=i=1";
+        // the key does not exist: the run ends right after the options were checked
+        CliRunner.Result none = sensor("--source", source, "--source-credentials", cred.toString());
+        assertEquals(2, none.exit(), none.toString());
+        List<String> lines = none.err().lines().toList();
+        assertEquals(2, lines.size(), none.err());
+        assertTrue(
+                lines.get(0).startsWith("pqsign: sensor: warning: --source-credentials over --source-security none"),
+                none.err());
+        assertFalse(none.err().contains(SECRET));
+        CliRunner.Result secured = sensor(
+                "--source", source, "--source-credentials", cred.toString(), "--source-security", "sign-encrypt");
+        assertEquals(2, secured.exit(), secured.toString());
+        assertFalse(secured.err().contains("warning"), secured.err());
+        CliRunner.Result anonymous = sensor("--source", source);
+        assertFalse(anonymous.err().contains("warning"), anonymous.err());
     }
 
     @Test

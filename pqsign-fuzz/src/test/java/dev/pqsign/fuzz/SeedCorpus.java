@@ -137,6 +137,7 @@ final class SeedCorpus {
             handovers(out, tmp);
             handoverLog(out, tmp);
             operatorSensors(out);
+            UpstreamSeeds.add(out);
         } finally {
             deleteTree(tmp);
         }

@@ -7,7 +7,8 @@ import java.util.Objects;
 /**
  * A sensor's endpoint URL, checked before any connection is tried: {@code opc.tcp://HOST[:PORT][/PATH]}
  * with a host, a port 1 … 65535 (4840 when absent, the OPC UA default) and no user information
- * (credentials never go into a URL).
+ * (credentials never go into a URL: an {@code @} anywhere is taken for it, and nothing before the
+ * last one is shown).
  */
 public final class SensorEndpoint {
     /** The OPC UA TCP port registered with IANA. */
@@ -33,6 +34,16 @@ public final class SensorEndpoint {
     public static SensorEndpoint parse(String url) {
         Objects.requireNonNull(url, "url");
         String shown = url.length() > 80 ? url.substring(0, 80) + "…" : url;
+        int at = url.lastIndexOf('@');
+        if (at >= 0) {
+            // Before the URL is parsed, and only what follows the last @ is shown: a password with a
+            // '/', '?' or '#' in it ends the authority early, and a parser's message would show it.
+            String after = url.substring(at + 1);
+            throw new IllegalArgumentException(
+                    "endpoint …@"
+                            + printable(after.length() > 80 ? after.substring(0, 80) + "…" : after)
+                            + " carries user information (USER@ or USER:PASSWORD@, not shown); credentials never go into a URL");
+        }
         if (!url.startsWith("opc.tcp://")) {
             throw new IllegalArgumentException("endpoint must start with opc.tcp://, got '" + printable(shown) + "'");
         }
@@ -42,11 +53,6 @@ public final class SensorEndpoint {
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException(
                     "endpoint '" + printable(shown) + "' is not a valid URL: " + e.getReason());
-        }
-        if (uri.getRawUserInfo() != null) {
-            // Not echoed: the user information may be a password.
-            throw new IllegalArgumentException("endpoint opc.tcp://" + printable(hostPart(uri))
-                    + " carries user information (USER@ or USER:PASSWORD@); credentials never go into a URL");
         }
         String host = uri.getHost();
         if (host == null || host.isEmpty()) {
@@ -105,12 +111,5 @@ public final class SensorEndpoint {
     @Override
     public String toString() {
         return url;
-    }
-
-    /** What follows the user information of {@code uri}'s authority, for a message that must not echo it. */
-    private static String hostPart(URI uri) {
-        String authority = uri.getRawAuthority();
-        String after = authority.substring(authority.lastIndexOf('@') + 1);
-        return after.length() > 80 ? after.substring(0, 80) + "…" : after;
     }
 }

@@ -1,6 +1,5 @@
 package dev.pqsign.opcua.gateway;
 
-import dev.pqsign.opcua.gateway.HistoryFormat.Entry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -130,9 +129,10 @@ final class GatewayHistoryReader {
                 long t = HistoryFormat.nanos(e.sourceTime());
                 // Part 11: from the start time inclusive to the end time exclusive (inclusive if equal).
                 if (t >= start && (t < end || (start == end && t == end))) {
-                    Variant v = value(leaf, e);
+                    ReadingValues parsed = ReadingValues.parse(e.reading());
+                    Variant v = value(leaf, e.reading(), parsed);
                     if (v != null) {
-                        values.add(new DataValue(v, StatusCode.GOOD, dt(e.sourceTime()), dt(e.verdictTime())));
+                        values.add(new DataValue(v, parsed.sourceStatus(), dt(e.sourceTime()), dt(e.verdictTime())));
                     }
                 }
                 return true;
@@ -148,12 +148,11 @@ final class GatewayHistoryReader {
         return new HistoryReadResult(StatusCode.GOOD, nextPoint, data);
     }
 
-    /** The leaf's value in an entry, or null if the entry has none (e.g. no such named field). */
-    static Variant value(String leaf, Entry e) {
+    /** The leaf's value in an entry's reading, or null if it has none (e.g. no such named field). */
+    static Variant value(String leaf, String reading, ReadingValues v) {
         if (leaf.equals(GatewayNodes.READING)) {
-            return new Variant(e.reading());
+            return new Variant(reading);
         }
-        ReadingValues v = ReadingValues.parse(e.reading());
         if (leaf.equals(GatewayNodes.VALUE)) {
             return v.hasValue() ? new Variant(v.value()) : null;
         }

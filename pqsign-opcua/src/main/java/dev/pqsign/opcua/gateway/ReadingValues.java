@@ -1,6 +1,7 @@
 package dev.pqsign.opcua.gateway;
 
 import dev.pqsign.telemetry.SkipNotice;
+import dev.pqsign.telemetry.upstream.UpstreamValue;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Collections;
@@ -8,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.eclipse.milo.opcua.stack.core.types.builtin.StatusCode;
 
 /**
  * What a verified reading text says in numbers, for the numeric variables an HMI trends
@@ -22,13 +24,16 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * Anything else is ignored. A reading text starting with {@code pqsign:} is a statement of the
- * sensor (a skip notice), not a measurement: it has no values.
+ * sensor (a skip notice, an upstream fact), not a measurement: it has no values; except an upstream
+ * {@code value} fact ({@link UpstreamReading}), which is the measurement of an upstream server.
  *
  * @param value the first field as a number, or NaN if it is not one
  * @param named the {@code name=number} fields, in order (first occurrence of a name wins)
  * @param signedTime the first instant field, if any
+ * @param sourceStatus the status the reading's source gave the value: Good, except for an upstream
+ *     value, which carries the upstream server's status
  */
-record ReadingValues(double value, Map<String, Double> named, Optional<Instant> signedTime) {
+record ReadingValues(double value, Map<String, Double> named, Optional<Instant> signedTime, StatusCode sourceStatus) {
 
     /** Longest number field, in characters. */
     static final int MAX_NUMBER_CHARS = 64;
@@ -46,7 +51,8 @@ record ReadingValues(double value, Map<String, Double> named, Optional<Instant> 
     private static final Pattern INSTANT =
             Pattern.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z");
 
-    private static final ReadingValues NONE = new ReadingValues(Double.NaN, Map.of(), Optional.empty());
+    private static final ReadingValues NONE =
+            new ReadingValues(Double.NaN, Map.of(), Optional.empty(), StatusCode.GOOD);
 
     /**
      * Copies the names.
@@ -54,6 +60,7 @@ record ReadingValues(double value, Map<String, Double> named, Optional<Instant> 
      * @param value the first field as a number, or NaN
      * @param named the {@code name=number} fields
      * @param signedTime the first instant field, if any
+     * @param sourceStatus the status the source gave the value
      */
     ReadingValues {
         named = Collections.unmodifiableMap(new LinkedHashMap<>(named));
@@ -63,10 +70,13 @@ record ReadingValues(double value, Map<String, Double> named, Optional<Instant> 
      * Whether the text is a measurement at all (not a statement of the sensor's own).
      *
      * @param reading a verified reading text
-     * @return false for texts starting with {@code pqsign:}
+     * @return false for texts starting with {@code pqsign:}, except an upstream {@code value} fact
      */
     static boolean isMeasurement(String reading) {
-        return !reading.startsWith(SkipNotice.RESERVED);
+        if (!reading.startsWith(SkipNotice.RESERVED)) {
+            return true;
+        }
+        return UpstreamReading.fact(reading).orElse(null) instanceof UpstreamValue;
     }
 
     /**
@@ -76,8 +86,10 @@ record ReadingValues(double value, Map<String, Double> named, Optional<Instant> 
      * @return what it says in numbers (nothing for a statement of the sensor)
      */
     static ReadingValues parse(String reading) {
-        if (!isMeasurement(reading)) {
-            return NONE;
+        if (reading.startsWith(SkipNotice.RESERVED)) {
+            return UpstreamReading.fact(reading).orElse(null) instanceof UpstreamValue v
+                    ? UpstreamReading.values(v)
+                    : NONE;
         }
         double value = Double.NaN;
         Map<String, Double> named = new LinkedHashMap<>();
@@ -107,7 +119,7 @@ record ReadingValues(double value, Map<String, Double> named, Optional<Instant> 
             }
             start = comma + 1;
         }
-        return new ReadingValues(value, named, Optional.ofNullable(time));
+        return new ReadingValues(value, named, Optional.ofNullable(time), StatusCode.GOOD);
     }
 
     /** The field as a finite number, or NaN. */

@@ -29,7 +29,9 @@ import org.eclipse.milo.opcua.stack.core.types.builtin.Variant;
  * change only with an ACCEPTED measurement; their status says whether that last good value is still
  * what the sensor stands for: Good, Uncertain_LastUsableValue after a rejected reading,
  * Bad_SecurityChecksFailed after an index reuse, Uncertain_NoCommunicationLastUsableValue while the
- * sensor is not connected, Bad_WaitingForInitialData before the first good value.
+ * sensor is not connected, Bad_WaitingForInitialData before the first good value; otherwise the
+ * status the sensor's upstream server gave the value, if the sensor signs one
+ * ({@link UpstreamReading}).
  */
 final class SensorState {
 
@@ -83,6 +85,12 @@ final class SensorState {
     private Verdict.Reason rejectedSince;
 
     private boolean connected;
+    /**
+     * The status the sensor's upstream server gave the last value, or its {@code down}'s: Good for a
+     * sensor with another source.
+     */
+    private StatusCode upstream = StatusCode.GOOD;
+
     private StatusCode status = new StatusCode(StatusCodes.Bad_WaitingForInitialData);
     /** When the status last changed (the server timestamp of leaves without a value). */
     private Instant statusTime = Instant.now();
@@ -119,7 +127,9 @@ final class SensorState {
     /** After a restart: the newest reading of the history becomes the last good value again. */
     synchronized Update restore(HistoryFormat.Entry newest, Instant now) {
         Map<String, DataValue> v = new LinkedHashMap<>();
-        takeGood(newest.reading(), newest.index(), newest.sourceTime(), newest.verdictTime());
+        ReadingValues values = ReadingValues.parse(newest.reading());
+        upstream = values.sourceStatus();
+        takeGood(newest.reading(), values, newest.index(), newest.sourceTime(), newest.verdictTime());
         statusTime = now;
         status = computeStatus();
         v.putAll(valueLeaves());
@@ -188,11 +198,19 @@ final class SensorState {
         putPlain(v, GatewayNodes.KEY_PARAMETER_SET, r.parameterSetName(), now);
         String text = r.reading().reading();
         if (!ReadingValues.isMeasurement(text)) {
-            return null; // a skip notice: signed and accepted, but not a value
+            // a skip notice or an upstream fact: signed and accepted, but not a value; an upstream
+            // outage or a value-less notification still says what the last value is worth
+            UpstreamReading.fact(text).flatMap(UpstreamReading::statusAfter).ifPresent(s -> {
+                upstream = s;
+                statusChanged(v, now);
+            });
+            return null;
         }
-        Instant source = ReadingValues.parse(text).signedTime().orElse(r.sourceTime());
+        ReadingValues values = ReadingValues.parse(text);
+        Instant source = values.signedTime().orElse(r.sourceTime());
         rejectedSince = null;
-        java.util.Set<String> set = takeGood(text, r.index(), source, now);
+        upstream = values.sourceStatus();
+        java.util.Set<String> set = takeGood(text, values, r.index(), source, now);
         StatusCode before = status;
         status = computeStatus();
         if (!status.equals(before)) {
@@ -258,7 +276,7 @@ final class SensorState {
         if (!connected) {
             return new StatusCode(StatusCodes.Uncertain_NoCommunicationLastUsableValue);
         }
-        return StatusCode.GOOD;
+        return upstream;
     }
 
     /** The current status of the value leaves. */
@@ -267,8 +285,8 @@ final class SensorState {
     }
 
     /** Takes a good reading's values; returns the leaves it set. */
-    private java.util.Set<String> takeGood(String text, long index, Instant source, Instant verdictTime) {
-        ReadingValues values = ReadingValues.parse(text);
+    private java.util.Set<String> takeGood(
+            String text, ReadingValues values, long index, Instant source, Instant verdictTime) {
         java.util.Set<String> set = new java.util.HashSet<>();
         put(set, GatewayNodes.READING, new Variant(text), source, verdictTime);
         put(set, GatewayNodes.READING_INDEX, new Variant(index), source, verdictTime);

@@ -37,7 +37,8 @@ public final class UpstreamSource implements ReadingSource {
      *     list ({@code DATA_DIR/upstream-pki}: {@code trusted/certs/} holds trusted server certificates)
      * @param name the sensor's name, for the client certificate's application URI
      * @param security the channel's security
-     * @param credentials a user name and password, or null for an anonymous session
+     * @param credentials a user name and password, or null for an anonymous session; the source
+     *     owns them: closing it wipes the password
      * @param trustServers upstream server certificates to add to the trust list (persisted)
      * @param queue capacity of the queue between the upstream and the signer
      * @param serverQueue the queue size asked of the server for each node
@@ -76,6 +77,7 @@ public final class UpstreamSource implements ReadingSource {
     private final UpstreamLink link;
     private final FileBasedTrustListManager trustList;
     private final ApplicationIdentity identity;
+    private final UpstreamCredentials credentials;
 
     private UpstreamSource(UpstreamUri uri, Config config, Consumer<String> notices) throws IOException {
         Path pki = config.dataDir().resolve("upstream-pki");
@@ -89,6 +91,7 @@ public final class UpstreamSource implements ReadingSource {
         config.trustServers().forEach(trustList::addTrustedCertificate);
         this.queue = new FactQueue(config.queue());
         UpstreamCredentials cred = config.credentials();
+        this.credentials = cred;
         this.link = new UpstreamLink(
                 new UpstreamLink.Settings(
                         uri.endpoint(),
@@ -141,6 +144,9 @@ public final class UpstreamSource implements ReadingSource {
     public void close() throws IOException {
         queue.close();
         link.close();
+        if (credentials != null) {
+            credentials.destroy(); // no session is opened any more
+        }
         trustList.close();
     }
 }

@@ -18,7 +18,8 @@ import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
  * {@code opcua:opc.tcp://HOST[:PORT][/PATH]?node=NODEID[&node=NODEID]…}, each NODEID in the
  * standard string form ({@code ns=3;s=Motor.Speed}, {@code i=2258}, …), a {@code %HH} escape for
  * each byte of a character that cannot stand in a query ({@code &}, {@code %}, {@code #}, a space).
- * Checked before any connection is tried; no user information (credentials come from a file).
+ * Checked before any connection is tried; no user information (credentials come from a file): an
+ * {@code @} before {@code ?node=} is refused, and a message never shows what stands before it.
  */
 public final class UpstreamUri {
     /** What a {@code --source} of this kind starts with. */
@@ -57,6 +58,13 @@ public final class UpstreamUri {
             throw new IllegalArgumentException("an upstream source starts with " + SCHEME);
         }
         String rest = source.substring(SCHEME.length());
+        int nodeList = rest.indexOf("?node=");
+        if ((nodeList < 0 ? rest : rest.substring(0, nodeList)).indexOf('@') >= 0) {
+            // Before the endpoint is split off: a password with a '?' in it would be cut there, and
+            // the endpoint's own check would then show its beginning.
+            throw new IllegalArgumentException("opcua: source: the endpoint carries user information (an @ before"
+                    + " ?node=, not shown); credentials never go into a URL: use --source-credentials FILE");
+        }
         int q = rest.indexOf('?');
         if (q < 0) {
             throw new IllegalArgumentException(

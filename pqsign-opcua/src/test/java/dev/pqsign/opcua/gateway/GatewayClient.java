@@ -32,18 +32,21 @@ import org.eclipse.milo.opcua.stack.core.types.structured.HistoryReadValueId;
 import org.eclipse.milo.opcua.stack.core.types.structured.ReadRawModifiedDetails;
 import org.eclipse.milo.opcua.stack.core.types.structured.SimpleAttributeOperand;
 
-/** A plain Milo client of a gateway, as a SCADA would use it: subscriptions to variables and events, HistoryRead. */
-final class GatewayClient implements AutoCloseable {
+/**
+ * A plain Milo client of a gateway, as a SCADA would use it: subscriptions to variables and events,
+ * HistoryRead. Public (and in pqsign-opcua's test jar) for the CLI's process tests of the plant path.
+ */
+public final class GatewayClient implements AutoCloseable {
 
     /** One event as the client received it: the fields selected by {@link #subscribeEvents}. */
-    record Event(String sourceName, int severity, String message) {}
+    public record Event(String sourceName, int severity, String message) {}
 
-    final OpcUaClient client;
-    final int ns;
+    public final OpcUaClient client;
+    public final int ns;
     private final OpcUaSubscription subscription;
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
 
-    GatewayClient(String endpointUrl) throws Exception {
+    public GatewayClient(String endpointUrl) throws Exception {
         client = OpcUaClient.create(endpointUrl);
         client.connect();
         ns = client.readNamespaceTable().getIndex(GatewayNodes.NAMESPACE_URI).intValue();
@@ -51,12 +54,12 @@ final class GatewayClient implements AutoCloseable {
         subscription.create();
     }
 
-    NodeId id(String sensor, String leaf) {
+    public NodeId id(String sensor, String leaf) {
         return new NodeId(ns, GatewayNodes.nodeId(sensor, leaf));
     }
 
     /** Subscribes to a variable (sampling 0, a queue, nothing dropped); its values land in the returned queue. */
-    BlockingQueue<DataValue> subscribe(NodeId node) throws Exception {
+    public BlockingQueue<DataValue> subscribe(NodeId node) throws Exception {
         BlockingQueue<DataValue> q = new LinkedBlockingQueue<>();
         OpcUaMonitoredItem item = OpcUaMonitoredItem.newDataItem(node);
         item.setSamplingInterval(0.0);
@@ -69,7 +72,7 @@ final class GatewayClient implements AutoCloseable {
     }
 
     /** Subscribes to the events of {@code notifier} (SourceName, Severity, Message). */
-    BlockingQueue<Event> subscribeEvents(NodeId notifier) throws Exception {
+    public BlockingQueue<Event> subscribeEvents(NodeId notifier) throws Exception {
         SimpleAttributeOperand[] select = {
             field("SourceName"), field("Severity"), field("Message"),
         };
@@ -90,12 +93,12 @@ final class GatewayClient implements AutoCloseable {
                 NodeIds.BaseEventType, new QualifiedName[] {new QualifiedName(0, name)}, AttributeId.Value.uid(), null);
     }
 
-    DataValue read(NodeId node) throws Exception {
+    public DataValue read(NodeId node) throws Exception {
         return client.readValues(0.0, TimestampsToReturn.Both, List.of(node)).get(0);
     }
 
     /** The raw history of {@code node}, following continuation points, with {@code perCall} values per call. */
-    List<DataValue> history(NodeId node, DateTime start, DateTime end, int perCall) throws Exception {
+    public List<DataValue> history(NodeId node, DateTime start, DateTime end, int perCall) throws Exception {
         List<DataValue> all = new ArrayList<>();
         ByteString cp = null;
         do {
@@ -120,7 +123,7 @@ final class GatewayClient implements AutoCloseable {
     }
 
     /** Takes values from {@code q} until one matches, failing after {@code patience}. */
-    static <T> T await(BlockingQueue<T> q, Predicate<T> match, Duration patience) throws InterruptedException {
+    public static <T> T await(BlockingQueue<T> q, Predicate<T> match, Duration patience) throws InterruptedException {
         long deadline = System.nanoTime() + patience.toNanos();
         List<T> seen = new ArrayList<>();
         while (true) {
@@ -133,7 +136,7 @@ final class GatewayClient implements AutoCloseable {
         }
     }
 
-    static Object value(DataValue v) {
+    public static Object value(DataValue v) {
         Variant x = v.value();
         return x == null ? null : x.value();
     }

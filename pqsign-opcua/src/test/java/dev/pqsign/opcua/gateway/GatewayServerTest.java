@@ -19,6 +19,15 @@ import dev.pqsign.telemetry.operator.AcceptedRecords;
 import dev.pqsign.telemetry.operator.Observation;
 import dev.pqsign.telemetry.operator.ReadingVerifier;
 import dev.pqsign.telemetry.operator.ReplayGuard;
+import dev.pqsign.telemetry.upstream.ChannelSecurity;
+import dev.pqsign.telemetry.upstream.ScalarType;
+import dev.pqsign.telemetry.upstream.UpstreamDown;
+import dev.pqsign.telemetry.upstream.UpstreamEvent;
+import dev.pqsign.telemetry.upstream.UpstreamNoValue;
+import dev.pqsign.telemetry.upstream.UpstreamStatus;
+import dev.pqsign.telemetry.upstream.UpstreamTime;
+import dev.pqsign.telemetry.upstream.UpstreamUp;
+import dev.pqsign.telemetry.upstream.UpstreamValue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -185,6 +194,79 @@ class GatewayServerTest {
         assertEquals(Reason.ACCEPTED, publish("300.5").verdict().reason());
         DataValue back = GatewayClient.await(reading, v -> v.statusCode().isGood(), PATIENCE);
         assertEquals("300.5", GatewayClient.value(back));
+    }
+
+    @Test
+    void upstreamFacts_aValueIsServedWithItsUpstreamTimeAndStatus_anOutageTurnsTheStatus() throws Exception {
+        String node = "ns=3;s=Motor.Speed";
+        Instant t1 = Instant.parse("2026-12-03T10:15:30.123456789Z");
+        BlockingQueue<DataValue> reading = client.subscribe(client.id("s1", GatewayNodes.READING));
+        BlockingQueue<DataValue> value = client.subscribe(client.id("s1", GatewayNodes.VALUE));
+        connect();
+        // the connection fact is signed and accepted, but not a value
+        assertEquals(Reason.ACCEPTED, upstream(new UpstreamUp("opc.tcp://plc:4840", ChannelSecurity.NONE, null)));
+        assertEquals(
+                StatusCodes.Bad_WaitingForInitialData,
+                client.read(client.id("s1", GatewayNodes.READING)).statusCode().value());
+
+        UpstreamValue good =
+                UpstreamValue.of(node, ScalarType.DOUBLE, "1503.25", UpstreamTime.of(t1), UpstreamStatus.GOOD);
+        assertEquals(Reason.ACCEPTED, upstream(good));
+        DataValue r = GatewayClient.await(reading, v -> v.statusCode().isGood(), PATIENCE);
+        assertEquals(good.text(), GatewayClient.value(r));
+        assertEquals(
+                Instant.parse("2026-12-03T10:15:30.123456700Z"),
+                r.sourceTime().getJavaInstant(),
+                "source timestamp: the upstream source time the text carries");
+        DataValue v = GatewayClient.await(value, d -> d.statusCode().isGood(), PATIENCE);
+        assertEquals(1503.25, GatewayClient.value(v));
+        assertEquals(r.sourceTime(), v.sourceTime());
+
+        // the PLC's own status is passed on
+        UpstreamValue inaccurate = UpstreamValue.of(
+                node,
+                ScalarType.FLOAT,
+                "1.1",
+                UpstreamTime.of(t1.plusSeconds(1)),
+                new UpstreamStatus("Uncertain_SensorNotAccurate", 0x0400));
+        assertEquals(Reason.ACCEPTED, upstream(inaccurate));
+        DataValue u = GatewayClient.await(value, d -> !d.statusCode().isGood(), PATIENCE);
+        assertEquals((double) 1.1f, GatewayClient.value(u), "a Float widened exactly");
+        assertEquals(StatusCodes.Uncertain_SensorNotAccurate, u.statusCode().value(), "the code, without info bits");
+
+        // a notification without a value: the last value stays, with the upstream's status
+        assertEquals(
+                Reason.ACCEPTED, upstream(new UpstreamNoValue(node, null, new UpstreamStatus("Bad_NotConnected", 0))));
+        DataValue nc =
+                GatewayClient.await(value, d -> d.statusCode().value() == StatusCodes.Bad_NotConnected, PATIENCE);
+        assertEquals((double) 1.1f, GatewayClient.value(nc));
+
+        // the upstream is down: no communication; the next value is Good again
+        assertEquals(
+                Reason.ACCEPTED, upstream(UpstreamDown.of(UpstreamTime.of(t1.plusSeconds(2)), "connection refused")));
+        GatewayClient.await(
+                value, d -> d.statusCode().value() == StatusCodes.Uncertain_NoCommunicationLastUsableValue, PATIENCE);
+        UpstreamValue back =
+                UpstreamValue.of(node, ScalarType.INT32, "-7", UpstreamTime.of(t1.plusSeconds(3)), UpstreamStatus.GOOD);
+        assertEquals(Reason.ACCEPTED, upstream(back));
+        assertEquals(
+                -7.0,
+                GatewayClient.value(
+                        GatewayClient.await(value, d -> d.statusCode().isGood(), PATIENCE)));
+
+        List<DataValue> h = client.history(
+                client.id("s1", GatewayNodes.VALUE), DateTime.MIN_DATE_TIME, DateTime.MAX_DATE_TIME, 100);
+        assertEquals(
+                List.of(1503.25, (double) 1.1f, -7.0),
+                h.stream().map(GatewayClient::value).toList());
+        assertEquals(
+                List.of(StatusCodes.Good, StatusCodes.Uncertain_SensorNotAccurate, StatusCodes.Good),
+                h.stream().map(d -> d.statusCode().value()).toList(),
+                "the history keeps each value's upstream status");
+    }
+
+    private Reason upstream(UpstreamEvent fact) throws InterruptedException {
+        return observe(sensor.publishUpstream(fact).sequence()).verdict().reason();
     }
 
     @Test

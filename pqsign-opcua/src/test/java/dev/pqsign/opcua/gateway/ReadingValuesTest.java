@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import org.eclipse.milo.opcua.stack.core.StatusCodes;
+import org.eclipse.milo.opcua.stack.core.types.builtin.StatusCode;
 import org.junit.jupiter.api.Test;
 
 class ReadingValuesTest {
@@ -56,5 +58,53 @@ class ReadingValuesTest {
         assertEquals(
                 ReadingValues.MAX_NAMED,
                 ReadingValues.parse(sb.toString()).named().size());
+    }
+
+    @Test
+    void upstreamValue_isAMeasurement_withItsNumberUpstreamTimeAndStatus() {
+        String text = "pqsign:upstream value node=\"ns=3;s=Motor.Speed\" type=Double value=1503.27"
+                + " source=2026-12-03T10:15:30.1234567Z status=Uncertain_SensorNotAccurate";
+        assertTrue(ReadingValues.isMeasurement(text));
+        ReadingValues v = ReadingValues.parse(text);
+        assertEquals(1503.27, v.value());
+        assertEquals(Optional.of(Instant.parse("2026-12-03T10:15:30.1234567Z")), v.signedTime());
+        assertEquals(StatusCodes.Uncertain_SensorNotAccurate, v.sourceStatus().value());
+        assertTrue(v.named().isEmpty(), "node names are not value.NAME fields");
+        assertEquals(StatusCode.GOOD, ReadingValues.parse("1.5").sourceStatus());
+    }
+
+    @Test
+    void upstreamValues_byType() {
+        assertEquals(-128.0, upstream("SByte", "-128").value());
+        assertEquals(0x1p64, upstream("UInt64", "18446744073709551615").value(), "2^64 - 1: the nearest double, 2^64");
+        assertEquals((double) 0.1f, upstream("Float", "0.1").value(), "a Float widened exactly");
+        for (String[] none : new String[][] {
+            {"Double", "NaN"}, {"Double", "-Infinity"}, {"Float", "Infinity"}, {"Boolean", "true"}, {"String", "\"7\""}
+        }) {
+            ReadingValues v = upstream(none[0], none[1]);
+            assertFalse(v.hasValue(), none[0] + " " + none[1]);
+            assertTrue(v.signedTime().isPresent(), "still a measurement with a time");
+        }
+        String noTime = "pqsign:upstream value node=\"i=1\" type=Int32 value=3 source=min status=Good";
+        assertFalse(ReadingValues.parse(noTime).signedTime().isPresent(), "min is no time");
+    }
+
+    @Test
+    void otherUpstreamFacts_andMalformedUpstreamTexts_areNotMeasurements() {
+        for (String s : new String[] {
+            "pqsign:upstream novalue node=\"i=1\" source=- status=Bad_NotConnected",
+            "pqsign:upstream down since=2026-12-03T10:15:30.0000000Z reason=\"refused\"",
+            "pqsign:upstream up url=\"opc.tcp://plc:4840\" security=None down-since=-",
+            "pqsign:upstream value node=\"i=1\" type=Int32 value=03 source=- status=Good",
+            "pqsign:upstream value 5"
+        }) {
+            assertFalse(ReadingValues.isMeasurement(s), s);
+            assertFalse(ReadingValues.parse(s).hasValue(), s);
+        }
+    }
+
+    private static ReadingValues upstream(String type, String value) {
+        return ReadingValues.parse("pqsign:upstream value node=\"i=1\" type=" + type + " value=" + value
+                + " source=2026-12-03T10:15:30.0000000Z status=Good");
     }
 }

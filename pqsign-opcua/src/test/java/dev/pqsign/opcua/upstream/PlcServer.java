@@ -47,12 +47,18 @@ import org.eclipse.milo.opcua.stack.transport.server.tcp.OpcTcpServerTransportCo
 /**
  * A real OPC UA server on loopback standing in for a PLC: namespace {@value #NS_URI} with variables
  * the test sets; every change goes to the monitored items at once (sampling interval 0). Endpoints
- * None and Basic256Sha256 Sign / SignAndEncrypt; anonymous or user {@value #USER}.
+ * None and Basic256Sha256 Sign / SignAndEncrypt; anonymous or user {@value #USER}. Public (and in
+ * pqsign-opcua's test jar) for the CLI's process tests of the whole plant path.
  */
-final class PlcServer implements AutoCloseable {
-    static final String NS_URI = "urn:test:plc";
-    static final String USER = "plc-reader";
-    static final String PASSWORD = "s3cret pass";
+public final class PlcServer implements AutoCloseable {
+    /** The namespace of the PLC's variables. */
+    public static final String NS_URI = "urn:test:plc";
+
+    /** The user the PLC knows. */
+    public static final String USER = "plc-reader";
+
+    /** That user's password. */
+    public static final String PASSWORD = "s3cret pass";
 
     private final OpcUaServer server;
     private final PlcNamespace namespace;
@@ -60,8 +66,14 @@ final class PlcServer implements AutoCloseable {
     private final int port;
     private boolean closed;
 
-    PlcServer(Path dir, boolean anonymous) throws Exception {
-        port = freePort();
+    /** A PLC on a free port, its certificate and trust list under {@code dir}. */
+    public PlcServer(Path dir, boolean anonymous) throws Exception {
+        this(dir, anonymous, freePort());
+    }
+
+    /** A PLC on {@code port}: the same {@code dir} and port give the same PLC again after a restart. */
+    public PlcServer(Path dir, boolean anonymous, int port) throws Exception {
+        this.port = port;
         ApplicationIdentity id = ApplicationIdentity.loadOrCreate(
                 dir.resolve("plc.pfx"), "urn:test:plc:app", "test plc", "pw".toCharArray());
         trustList = FileBasedTrustListManager.createAndInitialize(dir.resolve("plc-pki"));
@@ -117,38 +129,38 @@ final class PlcServer implements AutoCloseable {
         return set;
     }
 
-    String url() {
+    public String url() {
         return "opc.tcp://127.0.0.1:" + port + "/plc";
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
     /** {@code ns=N;s=NAME} as the upstream names it. */
-    String node(String name) {
+    public String node(String name) {
         return namespace.id(name).toParseableString();
     }
 
-    void trustClient(X509Certificate cert) {
+    public void trustClient(X509Certificate cert) {
         trustList.addTrustedCertificate(cert);
     }
 
-    X509Certificate certificate() {
+    public X509Certificate certificate() {
         return server.getConfig().getEndpoints().iterator().next().getCertificate();
     }
 
     /** Adds a variable with an initial value. */
-    void add(String name, NodeId dataType, DataValue initial) {
+    public void add(String name, NodeId dataType, DataValue initial) {
         namespace.add(name, dataType, initial);
     }
 
     /** Sets a value; every monitored item of the node is notified now. */
-    void set(String name, DataValue value) {
+    public void set(String name, DataValue value) {
         namespace.set(name, value);
     }
 
-    static DataValue good(Object v, DateTime source) {
+    public static DataValue good(Object v, DateTime source) {
         return new DataValue(new Variant(v), StatusCode.GOOD, source, DateTime.now());
     }
 

@@ -71,13 +71,15 @@ class UpstreamSensorOperatorTest {
             operator.connect("s1", sensor.endpointUrl());
             Path cred = dir.resolve("upstream.cred");
             Files.writeString(cred, "user=" + PlcServer.USER + "\npassword=" + PlcServer.PASSWORD + "\n");
+            Files.setPosixFilePermissions(cred, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            UpstreamCredentials credentials = UpstreamCredentials.read(cred);
             UpstreamSource source = UpstreamSource.open(
                     UpstreamUri.parse("opcua:" + plc.url() + "?node=" + plc.node("Motor.Speed")),
                     new UpstreamSource.Config(
                             dir.resolve("sensor"),
                             "s1",
                             ChannelSecurity.SIGN,
-                            UpstreamCredentials.read(cred),
+                            credentials,
                             List.of(plc.certificate()),
                             1000,
                             1000),
@@ -107,6 +109,7 @@ class UpstreamSensorOperatorTest {
             plc.close(); // the PLC goes away: an outage, signed and verified like a value
             assertInstanceOf(UpstreamDown.class, nextAccepted());
             source.close();
+            assertTrue(credentials.isDestroyed(), "closing the source wiped the password");
             assertEquals(23L, pump.get(10, TimeUnit.SECONDS));
         } finally {
             plc.close();

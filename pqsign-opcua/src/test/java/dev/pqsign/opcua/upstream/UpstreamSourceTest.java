@@ -200,6 +200,7 @@ class UpstreamSourceTest {
     void credentialsFile_isReadAndNeverShown() throws Exception {
         Path f = dir.resolve("cred");
         Files.writeString(f, "user=" + PlcServer.USER + "\npassword=" + PlcServer.PASSWORD + "\n");
+        Files.setPosixFilePermissions(f, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         UpstreamCredentials c = UpstreamCredentials.read(f);
         assertEquals(PlcServer.USER, c.user());
         assertFalse(c.toString().contains(PlcServer.PASSWORD));

@@ -59,6 +59,17 @@ public final class UpstreamLink implements AutoCloseable {
     /** Longest a request to the upstream waits. */
     static final int REQUEST_TIMEOUT_MILLIS = 10_000;
 
+    /** Requested time between keep-alive messages of an idle subscription. */
+    static final double KEEP_ALIVE_INTERVAL_MS = 1000;
+
+    /**
+     * Subscription lifetime in keep-alive intervals, and how many intervals without any message
+     * count as a lost subscription. Milo's default watchdog (1.5 intervals) took a busy PLC or host
+     * for an outage: every late keep-alive cost a signed {@code down} and {@code up} and a new session.
+     * After the lifetime the server has deleted the subscription, so starting over is due then.
+     */
+    static final long LIFETIME_KEEP_ALIVES = 5;
+
     /**
      * What the link needs.
      *
@@ -91,7 +102,7 @@ public final class UpstreamLink implements AutoCloseable {
 
     private volatile boolean closed;
     private OpcUaClient client; // guarded by lock
-    private boolean lost; // guarded by lock
+    private String lost; // why the client's session is lost, or null; guarded by lock
 
     /**
      * Starts the link's thread.
@@ -188,12 +199,12 @@ public final class UpstreamLink implements AutoCloseable {
                 throw new IllegalStateException("closed");
             }
             client = c;
-            lost = false;
+            lost = null;
         }
         c.addSessionActivityListener(new SessionActivityListener() {
             @Override
             public void onSessionInactive(UaSession session) {
-                markLost(c);
+                markLost(c, "session lost");
             }
         });
         try {
@@ -208,9 +219,10 @@ public final class UpstreamLink implements AutoCloseable {
 
     private void subscribe(OpcUaClient c) throws UaException {
         OpcUaSubscription sub = new OpcUaSubscription(c, PUBLISHING_INTERVAL_MS);
-        long keepAlive = (long) Math.ceil(1000 / PUBLISHING_INTERVAL_MS);
+        long keepAlive = (long) Math.ceil(KEEP_ALIVE_INTERVAL_MS / PUBLISHING_INTERVAL_MS);
         sub.setMaxKeepAliveCount(Unsigned.uint(keepAlive));
-        sub.setLifetimeCount(Unsigned.uint(keepAlive * 5));
+        sub.setLifetimeCount(Unsigned.uint(keepAlive * LIFETIME_KEEP_ALIVES));
+        sub.setWatchdogMultiplier(LIFETIME_KEEP_ALIVES);
         sub.setSubscriptionListener(new OpcUaSubscription.SubscriptionListener() {
             @Override
             public void onNotificationDataLost(OpcUaSubscription s) {
@@ -219,12 +231,12 @@ public final class UpstreamLink implements AutoCloseable {
 
             @Override
             public void onWatchdogTimerElapsed(OpcUaSubscription s) {
-                markLost(c);
+                markLost(c, "no message from the subscription for " + LIFETIME_KEEP_ALIVES + " keep-alive intervals");
             }
 
             @Override
             public void onTransferFailed(OpcUaSubscription s, StatusCode status) {
-                markLost(c);
+                markLost(c, "subscription lost: " + ValueTexts.status(status).text());
             }
         });
         sub.create();
@@ -267,22 +279,23 @@ public final class UpstreamLink implements AutoCloseable {
         queue.offer(ValueTexts.of(node, dv));
     }
 
-    private void markLost(OpcUaClient c) {
+    private void markLost(OpcUaClient c, String why) {
         synchronized (lock) {
-            if (c == client) {
-                lost = true;
+            if (c == client && lost == null) {
+                lost = why;
                 lock.notifyAll();
             }
         }
     }
 
+    /** Waits until the session is lost; returns why (the first cause, for the signed {@code down}). */
     private String awaitLoss() throws InterruptedException {
         synchronized (lock) {
-            while (!lost && !closed) {
+            while (lost == null && !closed) {
                 lock.wait();
             }
+            return lost == null ? "closed" : lost;
         }
-        return "session lost";
     }
 
     private void dropClient() {
