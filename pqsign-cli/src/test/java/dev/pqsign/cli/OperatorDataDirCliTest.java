@@ -76,7 +76,11 @@ class OperatorDataDirCliTest {
                 "--jsonl",
                 p(jsonl),
                 "--data-dir",
-                p(dataDir));
+                p(dataDir),
+                // what follows the connection is tested here; on a loaded machine the
+                // first connection took longer than the default 10 s
+                "--connect-timeout",
+                "120");
     }
 
     private List<Long> accepted(String jsonl) throws IOException {
