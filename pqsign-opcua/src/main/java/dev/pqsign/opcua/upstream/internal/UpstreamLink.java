@@ -127,9 +127,10 @@ public final class UpstreamLink implements AutoCloseable {
             String why;
             try {
                 OpcUaClient c = connect();
-                queue.offer(new UpstreamUp(url(), settings.security(), downSince));
+                // each notice before its fact: whoever has taken the fact finds the line printed
                 notices.accept(
                         "upstream up: " + url() + " (" + settings.security().token() + ")");
+                queue.offer(new UpstreamUp(url(), settings.security(), downSince));
                 subscribe(c);
                 retry = FIRST_RETRY_MILLIS;
                 why = awaitLoss();
@@ -144,8 +145,8 @@ public final class UpstreamLink implements AutoCloseable {
             }
             if (downSince == null || !stillDown) {
                 downSince = UpstreamTime.of(Instant.now());
-                queue.offer(UpstreamDown.of(downSince, why));
                 notices.accept("upstream down: " + why);
+                queue.offer(UpstreamDown.of(downSince, why));
                 stillDown = true;
             }
             try {
@@ -264,9 +265,9 @@ public final class UpstreamLink implements AutoCloseable {
             StatusCode result = items.get(i).getCreateResult().orElse(StatusCode.GOOD);
             if (!result.isGood()) {
                 String node = settings.nodes().get(i);
-                queue.offer(new UpstreamRefused(node, ValueTexts.status(result)));
                 notices.accept("upstream refused node " + node + ": "
                         + ValueTexts.status(result).text());
+                queue.offer(new UpstreamRefused(node, ValueTexts.status(result)));
             }
         }
     }
