@@ -101,6 +101,7 @@ public final class ReadingVerifier {
 
     private final AcceptedStore accepted;
     private final EvidenceSink evidence;
+    private final SignatureCost signatureCost = new SignatureCost();
     /** Per key: indices above the key's mark already reported with a rejection (not gaps). */
     private final Map<KeyId, TreeSet<Long>> reportedAhead = new HashMap<>();
 
@@ -156,6 +157,15 @@ public final class ReadingVerifier {
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("at least one trusted key is required");
         }
+    }
+
+    /**
+     * What checking signatures has cost this verifier so far.
+     *
+     * @return the live counters
+     */
+    public SignatureCost signatureCost() {
+        return signatureCost;
     }
 
     /**
@@ -551,7 +561,7 @@ public final class ReadingVerifier {
             }
         }
         byte[] message = ReadingMessage.encode(setName, index, readingBytes);
-        if (!key.verifier().verify(message, r.signature())) {
+        if (!signatureCost.verify(key.verifier(), message, r.signature())) {
             return Verdict.of(Reason.BAD_SIGNATURE, index, "signature does not verify");
         }
         try {
