@@ -6,6 +6,8 @@ module dev.pqsign.telemetry {
     // VerdictJsonl hands out the JSON of a verdict as a Jackson node.
     requires transitive com.fasterxml.jackson.databind;
     requires java.logging;
+    // ThreadCpu: the CPU time of signature checks (SignatureCost)
+    requires java.management;
 
     exports dev.pqsign.telemetry;
     exports dev.pqsign.telemetry.operator;

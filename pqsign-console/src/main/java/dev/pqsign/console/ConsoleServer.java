@@ -149,6 +149,20 @@ public final class ConsoleServer implements AutoCloseable {
     }
 
     /**
+     * Publishes the cost of the operator's signature checks on {@code /metrics}, read from the
+     * suppliers at each scrape: {@code pqsign_signature_checks_total} and
+     * {@code pqsign_signature_check_cpu_seconds_total}. Beside the JVM's
+     * {@code process_cpu_seconds_total} they tell the operator's own overhead from the cryptography.
+     * Call once.
+     *
+     * @param checks signatures checked so far
+     * @param cpuNanos CPU time of those checks so far, in nanoseconds
+     */
+    public void signatureCost(java.util.function.LongSupplier checks, java.util.function.LongSupplier cpuNanos) {
+        metrics.signatureCost(Objects.requireNonNull(checks, "checks"), Objects.requireNonNull(cpuNanos, "cpuNanos"));
+    }
+
+    /**
      * A sensor's connection state since a time, e.g. {@code down} since the last failed attempt.
      *
      * @param sensor the sensor's name

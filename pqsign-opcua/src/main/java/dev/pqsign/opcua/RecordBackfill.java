@@ -4,6 +4,7 @@ import dev.pqsign.opcua.internal.HistoryReader;
 import dev.pqsign.telemetry.operator.KeyHistory;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.milo.opcua.sdk.client.OpcUaClient;
@@ -21,10 +22,10 @@ import org.eclipse.milo.opcua.stack.core.types.builtin.NodeId;
 final class RecordBackfill {
     private static final System.Logger LOG = System.getLogger(RecordBackfill.class.getName());
 
-    /** Hands one value to the consumer; false if deferred. */
+    /** Hands values to the consumer in order: how many it judged (fewer than given: the next one was deferred). */
     @FunctionalInterface
     interface Delivery {
-        boolean deliver(DataValue value, boolean live, KeyHistory history);
+        int deliver(List<DataValue> values, boolean live, KeyHistory history);
     }
 
     /** Runs a task on the worker after a delay. */
@@ -76,13 +77,17 @@ final class RecordBackfill {
             hold(); // read again by the next complete backfill
             return;
         }
-        if (!delivery.deliver(value, true, h)) {
+        if (delivery.deliver(List.of(value), true, h) < 1) {
             hold();
             fallBehind();
         }
     }
 
-    /** Reads the history from the consumer's position to its end, delivering each value. */
+    /**
+     * Reads the history from the consumer's position to its end, delivering it a page (one
+     * HistoryRead response) at a time: the consumer finishes each page's work at once, e.g. one
+     * flush for the replay marks of all readings it accepted from the page.
+     */
     private void read() {
         boolean retry = behind;
         behind = false;
@@ -106,10 +111,11 @@ final class RecordBackfill {
         }
         KeyHistory h = history;
         try {
-            HistoryReader.Outcome o = HistoryReader.read(client, recordNode, start, dv -> {
+            HistoryReader.Outcome o = HistoryReader.readPages(client, recordNode, start, page -> {
                 if (!behind) {
-                    backfilled.incrementAndGet();
-                    if (!delivery.deliver(dv, false, h)) {
+                    int judged = delivery.deliver(page, false, h);
+                    backfilled.addAndGet(Math.min(page.size(), judged + 1L)); // the deferred one counts
+                    if (judged < page.size()) {
                         hold();
                         fallBehind();
                     }

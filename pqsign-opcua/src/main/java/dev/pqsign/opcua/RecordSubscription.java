@@ -8,6 +8,8 @@ import dev.pqsign.telemetry.operator.ReceivedValue;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -89,6 +91,25 @@ public final class RecordSubscription implements AutoCloseable {
          * @return false to defer it: it and everything after it are delivered again by a later backfill
          */
         boolean accept(ReceivedValue value, KeyHistory history);
+
+        /**
+         * Consecutive values (a page of the sensor's history), in order, as {@link #accept} one by
+         * one would take them; a consumer may finish their work together (e.g. make what it decided
+         * durable at once) before it returns.
+         *
+         * @param values the values as received
+         * @param history what the sensor keeps about its keys (asking it may fail)
+         * @return how many were taken; fewer than given: the next one was deferred, and it and
+         *     everything after it are delivered again by a later backfill
+         */
+        default int acceptAll(List<ReceivedValue> values, KeyHistory history) {
+            for (int i = 0; i < values.size(); i++) {
+                if (!accept(values.get(i), history)) {
+                    return i;
+                }
+            }
+            return values.size();
+        }
 
         /**
          * Called before the backfill of a new subscription.
@@ -413,29 +434,46 @@ public final class RecordSubscription implements AutoCloseable {
         backfill.live(notified, history);
     }
 
-    /** Hands one value to the consumer; false if it was deferred (worker thread). */
-    private boolean deliver(DataValue notified, boolean live, KeyHistory history) {
-        Object value = notified.value() == null ? null : notified.value().value();
-        StatusCode status = notified.statusCode();
-        if (value == null && status != null && status.value() == StatusCodes.Bad_WaitingForInitialData) {
-            return true; // no reading published yet
+    /**
+     * Hands values to the consumer (one live value, or a page of the history), in order; returns
+     * how many were taken, fewer than given if the next one was deferred (worker thread).
+     */
+    private int deliver(List<DataValue> notified, boolean live, KeyHistory history) {
+        List<ReceivedValue> values = new ArrayList<>(notified.size());
+        int[] at = new int[notified.size()]; // where each value handed over stands in notified
+        for (int i = 0; i < notified.size(); i++) {
+            ReceivedValue v = received(notified.get(i), live);
+            if (v != null) {
+                at[values.size()] = i;
+                values.add(v);
+            }
         }
-        ReceivedValue v;
-        if (value instanceof ByteString b && b.bytes() != null) {
-            v = new ReceivedValue(b.bytesOrEmpty(), null, live, Instant.now(), System.nanoTime());
-        } else {
-            String what = value == null
-                    ? "no value (" + status + ")"
-                    : value.getClass().getSimpleName();
-            v = new ReceivedValue(null, what, live, Instant.now(), System.nanoTime());
-        }
+        int taken;
         try {
-            return consumer.accept(v, history);
+            taken = values.size() == 1
+                    ? (consumer.accept(values.get(0), history) ? 1 : 0)
+                    : consumer.acceptAll(values, history);
         } catch (RuntimeException e) {
             // Nothing a sensor publishes may stop the subscription.
             LOG.log(Level.ERROR, name + ": unexpected failure handling a value", e);
-            return true;
+            return notified.size();
         }
+        return taken >= values.size() ? notified.size() : at[taken];
+    }
+
+    /** The value as the consumer receives it; null for "no reading published yet". */
+    private static ReceivedValue received(DataValue notified, boolean live) {
+        Object value = notified.value() == null ? null : notified.value().value();
+        StatusCode status = notified.statusCode();
+        if (value == null && status != null && status.value() == StatusCodes.Bad_WaitingForInitialData) {
+            return null;
+        }
+        if (value instanceof ByteString b && b.bytes() != null) {
+            return new ReceivedValue(b.bytesOrEmpty(), null, live, Instant.now(), System.nanoTime());
+        }
+        String what =
+                value == null ? "no value (" + status + ")" : value.getClass().getSimpleName();
+        return new ReceivedValue(null, what, live, Instant.now(), System.nanoTime());
     }
 
     /**

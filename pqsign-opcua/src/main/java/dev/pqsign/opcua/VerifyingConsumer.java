@@ -5,6 +5,7 @@ import dev.pqsign.telemetry.operator.Observation;
 import dev.pqsign.telemetry.operator.ReceivedValue;
 import dev.pqsign.telemetry.operator.SensorVerification;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -21,6 +22,21 @@ final class VerifyingConsumer implements RecordSubscription.Consumer {
     @Override
     public Optional<Instant> backfillFrom() {
         return sensor.backfillFrom();
+    }
+
+    /** A page of the history: judged together, reported once the marks of all it accepted are durable. */
+    @Override
+    public int acceptAll(List<ReceivedValue> values, KeyHistory history) {
+        List<SensorVerification.Judgement> judged = sensor.judgeAll(values, history);
+        for (SensorVerification.Judgement j : judged) {
+            for (Observation o : j.observations()) {
+                observations.accept(o);
+            }
+            if (j.deferred()) {
+                return judged.size() - 1;
+            }
+        }
+        return judged.size();
     }
 
     @Override

@@ -145,6 +145,16 @@ public final class OperatorRun {
                 report.status("application certificate (give to the sensor's --trust-client): " + exported);
             }
             exportGatewayCertificate();
+            if (console != null) {
+                List<SensorVerification> all = List.copyOf(sensors.values());
+                console.signatureCost(
+                        () -> all.stream()
+                                .mapToLong(v -> v.verifier().signatureCost().checks())
+                                .sum(),
+                        () -> all.stream()
+                                .mapToLong(v -> v.verifier().signatureCost().cpuNanos())
+                                .sum());
+            }
             reportUnreported();
             return watch(operator);
         } catch (IOException e) {

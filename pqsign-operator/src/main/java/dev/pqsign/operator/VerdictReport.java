@@ -413,6 +413,10 @@ final class VerdictReport {
         if (keyLine != null) {
             target.println(keyLine);
         }
+        String cost = signatureCostLine();
+        if (cost != null) {
+            target.println(cost);
+        }
         target.flush();
         if (outputError != null) {
             err.println("pqsign: " + outputError);
@@ -420,6 +424,23 @@ final class VerdictReport {
             return OperatorFailure.FAILED;
         }
         return alarms > 0 ? OperatorFailure.FAILED : 0;
+    }
+
+    /**
+     * The signatures checked over all sensors and their CPU time (what the run could not do without;
+     * the rest of the process's CPU time is the operator's own), or null if none was checked.
+     */
+    private String signatureCostLine() {
+        long checks = 0;
+        long nanos = 0;
+        for (SensorVerification v : sensors.values()) {
+            checks += v.verifier().signatureCost().checks();
+            nanos += v.verifier().signatureCost().cpuNanos();
+        }
+        if (checks == 0) {
+            return null;
+        }
+        return "signatures: " + checks + " checked, CPU " + Milliseconds.threeDecimals(nanos / checks) + " ms each";
     }
 
     private String summaryLine(String name, SensorTally st) {

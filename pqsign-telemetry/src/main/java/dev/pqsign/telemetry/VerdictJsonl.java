@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.pqsign.core.Hex;
+import dev.pqsign.telemetry.internal.IsoInstant;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
@@ -197,11 +198,11 @@ public final class VerdictJsonl implements AutoCloseable {
         } else {
             g.writeStringField("reading", r.reading().reading());
         }
-        g.writeStringField("received_at", e.receivedAt().toString());
+        g.writeStringField("received_at", IsoInstant.format(e.receivedAt()));
         if (r == null) {
             g.writeNullField("source_time");
         } else {
-            g.writeStringField("source_time", r.sourceTime().toString());
+            g.writeStringField("source_time", IsoInstant.format(r.sourceTime()));
             g.writeStringField("parameter_set", r.parameterSetName());
             g.writeFieldName("signature");
             g.writeBinary(r.reading().signature());

@@ -5,6 +5,7 @@ import dev.pqsign.telemetry.LatencyRecord;
 import dev.pqsign.telemetry.Verdict;
 import dev.pqsign.telemetry.VerdictEvent;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -14,6 +15,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * The console's Prometheus metrics, in a registry of its own (so that two consoles in one JVM, as in
@@ -166,6 +168,24 @@ public final class ConsoleMetrics {
             handovers.labelValues(sensor);
             silentGauge.labelValues(sensor).set(0);
         }
+    }
+
+    /**
+     * The operator's signature checks, read at each scrape: {@code pqsign_signature_checks_total}
+     * and {@code pqsign_signature_check_cpu_seconds_total} (set once; beside the JVM's
+     * {@code process_cpu_seconds_total} they say what share of the process's CPU time the checks take).
+     */
+    public void signatureCost(LongSupplier checks, LongSupplier cpuNanos) {
+        CounterWithCallback.builder()
+                .name("pqsign_signature_checks_total")
+                .help("Signatures the operator checked (valid or not)")
+                .callback(c -> c.call((double) checks.getAsLong()))
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("pqsign_signature_check_cpu_seconds_total")
+                .help("CPU time of the operator's threads while they checked signatures")
+                .callback(c -> c.call(cpuNanos.getAsLong() / 1e9))
+                .register(registry);
     }
 
     public void silence(String sensor, boolean silent) {

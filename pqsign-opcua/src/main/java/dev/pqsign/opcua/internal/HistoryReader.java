@@ -1,6 +1,7 @@
 package dev.pqsign.opcua.internal;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import org.eclipse.milo.opcua.sdk.client.OpcUaClient;
@@ -53,6 +54,27 @@ public final class HistoryReader {
      */
     public static Outcome read(OpcUaClient client, NodeId node, Instant start, Consumer<DataValue> each)
             throws UaException {
+        return readPages(client, node, start, page -> {
+            for (DataValue dv : page) {
+                each.accept(dv);
+            }
+        });
+    }
+
+    /**
+     * As {@link #read}, handing over the values one response at a time (a page: at most
+     * {@link #BATCH}, as many as the server put into one response), so that a caller can finish
+     * the work of a whole page at once, e.g. make what it decided durable with one flush.
+     *
+     * @param client the connected client
+     * @param node the node
+     * @param start the source time to start at
+     * @param eachPage receives every non-empty page, in order
+     * @return complete, or that the server has no such history (then nothing was handed over)
+     * @throws UaException if a request fails (the pages handed over so far stay handed over)
+     */
+    public static Outcome readPages(OpcUaClient client, NodeId node, Instant start, Consumer<List<DataValue>> eachPage)
+            throws UaException {
         ByteString cp = null;
         do {
             HistoryReadValueId id = new HistoryReadValueId(node, null, QualifiedName.NULL_VALUE, cp);
@@ -75,8 +97,8 @@ public final class HistoryReader {
             if (data != null
                     && data.decode(client.getStaticEncodingContext()) instanceof HistoryData h
                     && h.getDataValues() != null) {
-                for (DataValue dv : h.getDataValues()) {
-                    each.accept(dv);
+                if (h.getDataValues().length > 0) {
+                    eachPage.accept(Arrays.asList(h.getDataValues()));
                 }
             }
             cp = results[0].getContinuationPoint();

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.zip.CRC32C;
 
@@ -48,6 +49,12 @@ import java.util.zip.CRC32C;
  * <p>Thread-safe. While one thread writes and flushes a group, new requests queue up; when it is
  * done, every waiter wakes, and one of those still pending writes the next group with everything
  * queued by then (no extra thread, no hand-off of the work).
+ *
+ * <p>A caller that decides many marks in a row (an operator catching up on a sensor's history)
+ * can {@link #advanceUnflushed advance without waiting for the flush} and make all of those marks
+ * durable at once with one {@link #sync}: each is decided and written under the lock as always,
+ * so every process sharing the file sees it at once and none can accept the same index, but none
+ * of those indices may be reported accepted before {@code sync} returned.
  */
 public final class MarkFile implements AutoCloseable {
 
@@ -112,20 +119,30 @@ public final class MarkFile implements AutoCloseable {
 
     private FileChannel channel; // guarded by jvmLock
     private volatile boolean closed;
-    private volatile long flushes; // written by the one committing thread only
-    private volatile long requests;
+    private final AtomicLong flushes = new AtomicLong();
+    private final AtomicLong requests = new AtomicLong();
+    /** Requests written but not flushed yet (counted into {@link #requests} by the flush that covers them). */
+    private final AtomicLong unflushedRequests = new AtomicLong();
+    /** Writes of marks and claims so far (guarded by jvmLock). */
+    private long writes;
+    /** Of {@link #writes}, how many a completed flush covers. */
+    private final AtomicLong durableThrough = new AtomicLong();
+    /** Serializes {@link #sync}s, so that one waiting behind another's flush finds its writes covered. */
+    private final Object syncs = new Object();
 
     private static final class Request {
         final KeyId key;
         final long index; // -1: only read (and claim) the key's mark
+        final boolean flush; // false: written, made durable by a later flush
         boolean done; // guarded by queue
         Outcome outcome;
         IOException failure;
         RuntimeException bug;
 
-        Request(KeyId key, long index) {
+        Request(KeyId key, long index, boolean flush) {
             this.key = key;
             this.index = index;
+            this.flush = flush;
         }
     }
 
@@ -182,7 +199,7 @@ public final class MarkFile implements AutoCloseable {
      * @throws IOException if the file cannot be read or written, or holds {@link #MAX_KEYS} keys already
      */
     public long read(KeyId key) throws IOException {
-        return submit(new Request(Objects.requireNonNull(key, "key"), -1)).nextAcceptable();
+        return submit(new Request(Objects.requireNonNull(key, "key"), -1, true)).nextAcceptable();
     }
 
     /**
@@ -197,11 +214,86 @@ public final class MarkFile implements AutoCloseable {
      * @throws IllegalArgumentException if {@code index} is negative or {@code Long.MAX_VALUE}
      */
     public Outcome advance(KeyId key, long index) throws IOException {
+        return submit(request(key, index, true));
+    }
+
+    /**
+     * As {@link #advance}, but returns once the new mark is written, without waiting for a flush:
+     * every process sharing the file sees it (and cannot accept {@code index} any more), but it is
+     * durable only once a later {@link #sync} (or a flushing {@link #advance}) has returned. An
+     * index accepted here must not be reported accepted before then.
+     *
+     * @param key the reading's key
+     * @param index 0 … {@code Long.MAX_VALUE - 1}
+     * @return whether it was accepted, and the mark afterwards
+     * @throws IOException if the file cannot be read or written; nothing was accepted then
+     * @throws IllegalArgumentException if {@code index} is negative or {@code Long.MAX_VALUE}
+     */
+    public Outcome advanceUnflushed(KeyId key, long index) throws IOException {
+        return submit(request(key, index, false));
+    }
+
+    private static Request request(KeyId key, long index, boolean flush) {
         Objects.requireNonNull(key, "key");
         if (index < 0 || index == Long.MAX_VALUE) {
             throw new IllegalArgumentException("index must be in 0 .. 2^63 - 2, got " + index);
         }
-        return submit(new Request(key, index));
+        return new Request(key, index, flush);
+    }
+
+    /**
+     * Makes every mark this instance wrote so far durable ({@code fdatasync}), unless a flush that
+     * started after those writes has already done so; concurrent calls share a flush where they can.
+     *
+     * @throws IOException if the flush fails: the marks written since the last flush may be lost
+     */
+    public void sync() throws IOException {
+        long target = writtenSoFar();
+        if (target <= durableThrough.get()) {
+            return;
+        }
+        synchronized (syncs) {
+            if (target <= durableThrough.get()) {
+                return; // the flush this call waited behind started after its writes
+            }
+            FileChannel ch;
+            long covered;
+            jvmLock.lock();
+            try {
+                ch = channel;
+                covered = writes;
+            } finally {
+                jvmLock.unlock();
+            }
+            if (ch == null) {
+                throw new IOException("mark file " + file + " is not open");
+            }
+            // As in a group commit: an interrupt would close the channel under the flush.
+            boolean interrupted = Thread.interrupted();
+            try {
+                long carried = unflushedRequests.getAndSet(0);
+                ch.force(false);
+                durableThrough.accumulateAndGet(covered, Math::max);
+                flushes.incrementAndGet();
+                requests.addAndGet(carried);
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    private long writtenSoFar() {
+        if (closed) {
+            throw new IllegalStateException("mark file " + file + " is closed");
+        }
+        jvmLock.lock();
+        try {
+            return writes;
+        } finally {
+            jvmLock.unlock();
+        }
     }
 
     /** Requests waiting for the next flush (for tests). */
@@ -217,9 +309,7 @@ public final class MarkFile implements AutoCloseable {
      * @return a new two-element array
      */
     public long[] flushStatistics() {
-        synchronized (queue) {
-            return new long[] {flushes, requests};
-        }
+        return new long[] {flushes.get(), requests.get()};
     }
 
     private Outcome submit(Request r) throws IOException {
@@ -273,8 +363,10 @@ public final class MarkFile implements AutoCloseable {
         return r.outcome;
     }
 
-    /** Decides and writes a whole group under the locks, one flush; completes every request. */
-    @SuppressWarnings("NonAtomicVolatileUpdate") // flushes and requests have one writer: the committing thread
+    /**
+     * Decides and writes a whole group under the locks, with one flush if any of its requests waits
+     * for one; completes every request.
+     */
     private void commit(List<Request> group) {
         try {
             locked(() -> {
@@ -318,6 +410,10 @@ public final class MarkFile implements AutoCloseable {
                     }
                 }
                 boolean write = false;
+                boolean flush = false;
+                for (Request r : group) {
+                    flush |= r.flush;
+                }
                 for (Map.Entry<KeyId, long[]> e : state.entrySet()) {
                     long[] s = e.getValue();
                     if (s[2] != 0) {
@@ -326,14 +422,19 @@ public final class MarkFile implements AutoCloseable {
                         long offset = positions.get(e.getKey()) + (1 - s[3]) * RECORD_BYTES;
                         writeFully(
                                 encodeRecord(KIND_MARK, generation, e.getKey().bytes(), s[1]), offset);
+                        writes++;
                         write = true;
                     }
                 }
-                if (write || claimedUnflushed) {
+                if (flush && (write || claimedUnflushed)) {
+                    long carried = unflushedRequests.getAndSet(0);
                     channel.force(false);
+                    durableThrough.accumulateAndGet(writes, Math::max);
                     claimedUnflushed = false;
-                    flushes++;
-                    requests += group.size();
+                    flushes.incrementAndGet();
+                    requests.addAndGet(group.size() + carried);
+                } else if (write) {
+                    unflushedRequests.addAndGet(group.size());
                 }
                 return null;
             });
@@ -415,6 +516,7 @@ public final class MarkFile implements AutoCloseable {
         byte[] pair = new byte[PAIR_BYTES];
         System.arraycopy(encodeRecord(KIND_MARK, 1, key.bytes(), start), 0, pair, 0, RECORD_BYTES);
         writeFully(pair, free);
+        writes++;
         claimedUnflushed = true;
         positions.put(key, free);
         return free;

@@ -14,6 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -43,6 +44,8 @@ public final class AcceptedRecords implements AcceptedStore, AutoCloseable {
     static final int MAX_CAPACITY = 1 << 20;
     /** Bit of a slot's length field: the record's verdict has been written out. */
     static final int REPORTED = 0x8000_0000;
+    /** Slots whose last write by this process a ring remembers (see {@code Ring.recentPuts}). */
+    static final int REMEMBERED_PUTS = 1024;
 
     private final Path dir;
     private final int capacity;
@@ -202,18 +205,25 @@ public final class AcceptedRecords implements AcceptedStore, AutoCloseable {
         final int capacity;
         final int slotBytes;
         /**
-         * The index and record length this process last wrote (-1: none): the operator marks a
-         * record reported right after storing it, and then the slot need not be read back.
+         * The index and record length of the slots this process wrote last (at most
+         * {@link #REMEMBERED_PUTS}, by slot): the operator marks a record reported soon after
+         * storing it (at once, or after the rest of its page of history), and then the slot need
+         * not be read back.
          */
-        private long lastPutIndex = -1;
-
-        private int lastPutLength;
+        private final Map<Long, long[]> recentPuts;
 
         private Ring(FileChannel channel, KeyId key, int capacity, int slotBytes) {
             this.channel = channel;
             this.key = key;
             this.capacity = capacity;
             this.slotBytes = slotBytes;
+            int remembered = Math.min(capacity, REMEMBERED_PUTS);
+            this.recentPuts = new LinkedHashMap<>() {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<Long, long[]> eldest) {
+                    return size() > remembered;
+                }
+            };
         }
 
         static Ring open(Path file, KeyId key, int capacity, int slotBytes) throws IOException {
@@ -295,12 +305,12 @@ public final class AcceptedRecords implements AcceptedStore, AutoCloseable {
             ByteBuffer b = ByteBuffer.allocate(SLOT_HEADER_BYTES + rec.length);
             b.putInt(rec.length).putInt(crc(rec, 0, rec.length)).put(rec).flip();
             long at = offset(r.index());
-            lastPutIndex = -1; // a failed write leaves the slot unknown
+            long slot = r.index() % capacity;
+            recentPuts.remove(slot); // a failed write leaves the slot unknown
             while (b.hasRemaining()) {
                 at += channel.write(b, at);
             }
-            lastPutIndex = r.index();
-            lastPutLength = rec.length;
+            recentPuts.put(slot, new long[] {r.index(), rec.length});
         }
 
         synchronized Optional<SignedRecord> get(long index) throws IOException {
@@ -339,10 +349,11 @@ public final class AcceptedRecords implements AcceptedStore, AutoCloseable {
         synchronized void markReported(long index) throws IOException {
             long at = offset(index);
             ByteBuffer h = ByteBuffer.allocate(4);
-            if (index == lastPutIndex) {
+            long[] put = recentPuts.get(index % capacity);
+            if (put != null && put[0] == index) {
                 // This process wrote the slot last and nothing has replaced it since.
-                h.putInt(0, lastPutLength | REPORTED);
-                lastPutIndex = -1; // marked once; a second mark takes the path that reads the slot
+                h.putInt(0, (int) put[1] | REPORTED);
+                recentPuts.remove(index % capacity); // marked once; a second mark reads the slot
             } else {
                 if (get(index).isEmpty()) {
                     return; // the slot holds another index by now

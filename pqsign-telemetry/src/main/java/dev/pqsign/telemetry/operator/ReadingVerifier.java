@@ -101,6 +101,7 @@ public final class ReadingVerifier {
 
     private final AcceptedStore accepted;
     private final EvidenceSink evidence;
+    private final SignatureCost signatureCost = new SignatureCost();
     /** Per key: indices above the key's mark already reported with a rejection (not gaps). */
     private final Map<KeyId, TreeSet<Long>> reportedAhead = new HashMap<>();
 
@@ -156,6 +157,15 @@ public final class ReadingVerifier {
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("at least one trusted key is required");
         }
+    }
+
+    /**
+     * What checking signatures has cost this verifier so far.
+     *
+     * @return the live counters
+     */
+    public SignatureCost signatureCost() {
+        return signatureCost;
     }
 
     /**
@@ -238,7 +248,7 @@ public final class ReadingVerifier {
     public Verdict check(KeyId claimedKey, String claimedSetName, SignedReading reading) {
         Verdict v;
         try {
-            v = decide(claimedKey, claimedSetName, reading, null);
+            v = decide(claimedKey, claimedSetName, reading, null, true);
         } catch (RuntimeException e) {
             // A verifier must not throw on bad input; if one does anyway, reject instead of crashing.
             v = Verdict.of(
@@ -264,10 +274,19 @@ public final class ReadingVerifier {
      * @return the gaps noticed and the record's verdict
      */
     public RecordCheck check(SignedRecord record) {
+        return check(record, true);
+    }
+
+    /**
+     * As {@link #check(SignedRecord)}; with {@code flush} false an accepted record's replay mark
+     * may be only written, not yet durable: its {@link Reason#ACCEPTED} verdict must not be
+     * reported before {@link #sync()} returned (and is {@link Reason#STATE_ERROR} if that fails).
+     */
+    RecordCheck check(SignedRecord record, boolean flush) {
         Objects.requireNonNull(record, "record");
         RecordCheck c;
         try {
-            c = decideRecord(record);
+            c = decideRecord(record, flush);
         } catch (RuntimeException e) {
             c = new RecordCheck(
                     List.of(),
@@ -286,11 +305,20 @@ public final class ReadingVerifier {
         return c;
     }
 
-    private RecordCheck decideRecord(SignedRecord record) {
+    /**
+     * Makes the replay marks of the records accepted by {@code check(record, false)} so far durable, with one flush.
+     *
+     * @throws IOException if they cannot be made durable: none of those records may be reported accepted
+     */
+    void sync() throws IOException {
+        guard.sync();
+    }
+
+    private RecordCheck decideRecord(SignedRecord record, boolean flush) {
         KeyId keyId = record.keyId();
         TrustedKey key = keys.get(keyId);
         if (key == null) {
-            return new RecordCheck(List.of(), decide(keyId, record.parameterSetName(), record.reading(), null));
+            return new RecordCheck(List.of(), decide(keyId, record.parameterSetName(), record.reading(), null, flush));
         }
         long index = record.index();
         Long retired = retiredAt.get(keyId);
@@ -309,7 +337,7 @@ public final class ReadingVerifier {
         } catch (IOException | RuntimeException e) {
             return new RecordCheck(List.of(), Verdict.of(Reason.STATE_ERROR, index, "replay state: " + e.getMessage()));
         }
-        Verdict v = decide(keyId, record.parameterSetName(), record.reading(), record);
+        Verdict v = decide(keyId, record.parameterSetName(), record.reading(), record, flush);
         if (v.reason() == Reason.REPLAYED && accepted != null) {
             v = compareWithAccepted(key, record, v);
         }
@@ -484,7 +512,8 @@ public final class ReadingVerifier {
         return v;
     }
 
-    private Verdict decide(KeyId claimedKey, String claimedSetName, SignedReading r, SignedRecord record) {
+    private Verdict decide(
+            KeyId claimedKey, String claimedSetName, SignedReading r, SignedRecord record, boolean flush) {
         long index = r.index();
         TrustedKey key;
         if (claimedKey == null) {
@@ -532,7 +561,7 @@ public final class ReadingVerifier {
             }
         }
         byte[] message = ReadingMessage.encode(setName, index, readingBytes);
-        if (!key.verifier().verify(message, r.signature())) {
+        if (!signatureCost.verify(key.verifier(), message, r.signature())) {
             return Verdict.of(Reason.BAD_SIGNATURE, index, "signature does not verify");
         }
         try {
@@ -541,7 +570,7 @@ public final class ReadingVerifier {
                 // so its re-delivery is a duplicate rather than a false replay alarm.
                 accepted.put(record, expectedSig);
             }
-            if (!guard.tryAccept(key.id(), index)) {
+            if (!guard.tryAccept(key.id(), index, flush)) {
                 return Verdict.of(
                         Reason.REPLAYED,
                         index,

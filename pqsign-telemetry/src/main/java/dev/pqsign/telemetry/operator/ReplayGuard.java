@@ -54,8 +54,14 @@ public final class ReplayGuard implements AutoCloseable {
         /** The durable mark of {@code key} (creating the key's state if needed). */
         long load(KeyId key) throws IOException;
 
-        /** Accepts {@code index} if not below the durable mark, durably raising the mark first. */
-        MarkFile.Outcome accept(KeyId key, long index) throws IOException;
+        /**
+         * Accepts {@code index} if not below the mark, raising the mark first: durably, or (with
+         * {@code flush} false, where the store can) written for the next {@link #sync} to make durable.
+         */
+        MarkFile.Outcome accept(KeyId key, long index, boolean flush) throws IOException;
+
+        /** Makes every mark written without a flush durable. */
+        void sync() throws IOException;
 
         void close() throws IOException;
     }
@@ -131,8 +137,13 @@ public final class ReplayGuard implements AutoCloseable {
             }
 
             @Override
-            public MarkFile.Outcome accept(KeyId key, long index) throws IOException {
-                return marks.advance(key, index);
+            public MarkFile.Outcome accept(KeyId key, long index, boolean flush) throws IOException {
+                return flush ? marks.advance(key, index) : marks.advanceUnflushed(key, index);
+            }
+
+            @Override
+            public void sync() throws IOException {
+                marks.sync();
             }
 
             @Override
@@ -172,7 +183,12 @@ public final class ReplayGuard implements AutoCloseable {
             }
 
             @Override
-            public MarkFile.Outcome accept(KeyId key, long index) throws IOException {
+            public void sync() {
+                // every write of a StateStore is durable when it returns
+            }
+
+            @Override
+            public MarkFile.Outcome accept(KeyId key, long index, boolean flush) throws IOException {
                 StateStore store = store(key);
                 boolean[] accepted = {false};
                 byte[] written;
@@ -292,6 +308,16 @@ public final class ReplayGuard implements AutoCloseable {
      * @throws IOException if the state cannot be made durable (nothing is accepted then)
      */
     public boolean tryAccept(KeyId key, long index) throws IOException {
+        return tryAccept(key, index, true);
+    }
+
+    /**
+     * As {@link #tryAccept(KeyId, long)}; with {@code flush} false the new mark may be only
+     * written (seen by every process sharing the store, so none accepts {@code index} again) and
+     * is durable once {@link #sync()} returned: until then {@code index} must not be reported
+     * accepted. A store that writes durably anyway ({@link #ReplayGuard(StoreProvider)}) does so.
+     */
+    boolean tryAccept(KeyId key, long index, boolean flush) throws IOException {
         if (index < 0 || index == Long.MAX_VALUE) {
             return false; // Long.MAX_VALUE has no successor to persist as the next acceptable index
         }
@@ -300,10 +326,19 @@ public final class ReplayGuard implements AutoCloseable {
             if (index < s.nextAcceptable) {
                 return false;
             }
-            MarkFile.Outcome o = backend.accept(key, index);
+            MarkFile.Outcome o = backend.accept(key, index, flush);
             s.nextAcceptable = o.nextAcceptable();
             return o.accepted();
         }
+    }
+
+    /**
+     * Makes the marks raised by {@code tryAccept(key, index, false)} so far durable, with one flush.
+     *
+     * @throws IOException if they cannot be made durable: none of those indices may be reported accepted
+     */
+    void sync() throws IOException {
+        backend.sync();
     }
 
     /**

@@ -148,8 +148,48 @@ public final class SensorVerification {
      * @return what it came to; deferred if the sensor had to be asked and could not be
      */
     public Judgement judge(ReceivedValue value, KeyHistory history) {
+        return judge(value, history, true);
+    }
+
+    /**
+     * Judges consecutive values of the record node, such as one page of the sensor's history, as
+     * {@link #judge} would one by one, except that the replay marks of the readings accepted among
+     * them are made durable together, by one flush, before this returns: none of them is reported
+     * {@code ACCEPTED} before its mark is durable, and if that flush fails each of them is
+     * {@code STATE_ERROR} instead (with no gap reported before it). Stops at the first value that is
+     * deferred.
+     *
+     * @param values the values as received, in publication order
+     * @param history what the sensor keeps about its keys, asked only to catch up on missed handovers
+     * @return one judgement per value judged, in order; if the last one is {@linkplain
+     *     Judgement#deferred() deferred}, it and the values after it were not judged and must be
+     *     delivered again
+     */
+    public List<Judgement> judgeAll(List<ReceivedValue> values, KeyHistory history) {
+        List<Judgement> out = new ArrayList<>(values.size());
+        boolean unflushed = false;
+        for (ReceivedValue v : values) {
+            Judgement j = judge(v, history, false);
+            out.add(j);
+            if (j.deferred()) {
+                break;
+            }
+            unflushed |= UnflushedBatch.acceptsAny(j);
+        }
+        if (unflushed) {
+            try {
+                verifier.sync();
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.ERROR, name + ": replay marks cannot be made durable", e);
+                return UnflushedBatch.notAccepted(out, "replay state: " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    private Judgement judge(ReceivedValue value, KeyHistory history, boolean flush) {
         try {
-            return decide(value, history);
+            return decide(value, history, flush);
         } catch (RuntimeException e) {
             // Nothing a sensor publishes may stop the operator.
             LOG.log(Level.ERROR, name + ": unexpected failure judging a value", e);
@@ -167,7 +207,7 @@ public final class SensorVerification {
         }
     }
 
-    private Judgement decide(ReceivedValue value, KeyHistory history) {
+    private Judgement decide(ReceivedValue value, KeyHistory history, boolean flush) {
         Instant receivedAt = value.receivedAt();
         byte[] bytes = value.bytes();
         if (bytes == null) {
@@ -206,7 +246,7 @@ public final class SensorVerification {
             out.addAll(caught.get());
         }
         recentlyJudged.put(record.sequence(), digest);
-        RecordCheck check = verifier.check(record);
+        RecordCheck check = verifier.check(record, flush);
         if (check.verdict().reason() == Verdict.Reason.UNKNOWN_KEY) {
             // The sensor has no verified handover to this key (now): judged again if a later
             // delivery brings the record once more.

@@ -259,6 +259,52 @@ class MarkFileTest {
     }
 
     @Test
+    void advanceUnflushed_decidedAndSeenAtOnce_flushedOnlyBySync_onceForAllOfThem() throws IOException {
+        try (MarkFile m = open();
+                MarkFile other = open()) { // another process sharing the file
+            m.advance(key(1), 0);
+            long[] before = m.flushStatistics();
+            for (int i = 1; i <= 10; i++) {
+                assertEquals(new MarkFile.Outcome(true, i + 1), m.advanceUnflushed(key(1), i));
+            }
+            assertEquals(new MarkFile.Outcome(false, 11), m.advanceUnflushed(key(1), 7), "decided as by advance");
+            assertEquals(
+                    new MarkFile.Outcome(false, 11),
+                    other.advance(key(1), 10),
+                    "the unflushed mark is in the file: no one else accepts index 10 again");
+            assertEquals(before[0], m.flushStatistics()[0], "written, not flushed");
+            m.sync();
+            long[] after = m.flushStatistics();
+            assertEquals(1, after[0] - before[0], "one flush for the ten marks");
+            assertEquals(10, after[1] - before[1], "carrying the ten advances");
+            m.sync();
+            assertEquals(after[0], m.flushStatistics()[0], "nothing written since: no flush");
+        }
+        try (MarkFile m = open()) {
+            assertEquals(11, m.read(key(1)));
+        }
+    }
+
+    @Test
+    void sync_afterAFlushingAdvance_hasNothingLeftToFlush() throws IOException {
+        try (MarkFile m = open()) {
+            m.advanceUnflushed(key(1), 1);
+            m.advance(key(2), 5); // its flush carries key 1's mark too
+            long flushes = m.flushStatistics()[0];
+            m.sync();
+            assertEquals(flushes, m.flushStatistics()[0]);
+        }
+    }
+
+    @Test
+    void sync_closedFile_throws() throws IOException {
+        MarkFile m = open();
+        m.advanceUnflushed(key(1), 1);
+        m.close();
+        assertThrows(IllegalStateException.class, m::sync);
+    }
+
+    @Test
     void interruptedCaller_groupStillWrittenAndInterruptKept() throws IOException {
         try (MarkFile m = open()) {
             m.advance(key(1), 1);

@@ -76,6 +76,24 @@ class AcceptedRecordsTest {
     }
 
     @Test
+    void markReported_afterAWholePageWasPut_marksEveryRecordOnce_recordsIntact() throws IOException {
+        try (AcceptedRecords a = AcceptedRecords.inDirectory(dir, CAPACITY)) {
+            for (long i = 0; i < CAPACITY; i++) {
+                a.put(record(i), SIGNATURE_BYTES); // a page judged first, its verdicts written after
+            }
+            for (long i = 0; i < CAPACITY; i++) {
+                a.markReported(record(i), SIGNATURE_BYTES);
+            }
+            for (long i = 0; i < CAPACITY; i++) {
+                assertArrayEquals(
+                        record(i).encode(),
+                        a.get(key, i, SIGNATURE_BYTES).orElseThrow().encode());
+            }
+        }
+        assertEquals(List.of(), unreportedAfterRestart(CAPACITY - 1));
+    }
+
+    @Test
     void markReported_slotOverwrittenByLaterIndex_leavesTheLaterRecordUnreported() throws IOException {
         try (AcceptedRecords a = AcceptedRecords.inDirectory(dir, CAPACITY)) {
             for (long i = 0; i <= CAPACITY; i++) {
