@@ -147,7 +147,12 @@ class OperatorCertificateExpiryProcessTest {
                     assertEquals("ALREADY_FOLLOWED", o.get("outcome").asText(), line);
                 }
             }
-            assertEquals(50, acceptedOfCurrentKey.size(), "every new reading accepted once: " + acceptedOfCurrentKey);
+            assertEquals(
+                    50,
+                    acceptedOfCurrentKey.size(),
+                    "every new reading accepted once: " + acceptedOfCurrentKey + "; the lines around the restart: "
+                            + lines.subList(Math.max(0, firstRunLines - 3), Math.min(lines.size(), firstRunLines + 8))
+                            + "\n" + processes.describe("op1") + "\n" + processes.describe("op2"));
         }
         assertTrue(sensor.waitFor(60, TimeUnit.SECONDS), processes.describe("sensor"));
     }
