@@ -333,16 +333,18 @@ public final class DemoRunner {
         Tally tally = new Tally();
         // The demo's operator remembers no accepted records: a replayed reading is REPLAYED (counted
         // as rejected), as in the study, not a DUPLICATE.
-        try (OperatorPipeline pipeline = OperatorPipeline.builder(setDir.resolve("operator"))
-                        .remember(0)
-                        .open();
-                Operator operator = new Operator(
-                        new Operator.Config(setDir.resolve("operator"), o.security(), o.publishingIntervalMs()),
-                        obs -> {
-                            inbox.get(obs.sensor()).add(obs);
-                            observer.observation(labelled(set.name(), obs));
-                        })) {
-            try {
+        // The sensors close after the operator (the resources below): a sensor closed under a live
+        // subscription makes the operator log a lost session and reconnect at every set's end.
+        try {
+            try (OperatorPipeline pipeline = OperatorPipeline.builder(setDir.resolve("operator"))
+                            .remember(0)
+                            .open();
+                    Operator operator = new Operator(
+                            new Operator.Config(setDir.resolve("operator"), o.security(), o.publishingIntervalMs()),
+                            obs -> {
+                                inbox.get(obs.sensor()).add(obs);
+                                observer.observation(labelled(set.name(), obs));
+                            })) {
                 for (int i = 0; i < k; i++) {
                     String name = "sensor-" + i;
                     FaultInjector injector = new FaultInjector(keys.get(i).sensorKey());
@@ -427,14 +429,14 @@ public final class DemoRunner {
                         millis(tally.stats.endToEnd().toArray()),
                         tally.gaps.get(),
                         tally.duplicates.get());
-            } finally {
-                for (LinkEmulator r : relays) {
-                    r.close();
-                }
-                for (int i = 0; i < sensors.size(); i++) {
-                    sensors.get(i).close();
-                    observer.connectionState(sensorLabel(set.name(), i), "closed");
-                }
+            }
+        } finally {
+            for (LinkEmulator r : relays) {
+                r.close();
+            }
+            for (int i = 0; i < sensors.size(); i++) {
+                sensors.get(i).close();
+                observer.connectionState(sensorLabel(set.name(), i), "closed");
             }
         }
     }

@@ -39,6 +39,8 @@ class ReadingHistoryFuzzTest {
     private static final Path DIR = ScratchDirectory.create("pqsign-fuzz-history");
     private static final byte[] MAGIC = {'P', 'Q', 'H', 'L'};
     private static final int HEADER_BYTES = 16;
+    /** The one version the reader opens (docs/formats/signed-record.md); any other is refused. */
+    private static final int VERSION = 2;
     /** A genuine record (the first committed seed of {@link SignedRecordFuzzTest}) to add. */
     private static final SignedRecord TEMPLATE =
             SignedRecord.decode(FuzzKeys.resource(SeedCorpus.inputs(SignedRecordFuzzTest.class, "record-xmss-0")));
@@ -73,7 +75,7 @@ class ReadingHistoryFuzzTest {
             assertTrue(
                     file.length < HEADER_BYTES
                             || !Arrays.equals(MAGIC, Arrays.copyOf(file, 4))
-                            || file[4] != 1
+                            || file[4] != VERSION
                             || !Arrays.equals(new byte[11], Arrays.copyOfRange(file, 5, HEADER_BYTES)),
                     "a file with a valid header was refused: " + documented.getMessage());
             return;
